@@ -1,0 +1,93 @@
+"""botarena: jury software for AI bot-programming contests.
+
+>>> import botarena
+>>> result = botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=1)
+>>> result.to_dict()["end_reason"]
+'turns'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "load_replay", "make", "new_state", "play", "verify_replay"]
+
+
+def play(game: str, bots: list[Any], *, seed: int | str | None = None,
+         map: str | Path | None = None, replay: str | Path | None = None,
+         **options: Any) -> Any:
+    """Play one game and return its `MatchResult` (`.to_dict()` is the `--json` object).
+
+    `bots` are spec strings (`builtin:amazes/explorer`, `./a.out`, `NAME=SPEC`) or objects
+    with `act(observation)`. Built-in bots run in-process, so no subprocess is started for
+    them. Raises `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a
+    bad game, option, map or bot.
+    """
+    from botarena.core.match import run_match
+    from botarena.core.replay import save
+    from botarena.core.rules import GameError
+    from botarena.core.spec import make_player, unique_names
+    from botarena.games import get_game
+
+    try:
+        rules = get_game(game)
+    except KeyError as exc:
+        raise GameError(exc.args[0]) from None
+    info = rules.info
+    if not info.min_seats <= len(bots) <= info.max_seats:
+        seats = (str(info.min_seats) if info.min_seats == info.max_seats
+                 else f"{info.min_seats} to {info.max_seats}")
+        raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
+    resolved = info.resolve_options(options)
+    map_data = None
+    if map is not None:
+        if rules.load_map is None:
+            raise GameError(f"{game} takes no map file")
+        map_data = rules.load_map(str(map))
+    players = [make_player(rules, bot) for bot in bots]
+    unique_names(players)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**31)
+    result = run_match(rules, players, seed=seed, options=resolved, map_data=map_data,
+                       record=replay is not None,
+                       replay_path=str(replay) if replay is not None else None)
+    if replay is not None:
+        save(result.document, replay)
+    return result
+
+
+def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,
+              seats: int | None = None, **options: Any) -> Any:
+    """A fresh rules state for research: `to_act()`, `observation()`, `apply()`, `outcome()`."""
+    from botarena.games import get_game
+
+    rules = get_game(game)
+    map_data = rules.load_map(str(map)) if map is not None and rules.load_map else None
+    return rules.new_state(seed, rules.info.resolve_options(options), map_data,
+                           seats or rules.info.min_seats)
+
+
+def make(game: str, *, seed: int | None = None, **options: Any) -> Any:
+    """A PettingZoo AEC environment for `game` (see `botarena.core.env`)."""
+    from botarena.core.env import BotarenaAEC
+
+    return BotarenaAEC(game, seed=seed, **options)
+
+
+def load_replay(path: str | Path) -> dict[str, Any]:
+    """Read a replay file (gzip or plain JSON)."""
+    from botarena.core.replay import load
+
+    return load(path)
+
+
+def verify_replay(path: str | Path) -> Any:
+    """Re-play a replay file through the rules; returns a `Verdict` (`.ok`, `.message`)."""
+    from botarena.core.replay import load, verify
+
+    return verify(load(path))

@@ -1,0 +1,165 @@
+"""The `botarena` command line: games, play, verify, and each game's own subcommands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from botarena.core.replay import ReplayError
+from botarena.core.rules import GameError
+from botarena.core.spec import BotSpecError
+from botarena.games import all_games, get_game
+
+app = typer.Typer(help="Jury software for AI bot-programming contests.",
+                  no_args_is_help=True, add_completion=False,
+                  pretty_exceptions_enable=False, rich_markup_mode=None)
+console = Console()
+
+USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError)
+
+
+def fail(message: str) -> NoReturn:
+    """A user error: one line on stderr, exit code 2."""
+    print(f"botarena: error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+@app.command()
+def games(game: Annotated[str | None, typer.Argument(help="show this game's options")] = None
+          ) -> None:
+    """List the games, or one game's options with their defaults."""
+    if game is None:
+        table = Table("game", "title", "players", "turns")
+        for rules in all_games().values():
+            info = rules.info
+            seats = (str(info.min_seats) if info.min_seats == info.max_seats
+                     else f"{info.min_seats}-{info.max_seats}")
+            table.add_row(info.name, info.title, seats, info.turn_model)
+        console.print(table)
+        return
+    try:
+        rules = get_game(game)
+    except KeyError as exc:
+        fail(exc.args[0])
+    info = rules.info
+    console.print(f"[bold]{info.title}[/] ({info.name}, rules {info.rules_version}),"
+                  f" seats: {', '.join(info.seat_names)}")
+    table = Table("option", "default", "meaning")
+    for opt in info.options:
+        table.add_row(opt.name, str(opt.default), opt.description)
+    console.print(table)
+    if rules.bots:
+        console.print("built-in bots: " + ", ".join(f"builtin:{info.name}/{name}"
+                                                   for name in rules.bots))
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """`KEY=VALUE` strings to a dict; a pair without `=` is a user error."""
+    options = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            fail(f"option {pair!r} is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def parse_seed(text: str | None) -> int | str | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="the game, e.g. amazes")],
+    bots: Annotated[list[str], typer.Argument(help="bot specs: builtin:GAME/NAME, a command"
+                                              " line, or NAME=SPEC")],
+    seed: Annotated[str | None, typer.Option(help="the game's seed (random if omitted)")] = None,
+    map_file: Annotated[Path | None, typer.Option("--map", help="a map or maze file")] = None,
+    option: Annotated[list[str] | None, typer.Option("-o", "--option",
+                                                     help="a game option KEY=VALUE")] = None,
+    replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr")] = False,
+) -> None:
+    """Play one game and print the result table."""
+    import botarena
+
+    seed_value = parse_seed(seed)
+    if isinstance(seed_value, str) and not getattr(_game(game).info, "string_seeds", False):
+        fail(f"--seed {seed!r} is not an integer")
+    try:
+        result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
+                               **parse_options(option or []))
+    except USER_ERRORS as exc:
+        fail(str(exc))
+    if as_json:
+        print(json.dumps(result.to_dict()))
+        return
+    table = Table("seat", "bot", "score", "rank", "status", "time ms", "faults",
+                  title=f"{result.game} · seed {result.seed} · {result.turns} turns ·"
+                        f" {result.end_reason}")
+    info = get_game(game).info
+    for seat, player in enumerate(result.players):
+        table.add_row(info.seat_name(seat), player.bot, f"{player.score:g}", str(player.rank),
+                      player.status, f"{player.time_ms:.0f}", str(player.faults))
+    console.print(table)
+    if result.replay:
+        console.print(f"replay: {result.replay}")
+    if show_stderr and result.document:
+        for player, text in zip(result.players, result.document.get("stderr", []), strict=False):
+            console.print(f"[bold]stderr of {player.bot}[/]:", markup=True)
+            console.print(text or "(empty)", markup=False, highlight=False)
+
+
+def _game(name: str):
+    try:
+        return get_game(name)
+    except KeyError as exc:
+        fail(exc.args[0])
+
+
+@app.command()
+def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> None:
+    """Re-play a replay through the rules: exit 0 if every frame and score is reproduced,
+    1 naming the first step that differs, 2 if the file is not a readable replay."""
+    from botarena.core.replay import load
+    from botarena.core.replay import verify as verify_document
+
+    try:
+        verdict = verify_document(load(replay))
+    except ReplayError as exc:
+        fail(f"{replay}: {exc}" if str(replay) not in str(exc) else str(exc))
+    if verdict.ok:
+        console.print(f"{replay}: {verdict.message}", markup=False, highlight=False)
+        return
+    print(f"{replay}: differs: {verdict.message}")
+    raise typer.Exit(1)
+
+
+def _mount_games() -> None:
+    for rules in all_games().values():
+        if rules.cli is not None:
+            app.add_typer(rules.cli, name=rules.name, help=f"{rules.info.title} tools")
+
+
+_mount_games()
+
+
+def main() -> None:
+    """Entry point: never a traceback for a user's mistake."""
+    try:
+        app()
+    except USER_ERRORS as exc:  # a subcommand let one through
+        print(f"botarena: error: {exc}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,1 @@
+"""The game-independent core: rules interface, protocols, players, the referee loop, replays."""

@@ -1,0 +1,42 @@
+"""What a game module exports: its facts, rules constructor, protocol, bots and extras."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from botarena.core.protocol import Protocol
+from botarena.core.rules import GameInfo, State
+
+
+@dataclass(frozen=True)
+class Game:
+    """One hosted game, as registered in `botarena.games`.
+
+    `new_state(seed, options, map, seats)` builds a fresh state; `map` is what `load_map`
+    returned for `--map FILE` (None: the rules draw one from the seed). `map_from_header`
+    rebuilds that map from a replay header so `verify` needs nothing but the replay.
+    `bots` maps built-in bot names to factories of in-process bot objects. `cli` is an
+    optional typer app mounted as `botarena GAME ...`.
+    """
+
+    info: GameInfo
+    new_state: Callable[[int, dict[str, Any], Any, int], State]
+    protocol: Protocol
+    bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
+    load_map: Callable[[str], Any] | None = None
+    map_from_header: Callable[[dict[str, Any]], Any] | None = None
+    record_sent: bool = True
+    cli: Any = None
+    player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
+    """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
+    factory(rest_of_spec, whole_spec) returning a Player."""
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    def bot_module(self, bot: str) -> str:
+        """The module that runs built-in `bot` as a process with `python -m`."""
+        return f"botarena.games.{self.name}.bots.{bot}"

@@ -1,0 +1,216 @@
+"""The one referee loop: ask who acts, send observations, collect replies, apply faults.
+
+Sequential, simultaneous and role-based games all run through `run_match`: the state names
+the seats that must answer (`to_act`), every such seat is resumed and sent its observation,
+replies are collected against the clocks, faults go to the game's own fault rule, and the
+whole exchange is recorded for the replay.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from botarena.core.game import Game
+from botarena.core.player import Player, Reply
+from botarena.core.replay import ReplayRecorder
+from botarena.core.rules import Clock, State, Status
+
+
+@dataclass
+class PlayerResult:
+    """One seat's line of the result table."""
+
+    bot: str
+    score: float
+    rank: int
+    status: str
+    time_ms: float
+    faults: int
+    spec: str = ""
+    cpu_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bot": self.bot, "score": self.score, "rank": self.rank, "status": self.status,
+                "time_ms": round(self.time_ms, 1), "faults": self.faults}
+
+
+@dataclass
+class MatchResult:
+    """A finished game. `to_dict()` is the `botarena play --json` object."""
+
+    game: str
+    seed: int | str
+    turns: int
+    end_reason: str
+    players: list[PlayerResult]
+    replay: str | None = None
+    document: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "seed": self.seed, "turns": self.turns,
+                "end_reason": self.end_reason, "replay": self.replay,
+                "players": [player.to_dict() for player in self.players]}
+
+    @property
+    def scores(self) -> list[float]:
+        return [player.score for player in self.players]
+
+
+@dataclass
+class _Seat:
+    """The referee's bookkeeping for one seat."""
+
+    player: Player
+    waited_s: float = 0.0
+    faults: int = 0
+    status: Status = Status.OK
+
+
+class Referee:
+    """Runs one game between `players`; see `run_match`."""
+
+    def __init__(self, game: Game, state: State, players: list[Player],
+                 recorder: ReplayRecorder | None, seed: int | str = 0) -> None:
+        self.game = game
+        self.seed = seed
+        self.state = state
+        self.seats = [_Seat(player) for player in players]
+        self.recorder = recorder
+
+    def run(self) -> None:
+        try:
+            for seat, entry in enumerate(self.seats):
+                entry.player.start(seat, f"{self.seed}:{seat}")
+            self._handshake()
+            while not self.state.is_over():
+                self._step()
+            self._farewell()
+        finally:
+            for entry in self.seats:
+                entry.player.close()
+
+    # -- phases -------------------------------------------------------------------------
+    def _handshake(self) -> None:
+        protocol = self.game.protocol
+        if not protocol.has_handshake:
+            return
+        faults = {}
+        for seat, entry in enumerate(self.seats):
+            limit = self.state.handshake_clock(seat).reply_s
+            reply = entry.player.handshake(protocol.greeting(self.state, seat),
+                                           protocol.handshake_done, limit)
+            entry.player.pause()
+            if reply.fault is not None:
+                faults[seat] = reply
+        for seat, reply in faults.items():
+            self._fault(seat, reply)
+        if self.recorder is not None:
+            self.recorder.handshake(faults)
+
+    def _step(self) -> None:
+        seats = self.state.to_act()
+        observations = {seat: self.state.observation(seat) for seat in seats}
+        texts = {seat: self._text(seat, observations[seat]) for seat in seats}
+        replies = self._exchange(seats, observations, texts)
+        actions = {}
+        for seat in seats:
+            reply = replies[seat]
+            if reply.fault is not None:
+                self._fault(seat, reply)
+            else:
+                actions[seat] = reply.action
+        self.state.apply(actions)
+        if self.recorder is not None:
+            self.recorder.step(seats, texts, replies, self.state.frame())
+
+    def _text(self, seat: int, observation: Any) -> str:
+        """The observation's wire text, built only where a process or the replay needs it."""
+        if self.game.record_sent or self.seats[seat].player.needs_text:
+            return self.game.protocol.encode(observation)
+        return ""
+
+    def _exchange(self, seats: list[int], observations: dict[int, Any],
+                  texts: dict[int, str]) -> dict[int, Reply]:
+        """Resume and send to every acting seat, then collect each reply against its clock."""
+        started = time.monotonic()
+        clocks: dict[int, Clock] = {}
+        cpu_before: dict[int, float] = {}
+        for seat in seats:
+            clocks[seat] = self.state.clock(seat)
+            player = self.seats[seat].player
+            if clocks[seat].cpu_s is not None:
+                cpu_before[seat] = player.cpu_now()
+            player.send(texts[seat], observations[seat])
+        replies = {}
+        for seat in seats:
+            entry, clock = self.seats[seat], clocks[seat]
+            reply = entry.player.collect(self.game.protocol, observations[seat],
+                                         self._deadline(entry, clock, started))
+            entry.player.pause()
+            entry.waited_s += reply.wall_s
+            if seat in cpu_before and reply.fault is None:
+                used = entry.player.cpu_now() - cpu_before[seat]
+                reply.cpu_s = used
+                if clock.cpu_s is not None and used > clock.cpu_s:
+                    reply.fault, reply.detail = (
+                        Status.TIMEOUT,
+                        f"used {used * 1000:.0f} ms of CPU, limit {clock.cpu_s * 1000:.0f} ms")
+                    entry.player.kill()
+            replies[seat] = reply
+        return replies
+
+    @staticmethod
+    def _deadline(entry: _Seat, clock: Clock, started: float) -> float | None:
+        limits = []
+        if clock.reply_s is not None:
+            limits.append(clock.reply_s)
+        if clock.budget_s is not None:
+            limits.append(max(0.0, clock.budget_s - entry.waited_s))
+        return started + min(limits) if limits else None
+
+    def _fault(self, seat: int, reply: Reply) -> None:
+        entry = self.seats[seat]
+        entry.faults += 1
+        if entry.status is Status.OK:
+            entry.status = reply.fault or Status.INVALID
+        self.state.fault(seat, reply.fault or Status.INVALID, reply.detail)
+
+    def _farewell(self) -> None:
+        for seat, entry in enumerate(self.seats):
+            text = self.game.protocol.farewell(self.state, seat)
+            if text is not None and entry.player.alive:
+                entry.player.notify(text)
+
+    # -- the result ---------------------------------------------------------------------
+    def result(self, seed: int | str, replay_path: str | None) -> MatchResult:
+        outcome = self.state.outcome()
+        players = []
+        for seat, entry in enumerate(self.seats):
+            status = outcome.statuses[seat] or entry.status.value
+            players.append(PlayerResult(
+                bot=entry.player.name, score=outcome.scores[seat], rank=outcome.ranks[seat],
+                status=status, time_ms=entry.waited_s * 1000, faults=entry.faults,
+                spec=entry.player.spec, cpu_ms=entry.player.cpu_s * 1000))
+        result = MatchResult(game=self.game.name, seed=seed, turns=self.state.step_count,
+                             end_reason=outcome.end_reason, players=players,
+                             replay=replay_path)
+        if self.recorder is not None:
+            result.document = self.recorder.finish(
+                result.to_dict(), [entry.player.stderr for entry in self.seats])
+        return result
+
+
+def run_match(game: Game, players: list[Player], *, seed: int | str,
+              options: dict[str, Any], map_data: Any = None, record: bool = True,
+              replay_path: str | None = None) -> MatchResult:
+    """Play one whole game and return its result (with the replay document if recorded)."""
+    state = game.new_state(seed, options, map_data, len(players))
+    recorder = None
+    if record:
+        recorder = ReplayRecorder(game, seed, options, state,
+                                  [(player.name, player.spec) for player in players])
+    referee = Referee(game, state, players, recorder, seed)
+    referee.run()
+    return referee.result(seed, replay_path)

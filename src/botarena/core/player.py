@@ -1,0 +1,425 @@
+"""Players are transports: a bot process on pipes under real clocks, or a Python object.
+
+Both answer `send()` then `collect()` with a `Reply`; a game never knows which it talks to.
+A process bot is frozen with SIGSTOP whenever it is not its turn and resumed with SIGCONT
+only to answer; its stderr is drained by a thread (so it never blocks) and capped; at the
+end its whole process group is killed and reaped.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shlex
+import signal
+import subprocess
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from botarena.core.protocol import Protocol
+from botarena.core.rules import ProtocolError, Status
+
+STDERR_CAP = 10_000
+"""Characters of a bot's stderr kept per game (CodeCup keeps about 10 000)."""
+
+EXIT_GRACE_S = 1.0
+"""How long a bot may take to exit by itself once the game is over."""
+
+_CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Reply:
+    """One answer, or the fault that replaced it. `action` is set once parsed."""
+
+    lines: list[str]
+    wall_s: float = 0.0
+    cpu_s: float | None = None
+    fault: Status | None = None
+    detail: str = ""
+    action: Any = None
+    text: str = ""  # the reply as recorded in the replay
+
+
+class Player:
+    """The transport interface the match drives."""
+
+    name: str = "bot"
+    spec: str = ""
+    needs_text = False
+    """Whether `send` needs the observation's wire text (processes) or only the object."""
+
+    def start(self, seat: int, seed: str = "") -> None:
+        """Get ready to play `seat` (spawn the process, reset the bot). In-process bots get
+        `seed`, derived from the game's seed, so that a game is reproduced from its seed."""
+
+    def handshake(self, greeting: str | None, done: Callable[[str], bool],
+                  limit_s: float | None) -> Reply:
+        """Send `greeting`, then read lines until `done(line)`; lines before are ignored."""
+        return Reply(lines=[])
+
+    def send(self, text: str, observation: Any) -> None:
+        """Deliver an observation (resuming the bot if it is a process)."""
+        raise NotImplementedError
+
+    def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
+        """Read the reply to the last `send` until it is complete or the deadline passes."""
+        raise NotImplementedError
+
+    def pause(self) -> None:
+        """Freeze the bot until its next turn (no-op in-process)."""
+
+    def notify(self, text: str) -> None:
+        """Send a last message (the game is over) without waiting for an answer."""
+
+    def close(self) -> None:
+        """End the bot for good; no process may outlive this call."""
+
+    def kill(self) -> None:
+        """Stop the bot at once (it timed out); later `collect` calls report it crashed."""
+
+    def cpu_now(self) -> float:
+        """CPU seconds the bot has used so far."""
+        return self.cpu_s
+
+    @property
+    def alive(self) -> bool:
+        return True
+
+    @property
+    def stderr(self) -> str:
+        return ""
+
+    @property
+    def cpu_s(self) -> float:
+        return 0.0
+
+
+class InProcessPlayer(Player):
+    """A Python bot object: `act(observation)` returns an action or the reply text.
+
+    It receives the same observation object the protocol would encode. Its time is measured
+    but not enforced: in-process bots are trusted code (built-ins, research agents).
+    """
+
+    def __init__(self, bot: Any, name: str, spec: str = "") -> None:
+        self.bot = bot
+        self.name = name
+        self.spec = spec or name
+        self._observation: Any = None
+        self._errors: list[str] = []
+        self._cpu = 0.0
+
+    def start(self, seat: int, seed: str = "") -> None:
+        setup = getattr(self.bot, "setup", None)
+        if setup is not None:
+            setup(seat, seed)
+
+    def send(self, text: str, observation: Any) -> None:
+        self._observation = observation
+
+    def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
+        started, cpu_started = time.monotonic(), time.process_time()
+        try:
+            answer = self.bot.act(self._observation)
+        except Exception as exc:  # a bot's bug is its fault, never the jury's
+            self._errors.append(traceback.format_exc())
+            return Reply(lines=[], fault=Status.CRASHED, detail=f"raised {exc!r}",
+                         wall_s=time.monotonic() - started)
+        wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
+        self._cpu += cpu
+        if isinstance(answer, str):
+            return parse_reply(protocol, answer.split("\n"), observation, wall, cpu)
+        return Reply(lines=[], action=answer, text=protocol.format(answer), wall_s=wall,
+                     cpu_s=cpu)
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self._errors)[:STDERR_CAP]
+
+    @property
+    def cpu_s(self) -> float:
+        return self._cpu
+
+
+def parse_reply(protocol: Protocol, lines: list[str], observation: Any,
+                wall_s: float, cpu_s: float | None) -> Reply:
+    """Turn complete reply lines into a Reply with its action, or an `invalid` fault."""
+    text = "\n".join(lines)
+    try:
+        action = protocol.parse(lines, observation)
+    except ProtocolError as exc:
+        return Reply(lines=lines, text=text, fault=Status.INVALID, detail=str(exc),
+                     wall_s=wall_s, cpu_s=cpu_s)
+    return Reply(lines=lines, text=text, action=action, wall_s=wall_s, cpu_s=cpu_s)
+
+
+def split_command(command: str) -> list[str]:
+    """Split a command line as a shell would; raises ValueError naming the problem."""
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("empty command line")
+    return argv
+
+
+class ProcessPlayer(Player):
+    """A bot program on pipes, one process group, frozen while it is not its turn."""
+
+    needs_text = True
+
+    def __init__(self, argv: list[str], name: str, spec: str = "",
+                 cwd: str | None = None, env: dict[str, str] | None = None) -> None:
+        self.argv = argv
+        self.name = name
+        self.spec = spec or shlex.join(argv)
+        self.cwd = cwd
+        self.env = env
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
+        self._pending: list[str] = []
+        self._stderr_parts: list[str] = []
+        self._stderr_len = 0
+        self._stderr_thread: threading.Thread | None = None
+        self._cpu_final: float | None = None
+        self._send_error: str | None = None
+        self.exit_detail = ""
+
+    # -- life cycle ---------------------------------------------------------------------
+    def start(self, seat: int, seed: str = "") -> None:
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, cwd=self.cwd, env=self.env, bufsize=0,
+        )
+        assert self.proc.stdout is not None
+        os.set_blocking(self.proc.stdout.fileno(), False)
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
+        self.pause()
+
+    def _drain_stderr(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        fd = self.proc.stderr.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            if self._stderr_len < STDERR_CAP:
+                text = chunk.decode("utf-8", errors="replace")[: STDERR_CAP - self._stderr_len]
+                self._stderr_parts.append(text)
+                self._stderr_len += len(text)
+
+    def _signal(self, sig: int) -> None:
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def pause(self) -> None:
+        self._signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self._signal(signal.SIGCONT)
+
+    def _exited(self) -> bool:
+        """Whether the bot's main process has ended, without reaping it (its CPU stays
+        readable in /proc until `kill` reaps it)."""
+        if self.proc is None or self.proc.returncode is not None:
+            return True
+        try:
+            info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return True
+        return info is not None
+
+    def _wait_exit(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self._exited():
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.002)
+        return True
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and not self._exited()
+
+    # -- exchanges ----------------------------------------------------------------------
+    def _write(self, text: str) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self._send_error = None
+        try:
+            self.proc.stdin.write(text.encode())
+        except (BrokenPipeError, ValueError, OSError) as exc:
+            self._send_error = f"could not write to the bot ({exc.__class__.__name__})"
+
+    def send(self, text: str, observation: Any) -> None:
+        self.resume()
+        if text:
+            self._write(text)
+
+    def _next_line(self, deadline: float | None) -> tuple[str | None, Status | None]:
+        """The next whole line, or (None, fault) on end of output or past the deadline."""
+        assert self.proc is not None and self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while not self._pending:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
+                self._pending.append(line.decode("utf-8", errors="replace"))
+                break
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([fd], [], [], timeout)
+            if not ready:
+                return None, Status.TIMEOUT
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                return None, Status.CRASHED
+            self._buffer += chunk
+        return self._pending.pop(0), None
+
+    def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
+        started = time.monotonic()
+        lines: list[str] = []
+        while not protocol.reply_complete(lines):
+            line, fault = self._next_line(deadline)
+            if fault is not None:
+                return self._fault_reply(fault, lines, started)
+            lines.append(line.removesuffix("\r") if line is not None else "")
+        wall = time.monotonic() - started
+        return parse_reply(protocol, lines, observation, wall, None)
+
+    def handshake(self, greeting: str | None, done: Callable[[str], bool],
+                  limit_s: float | None) -> Reply:
+        started = time.monotonic()
+        deadline = None if limit_s is None else started + limit_s
+        self.send(greeting or "", None)
+        ignored: list[str] = []
+        while True:
+            line, fault = self._next_line(deadline)
+            if fault is not None:
+                reply = self._fault_reply(fault, ignored, started)
+                return reply
+            text = line.removesuffix("\r") if line is not None else ""
+            if done(text):
+                return Reply(lines=ignored + [text], text="\n".join(ignored + [text]),
+                             wall_s=time.monotonic() - started)
+            ignored.append(text)
+
+    def _fault_reply(self, fault: Status, lines: list[str], started: float) -> Reply:
+        wall = time.monotonic() - started
+        if fault is Status.TIMEOUT:
+            detail = "no complete reply in time"
+            self.kill()
+        else:
+            detail = self._send_error or "closed its output"
+            self.kill()
+            detail = f"{detail}{self.exit_detail}"
+        return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail,
+                     wall_s=wall)
+
+    def notify(self, text: str) -> None:
+        if self.alive:
+            self.resume()
+            self._write(text)
+
+    # -- accounting and the end ---------------------------------------------------------
+    def _read_cpu(self) -> float:
+        """CPU seconds of the bot's process group: user + system, threads and children."""
+        if self.proc is None:
+            return 0.0
+        pgid = self.proc.pid
+        total = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2:].split()
+            if int(fields[2]) != pgid:  # fields[2] is the process group id
+                continue
+            total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+        return total / _CLK_TCK
+
+    def cpu_now(self) -> float:
+        """CPU seconds used so far by the bot's main process (threads and reaped children)."""
+        if self.proc is None or self._cpu_final is not None:
+            return self._cpu_final or 0.0
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", "rb") as handle:
+                stat = handle.read()
+        except OSError:
+            return 0.0
+        fields = stat[stat.rfind(b")") + 2:].split()
+        return sum(int(value) for value in fields[11:15]) / _CLK_TCK
+
+    @property
+    def cpu_s(self) -> float:
+        return self._cpu_final if self._cpu_final is not None else self._read_cpu()
+
+    def kill(self) -> None:
+        """Kill the whole process group at once and reap the bot."""
+        if self.proc is None:
+            return
+        if self._cpu_final is None:
+            self._cpu_final = self._read_cpu()
+        self._signal(signal.SIGKILL)
+        self._signal(signal.SIGCONT)
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - kernel did not deliver SIGKILL
+            code = None
+        if not self.exit_detail and code is not None:
+            self.exit_detail = describe_exit(code)
+
+    def close(self) -> None:
+        """Let the bot exit by itself for a moment, then kill its group; always reaps."""
+        if self.proc is None:
+            return
+        if not self._exited():
+            self.resume()
+            try:
+                if self.proc.stdin is not None:
+                    self.proc.stdin.close()
+            except OSError:
+                pass
+            self._wait_exit(EXIT_GRACE_S)
+        self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=1)
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self._stderr_parts)
+
+
+def describe_exit(code: int) -> str:
+    """', exit code 3' or ', killed by SIGSEGV' for a finished process."""
+    if code < 0:
+        try:
+            return f", killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f", killed by signal {-code}"
+    return f", exit code {code}"

@@ -1,0 +1,51 @@
+"""The text protocol base: observation -> exact text, reply lines -> action, both sides.
+
+The jury side (`encode`, `reply_complete`, `parse`) is what the match uses; the bot side
+(`read_observation`, `format`) is what built-in bots use when they run as processes, and
+what a Python bot author can reuse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class Protocol:
+    """One game's wire format. Subclasses override what their game needs."""
+
+    has_handshake = False
+    """Whether bots must answer a greeting before the first observation (Falldown's
+    `READY`, Ants' parameters)."""
+
+    def greeting(self, state: Any, seat: int) -> str | None:
+        """Text sent once before the first observation, or None."""
+        return None
+
+    def handshake_done(self, line: str) -> bool:
+        """Whether `line` completes the handshake (earlier lines are ignored)."""
+        return True
+
+    def encode(self, observation: Any) -> str:
+        """The exact text (lines ending in newline) a bot reads for `observation`."""
+        raise NotImplementedError
+
+    def reply_complete(self, lines: list[str]) -> bool:
+        """Whether `lines` read so far form a whole reply (default: one line)."""
+        return len(lines) >= 1
+
+    def parse(self, lines: list[str], observation: Any) -> Any:
+        """The action the reply names; raises ProtocolError quoting the text."""
+        raise NotImplementedError
+
+    def format(self, action: Any) -> str:
+        """The reply text (without the final newline) for `action`; inverse of `parse`."""
+        return str(action)
+
+    def farewell(self, state: Any, seat: int) -> str | None:
+        """Text sent to a still-running bot when the game ends (Amazes' `Quit`), or None."""
+        return None
+
+    def read_observation(self, readline: Callable[[], str]) -> Any | None:
+        """Bot side: read one observation with `readline`; None when the game is over."""
+        raise NotImplementedError

@@ -1,0 +1,83 @@
+"""Bot specs: `builtin:GAME/NAME`, `post:PATH`, a command line, or `NAME=SPEC`, to players."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from botarena.core.game import Game
+from botarena.core.player import InProcessPlayer, Player, ProcessPlayer, split_command
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names nothing runnable; the message quotes the spec."""
+
+
+def make_player(game: Game, spec: Any) -> Player:
+    """The player a spec (or a bot object) names; raises BotSpecError for a bad spec."""
+    if not isinstance(spec, str):
+        if not callable(getattr(spec, "act", None)):
+            raise BotSpecError(f"{spec!r} is neither a bot spec string nor an object with act()")
+        return InProcessPlayer(spec, name=type(spec).__name__.lower())
+    name, _, rest = spec.partition("=")
+    if rest and name.isidentifier():
+        player = _from_spec(game, rest.strip())
+        player.name = name
+        return player
+    return _from_spec(game, spec.strip())
+
+
+def _from_spec(game: Game, spec: str) -> Player:
+    if spec.startswith("builtin:"):
+        return _builtin(game, spec)
+    prefix, colon, rest = spec.partition(":")
+    if colon and prefix in game.player_factories:
+        return game.player_factories[prefix](rest, spec)
+    try:
+        argv = split_command(spec)
+    except ValueError as exc:
+        raise BotSpecError(f"bot spec {spec!r}: {exc}") from None
+    program = argv[0]
+    if os.sep in program:
+        if not Path(program).exists():
+            raise BotSpecError(f"bot spec {spec!r}: {program} does not exist")
+        if not os.access(program, os.X_OK):
+            raise BotSpecError(f"bot spec {spec!r}: {program} is not executable")
+    elif shutil.which(program) is None:
+        raise BotSpecError(f"bot spec {spec!r}: no program {program!r} on PATH")
+    return ProcessPlayer(argv, name=_command_name(argv), spec=spec)
+
+
+def _builtin(game: Game, spec: str) -> Player:
+    target = spec.removeprefix("builtin:")
+    game_name, slash, bot = target.partition("/")
+    if not slash:
+        game_name, bot = game.name, target
+    if game_name != game.name:
+        raise BotSpecError(f"bot spec {spec!r}: a {game_name} bot cannot play {game.name}")
+    if bot not in game.bots:
+        known = ", ".join(f"builtin:{game.name}/{name}" for name in game.bots)
+        raise BotSpecError(f"bot spec {spec!r}: no built-in bot {bot!r} (known: {known})")
+    return InProcessPlayer(game.bots[bot](), name=bot, spec=f"builtin:{game.name}/{bot}")
+
+
+def _command_name(argv: list[str]) -> str:
+    """A short display name: the script or module the command runs, else the program."""
+    if "-m" in argv[:-1]:
+        return argv[argv.index("-m") + 1].rsplit(".", 1)[-1]
+    for arg in reversed(argv[1:]):
+        if not arg.startswith("-") and ("." in arg or os.sep in arg):
+            return Path(arg).stem
+    return Path(argv[0]).name
+
+
+def unique_names(players: list[Player]) -> None:
+    """Suffix repeated names (`random`, `random#2`) so tables and standings can tell seats apart."""
+    seen: dict[str, int] = {}
+    for player in players:
+        count = seen.get(player.name, 0) + 1
+        seen[player.name] = count
+        if count > 1:
+            player.name = f"{player.name}#{count}"

@@ -1,0 +1,45 @@
+"""CodeCup Amazes (2010): two players explore an unknown 25x25 maze; see docs/games/amazes.md."""
+
+from __future__ import annotations
+
+from botarena.core.game import Game
+from botarena.core.rules import GameInfo, Option
+from botarena.games.amazes.bots.random import RandomBot
+from botarena.games.amazes.maze import Maze, load_maze, parse_maze
+from botarena.games.amazes.protocol import PROTOCOL
+from botarena.games.amazes.rules import new_state
+
+INFO = GameInfo(
+    name="amazes",
+    title="CodeCup Amazes",
+    min_seats=2,
+    max_seats=2,
+    seat_names=("Red", "Blue"),
+    turn_model="sequential",
+    rules_version="amazes-2010.1",
+    options=(
+        Option("turns", 150, "turns per player", int, 1, 10_000),
+        Option("budget_ms", 5000, "wall time a bot may spend answering, whole game (ms)",
+               int, 1, 3_600_000),
+    ),
+    map_kind="maze file (25x25 ASCII art, optional start lines)",
+)
+
+
+def _maze_from_header(header: dict) -> Maze:
+    from botarena.games.amazes.maze import Start
+
+    maze = parse_maze(header["maze"], "replay maze")
+    red, blue = header["starts"]
+    maze.starts = (Start(*red), Start(*blue))
+    return maze
+
+
+def _bots() -> dict:
+    from botarena.games.amazes.bots.explorer import ExplorerBot
+
+    return {"random": RandomBot, "explorer": ExplorerBot}
+
+
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(),
+            load_map=load_maze, map_from_header=_maze_from_header)

@@ -1,0 +1,369 @@
+"""The Amazes maze: geometry tables, the ASCII file format, validation, generation, starts.
+
+Squares are numbered `row * 25 + col` (row 0 at the top). Directions are 0 north, 1 east,
+2 south, 3 west; right of `d` is `(d + 1) % 4`. Edges (the wall-or-opening between two
+squares, or on the outer edge) are numbered: horizontal edge above row `r` (r = 0..25) at
+column `c` is `r * 25 + c`; vertical edge left of column `c` (c = 0..25) in row `r` is
+`650 + r * 26 + c`. A maze is one bytearray: `walls[edge]` is 1 for a wall.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from botarena.core.rules import GameError
+
+SIZE = 25
+SQUARES = SIZE * SIZE
+EDGES = (SIZE + 1) * SIZE * 2
+DIRECTIONS = "NESW"
+DROW = (-1, 0, 1, 0)
+DCOL = (0, 1, 0, -1)
+MIN_START_DISTANCE2 = 288
+"""Start squares are at squared distance at least 288 (√288 ≈ 17, both rule texts)."""
+
+
+def h_edge(row: int, col: int) -> int:
+    """The horizontal edge above square (row, col); row 25 is the bottom outer edge."""
+    return row * SIZE + col
+
+
+def v_edge(row: int, col: int) -> int:
+    """The vertical edge left of square (row, col); col 25 is the right outer edge."""
+    return (SIZE + 1) * SIZE + row * (SIZE + 1) + col
+
+
+def _square_edges() -> tuple[int, ...]:
+    table = []
+    for square in range(SQUARES):
+        row, col = divmod(square, SIZE)
+        table += [h_edge(row, col), v_edge(row, col + 1), h_edge(row + 1, col), v_edge(row, col)]
+    return tuple(table)
+
+
+def _neighbours() -> tuple[int, ...]:
+    table = []
+    for square in range(SQUARES):
+        row, col = divmod(square, SIZE)
+        for d in range(4):
+            r, c = row + DROW[d], col + DCOL[d]
+            table.append(r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else -1)
+    return tuple(table)
+
+
+SQUARE_EDGE = _square_edges()
+"""`SQUARE_EDGE[square * 4 + d]`: the edge on side `d` of `square`."""
+NEIGHBOUR = _neighbours()
+"""`NEIGHBOUR[square * 4 + d]`: the square beyond side `d`, or -1 outside the maze."""
+
+
+def _edge_squares() -> tuple[tuple[int, ...], ...]:
+    sides: list[list[int]] = [[] for _ in range(EDGES)]
+    for square in range(SQUARES):
+        for d in range(4):
+            sides[SQUARE_EDGE[square * 4 + d]].append(square)
+    return tuple(tuple(s) for s in sides)
+
+
+EDGE_SQUARES = _edge_squares()
+"""The one or two squares each edge borders."""
+
+
+def _lattice() -> tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, ...], ...]]:
+    """Interior grid points (where four squares meet) with their four edges, and per edge
+    the interior points it touches."""
+    points = []
+    touching: list[list[int]] = [[] for _ in range(EDGES)]
+    for row in range(1, SIZE):
+        for col in range(1, SIZE):
+            segments = (v_edge(row - 1, col), h_edge(row, col), v_edge(row, col),
+                        h_edge(row, col - 1))
+            for edge in segments:
+                touching[edge].append(len(points))
+            points.append(segments)
+    return tuple(points), tuple(tuple(t) for t in touching)
+
+
+LATTICE, EDGE_LATTICE = _lattice()
+"""`LATTICE[p]`: the (up, right, down, left) edges meeting at interior point p;
+`EDGE_LATTICE[edge]`: the interior points an edge touches."""
+
+OUTER_SIDES = (
+    tuple(h_edge(0, c) for c in range(SIZE)),      # top
+    tuple(v_edge(r, SIZE) for r in range(SIZE)),   # right
+    tuple(h_edge(SIZE, c) for c in range(SIZE)),   # bottom
+    tuple(v_edge(r, 0) for r in range(SIZE)),      # left
+)
+"""The 25 edges of each outer side, in direction order (top, right, bottom, left)."""
+OUTER_SIDE_OF = {edge: side for side, edges in enumerate(OUTER_SIDES) for edge in edges}
+
+
+@dataclass(frozen=True)
+class Start:
+    """A player's start: square and facing (0 N, 1 E, 2 S, 3 W)."""
+
+    square: int
+    facing: int
+
+    def __str__(self) -> str:
+        row, col = divmod(self.square, SIZE)
+        return f"{row + 1} {col + 1} {DIRECTIONS[self.facing]}"
+
+
+@dataclass
+class Maze:
+    """A 25x25 maze: walls per edge, and optionally the two start squares from its file."""
+
+    walls: bytearray
+    starts: tuple[Start, Start] | None = None
+
+    def open(self, square: int, d: int) -> bool:
+        """Whether side `d` of `square` is an opening."""
+        return not self.walls[SQUARE_EDGE[square * 4 + d]]
+
+    def to_ascii(self) -> str:
+        """The maze as 51 lines of `+-|` art (the format of the official sample mazes)."""
+        lines = []
+        for row in range(SIZE + 1):
+            lines.append("+" + "+".join("-" if self.walls[h_edge(row, c)] else " "
+                                        for c in range(SIZE)) + "+")
+            if row < SIZE:
+                lines.append(_vertical_line(self.walls, row))
+        return "\n".join(lines) + "\n"
+
+    def to_file(self) -> str:
+        """File text: two start lines (`row col facing`, 1-based) if known, then the art."""
+        head = "".join(f"{start}\n" for start in self.starts) if self.starts else ""
+        return head + self.to_ascii()
+
+
+def _vertical_line(walls: bytearray, row: int) -> str:
+    cells = []
+    for col in range(SIZE + 1):
+        cells.append("|" if walls[v_edge(row, col)] else " ")
+    return " ".join(cells)
+
+
+def parse_maze(text: str, source: str = "maze") -> Maze:
+    """Read a maze file: optional two start lines `row col facing`, then 51 lines of art.
+
+    Raises GameError with one line naming `source`, the line and the problem.
+    """
+    raw = text.splitlines()
+    starts: list[Start] = []
+    index = 0
+    while index < len(raw) and raw[index].strip() and raw[index].strip()[0].isdigit():
+        starts.append(_parse_start(raw[index], f"{source}:{index + 1}"))
+        index += 1
+    if len(starts) not in (0, 2):
+        raise GameError(f"{source}: {len(starts)} start line(s); give two (Red, Blue) or none")
+    art = [line.rstrip() for line in raw[index:]]
+    while art and not art[-1]:
+        art.pop()
+    if len(art) != 2 * SIZE + 1:
+        raise GameError(f"{source}: the drawing has {len(art)} lines, a 25x25 maze has 51")
+    walls = bytearray(EDGES)
+    for offset, line in enumerate(art):
+        number = index + offset + 1
+        line = line.ljust(2 * SIZE + 1)
+        if len(line) > 2 * SIZE + 1:
+            raise GameError(f"{source}:{number}: line is {len(line)} characters long, not 51")
+        row, odd = divmod(offset, 2)
+        for pos, char in enumerate(line):
+            if not odd and pos % 2 == 0:
+                expected = "+"
+            elif not odd:
+                expected = "- "
+                if char == "-":
+                    walls[h_edge(row, pos // 2)] = 1
+            elif pos % 2 == 0:
+                expected = "| "
+                if char == "|":
+                    walls[v_edge(row, pos // 2)] = 1
+            else:
+                expected = " "
+            if char not in expected:
+                raise GameError(f"{source}:{number}: column {pos + 1} is {char!r},"
+                                f" expected one of {expected!r}")
+    maze = Maze(walls, tuple(starts) if starts else None)  # type: ignore[arg-type]
+    return maze
+
+
+def _parse_start(line: str, where: str) -> Start:
+    parts = line.split()
+    if (len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit()
+            or parts[2].upper() not in DIRECTIONS):
+        raise GameError(f"{where}: start line {line!r} is not 'row col facing'"
+                        " (1-based row and column, facing N, E, S or W)")
+    row, col = int(parts[0]) - 1, int(parts[1]) - 1
+    if not (0 <= row < SIZE and 0 <= col < SIZE):
+        raise GameError(f"{where}: start square {row + 1},{col + 1} is outside the 25x25 maze")
+    return Start(row * SIZE + col, DIRECTIONS.index(parts[2].upper()))
+
+
+def load_maze(path: str | Path) -> Maze:
+    """Read and validate a maze file; raises GameError naming the file and the problem."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameError(f"{path}: cannot read the maze ({exc})") from None
+    maze = parse_maze(text, str(path))
+    problems = check_maze(maze)
+    if problems:
+        raise GameError(f"{path}: not a valid Amazes maze: {problems[0]}"
+                        + (f" (and {len(problems) - 1} more problems)" if len(problems) > 1
+                           else ""))
+    return maze
+
+
+def check_maze(maze: Maze) -> list[str]:
+    """Everything wrong with `maze` under the rules, one sentence each (empty: valid)."""
+    problems = []
+    walls = maze.walls
+    for side, edges in zip(("top", "right", "bottom", "left"), OUTER_SIDES, strict=True):
+        gaps = [i + 1 for i, edge in enumerate(edges) if not walls[edge]]
+        if gaps:
+            problems.append(f"the {side} outer wall has openings at {_list(gaps)}")
+    reached = reachable(maze, 0)
+    if len(reached) < SQUARES:
+        missing = sorted(set(range(SQUARES)) - reached)
+        problems.append(f"{len(missing)} squares cannot be reached from the top-left square,"
+                        f" e.g. row {missing[0] // SIZE + 1} column {missing[0] % SIZE + 1}")
+    bare = [p for p, segments in enumerate(LATTICE) if not any(walls[e] for e in segments)]
+    if bare:
+        where = [f"{p // (SIZE - 1) + 1},{p % (SIZE - 1) + 1}" for p in bare]
+        problems.append(f"{len(bare)} grid points touch no wall (every corner of a square must):"
+                        f" after row,column {_list(where)}")
+    if maze.starts:
+        problems += check_starts(maze, maze.starts)
+    return problems
+
+
+def check_starts(maze: Maze, starts: tuple[Start, Start]) -> list[str]:
+    """What is wrong with two start squares under the rules."""
+    problems = []
+    for name, start in zip(("Red", "Blue"), starts, strict=True):
+        if not maze.open(start.square, (start.facing + 2) % 4):
+            problems.append(f"{name} starts with a wall behind it")
+    if distance2(starts[0].square, starts[1].square) < MIN_START_DISTANCE2:
+        problems.append(f"the start squares are at squared distance"
+                        f" {distance2(starts[0].square, starts[1].square)}, below 288")
+    return problems
+
+
+def _list(items: list) -> str:
+    shown = ", ".join(str(item) for item in items[:6])
+    return shown + (", ..." if len(items) > 6 else "")
+
+
+def reachable(maze: Maze, origin: int) -> set[int]:
+    """The squares connected to `origin` through openings."""
+    seen = {origin}
+    frontier = [origin]
+    while frontier:
+        square = frontier.pop()
+        for d in range(4):
+            nxt = NEIGHBOUR[square * 4 + d]
+            if nxt >= 0 and nxt not in seen and not maze.walls[SQUARE_EDGE[square * 4 + d]]:
+                seen.add(nxt)
+                frontier.append(nxt)
+    return seen
+
+
+def distance2(a: int, b: int) -> int:
+    """The squared Euclidean distance between two squares."""
+    (ra, ca), (rb, cb) = divmod(a, SIZE), divmod(b, SIZE)
+    return (ra - rb) ** 2 + (ca - cb) ** 2
+
+
+@dataclass(frozen=True)
+class MazeStats:
+    """The figures that make a maze look like the official ones."""
+
+    openings: int
+    loops: int
+    dead_ends: int
+
+
+def maze_stats(maze: Maze) -> MazeStats:
+    interior = [e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2]
+    openings = sum(1 for e in interior if not maze.walls[e])
+    dead = sum(1 for s in range(SQUARES)
+               if sum(maze.walls[SQUARE_EDGE[s * 4 + d]] for d in range(4)) == 3)
+    return MazeStats(openings=openings, loops=openings - (SQUARES - 1), dead_ends=dead)
+
+
+LOOPS = (51, 54)
+DEAD_ENDS = (127, 151)
+"""Measured on the 10 official sample mazes: 51-54 loops, 127-151 dead-end squares."""
+
+
+def generate_maze(rng: random.Random) -> Maze:
+    """A random maze like the official ones: a spanning tree plus 51-54 loops, every grid
+    point touching a wall, 127-151 dead ends; deterministic for a given generator state."""
+    while True:
+        maze = _spanning_tree(rng)
+        if _add_loops(maze, rng, rng.randint(*LOOPS)):
+            stats = maze_stats(maze)
+            if DEAD_ENDS[0] <= stats.dead_ends <= DEAD_ENDS[1]:
+                return maze
+
+
+def _spanning_tree(rng: random.Random) -> Maze:
+    """A uniform-edge-order (Kruskal) spanning tree of the squares."""
+    walls = bytearray(b"\x01") * EDGES
+    interior = [e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2]
+    rng.shuffle(interior)
+    parent = list(range(SQUARES))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    joined = 0
+    for edge in interior:
+        a, b = EDGE_SQUARES[edge]
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[ra] = rb
+            walls[edge] = 0
+            joined += 1
+            if joined == SQUARES - 1:
+                break
+    return Maze(walls)
+
+
+def _add_loops(maze: Maze, rng: random.Random, loops: int) -> bool:
+    """Open `loops` more interior walls, never leaving a grid point without a wall."""
+    walls = maze.walls
+    candidates = [e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2 and walls[e]]
+    rng.shuffle(candidates)
+    wall_count = [sum(walls[e] for e in segments) for segments in LATTICE]
+    added = 0
+    for edge in candidates:
+        if added == loops:
+            return True
+        if any(wall_count[p] <= 1 for p in EDGE_LATTICE[edge]):
+            continue
+        walls[edge] = 0
+        for p in EDGE_LATTICE[edge]:
+            wall_count[p] -= 1
+        added += 1
+    return added == loops
+
+
+def draw_starts(maze: Maze, rng: random.Random) -> tuple[Start, Start]:
+    """Red uniformly among (square, facing) with an opening behind; Blue the same among
+    those at squared distance >= 288 from Red (Red is redrawn if none is)."""
+    options = [Start(s, d) for s in range(SQUARES) for d in range(4)
+               if maze.open(s, (d + 2) % 4)]
+    while True:
+        red = rng.choice(options)
+        far = [o for o in options if distance2(o.square, red.square) >= MIN_START_DISTANCE2]
+        if far:
+            return red, rng.choice(far)
