@@ -156,8 +156,10 @@ class Referee:
                 if clock.cpu_s is not None and used > clock.cpu_s:
                     reply.fault, reply.detail = (
                         Status.TIMEOUT,
-                        f"used {used * 1000:.0f} ms of CPU, limit {clock.cpu_s * 1000:.0f} ms")
+                        f"used {used * 1000:.1f} ms of CPU, limit {clock.cpu_s * 1000:.1f} ms")
                     entry.player.kill()
+                else:
+                    self.state.charge(seat, used)
             replies[seat] = reply
         return replies
 

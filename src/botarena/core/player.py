@@ -356,16 +356,18 @@ class ProcessPlayer(Player):
         return total / _CLK_TCK
 
     def cpu_now(self) -> float:
-        """CPU seconds used so far by the bot's main process (threads and reaped children)."""
+        """CPU seconds used so far by the bot's main process, all its threads summed, with
+        nanosecond resolution (from /proc/PID/task/*/schedstat)."""
         if self.proc is None or self._cpu_final is not None:
             return self._cpu_final or 0.0
+        total = 0
         try:
-            with open(f"/proc/{self.proc.pid}/stat", "rb") as handle:
-                stat = handle.read()
-        except OSError:
-            return 0.0
-        fields = stat[stat.rfind(b")") + 2:].split()
-        return sum(int(value) for value in fields[11:15]) / _CLK_TCK
+            for tid in os.listdir(f"/proc/{self.proc.pid}/task"):
+                with open(f"/proc/{self.proc.pid}/task/{tid}/schedstat", "rb") as handle:
+                    total += int(handle.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+        return total / 1e9
 
     @property
     def cpu_s(self) -> float:

@@ -63,7 +63,7 @@ class ReplayRecorder:
             if self.game.record_sent:
                 act["sent"] = texts[seat]
             if reply.cpu_s is not None:
-                act["cpu_ms"] = round(reply.cpu_s * 1000, 3)
+                act["cpu_s"] = reply.cpu_s  # exact: verify re-feeds it to State.charge
             if reply.fault is not None:
                 act["fault"] = [reply.fault.value, reply.detail]
             acts.append(act)
@@ -166,6 +166,8 @@ def verify(document: dict[str, Any]) -> Verdict:
             if "fault" in act:
                 state.fault(seat, Status(act["fault"][0]), act["fault"][1])
                 continue
+            if "cpu_s" in act:
+                state.charge(seat, act["cpu_s"])
             try:
                 actions[seat] = protocol.parse(act["reply"].split("\n"), observation)
             except ProtocolError as exc:

@@ -169,6 +169,10 @@ class State(ABC):
         """The time rules for the next exchange with `seat`."""
         return Clock()
 
+    def charge(self, seat: int, cpu_s: float) -> None:
+        """Told the CPU time `seat` used for its last reply, when its clock has a CPU limit
+        (Labyrinth keeps a per-round CPU bank). Replays re-feed the recorded figures."""
+
     def handshake_clock(self, seat: int) -> Clock:
         """The time rules for the handshake, when the protocol has one."""
         return Clock()
