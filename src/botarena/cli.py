@@ -96,7 +96,7 @@ def play(
     import botarena
 
     seed_value = parse_seed(seed)
-    if isinstance(seed_value, str) and not getattr(_game(game).info, "string_seeds", False):
+    if isinstance(seed_value, str) and not _game(game).info.string_seeds:
         fail(f"--seed {seed!r} is not an integer")
     try:
         result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,

@@ -90,6 +90,7 @@ class GameInfo:
     rules_version: str
     options: tuple[Option, ...] = ()
     map_kind: str | None = None  # what --map reads, e.g. "maze file"
+    string_seeds: bool = False  # whether --seed may be a string (Labyrinth's seed strings)
 
     def option(self, name: str) -> Option:
         for opt in self.options:
