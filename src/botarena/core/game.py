@@ -29,6 +29,8 @@ class Game:
     map_from_header: Callable[[dict[str, Any]], Any] | None = None
     record_sent: bool = True
     cli: Any = None
+    env_spec: Any = None
+    """A `botarena.core.env.EnvSpec` for the PettingZoo adapter, or None."""
     player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
     """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from botarena.core.env import EnvSpec
 from botarena.core.game import Game
 from botarena.core.rules import GameInfo, Option
 from botarena.games.amazes.bots.random import RandomBot
@@ -41,5 +42,9 @@ def _bots() -> dict:
     return {"random": RandomBot, "explorer": ExplorerBot}
 
 
+ENV_SPEC = EnvSpec(observation_charset="StarWBLRN0123456789\n", observation_max_length=240,
+                   action_charset="FTLR", action_max_length=256)
+"""For the PettingZoo adapter: the look's text in, a move string out."""
+
 GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(),
-            load_map=load_maze, map_from_header=_maze_from_header)
+            load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC)

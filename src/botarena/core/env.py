@@ -1,0 +1,144 @@
+"""A PettingZoo AEC adapter over any game's rules, for research in-process.
+
+An observation is a dict: `text`, the exact text a bot program would read, and
+`observation`, the same bytes as a zero-padded uint8 array (PettingZoo wants arrays). An
+action is the reply text a bot program would write (a gymnasium `Text` space), so an agent
+trained here plays the same game as a bot program. Simultaneous games collect one action
+per acting agent, then apply them together. An action the protocol rejects is the game's
+`invalid` fault, as it would be for a bot program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from botarena.core.rules import ProtocolError, Status
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """How a game's observations and replies map to gymnasium spaces (text by default)."""
+
+    observation_charset: str
+    observation_max_length: int
+    action_charset: str
+    action_max_length: int
+    action_min_length: int = 1
+
+
+class BotarenaAEC(AECEnv):
+    """`botarena.make(game, seed=...)`: one game as a PettingZoo AEC environment.
+
+    Rewards are the change of each seat's score (`State.outcome().scores`) after each step.
+    """
+
+    metadata = {"name": "botarena", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, game: str, *, seed: int | None = None, seats: int | None = None,
+                 render_mode: str | None = None, **options: Any) -> None:
+        from botarena.games import get_game
+
+        super().__init__()
+        self.game = get_game(game)
+        if self.game.env_spec is None:
+            raise ValueError(f"{game} has no environment spaces defined")
+        info = self.game.info
+        self.metadata = {**self.metadata, "name": f"botarena_{info.name}"}
+        self.seats = seats or info.min_seats
+        self.options = info.resolve_options(options)
+        self.seed = seed
+        self.render_mode = render_mode
+        self.possible_agents = [info.seat_name(seat).lower() for seat in range(self.seats)]
+        spec = self.game.env_spec
+        self._observation_length = spec.observation_max_length
+        observation_space = spaces.Dict({
+            "observation": spaces.Box(0, 255, (spec.observation_max_length,), np.uint8),
+            "text": spaces.Text(spec.observation_max_length, min_length=0,
+                                charset=spec.observation_charset),
+        })
+        action_space = spaces.Text(spec.action_max_length, min_length=spec.action_min_length,
+                                   charset=spec.action_charset)
+        self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
+        self.action_spaces = {agent: action_space for agent in self.possible_agents}
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self.seed = seed
+        game_seed = self.seed if self.seed is not None else 0
+        self.state = self.game.new_state(game_seed, {**self.options, **(options or {})},
+                                         None, self.seats)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self._scores = list(self.state.outcome().scores)
+        self._pending: dict[int, Any] = {}
+        self._advance()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.possible_agents.index(agent)
+        text = self.game.protocol.encode(self.state.observation(seat))
+        array = np.zeros(self._observation_length, np.uint8)
+        data = text.encode()[: self._observation_length]
+        array[: len(data)] = np.frombuffer(data, np.uint8)
+        return {"observation": array, "text": text}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self.possible_agents.index(agent)
+        self._cumulative_rewards[agent] = 0
+        text = action if isinstance(action, str) else str(action)
+        try:
+            self._pending[seat] = self.game.protocol.parse(text.split("\n"),
+                                                           self.state.observation(seat))
+        except ProtocolError as exc:
+            self.state.fault(seat, Status.INVALID, str(exc))
+            self.infos[agent] = {"fault": str(exc)}
+        waiting = [s for s in self.state.to_act() if s not in self._pending
+                   and s != seat]
+        if waiting:
+            self.agent_selection = self.possible_agents[waiting[0]]
+            return
+        actions, self._pending = self._pending, {}
+        self.state.apply(actions)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Let the rules play the steps that need nobody, then settle rewards and endings."""
+        while not self.state.is_over() and not self.state.to_act():
+            self.state.apply({})
+        scores = list(self.state.outcome().scores)
+        for seat, agent in enumerate(self.possible_agents):
+            if agent in self.rewards:
+                self.rewards[agent] = scores[seat] - self._scores[seat]
+        self._scores = scores
+        self._accumulate_rewards()
+        if self.state.is_over():
+            for agent in self.agents:
+                self.terminations[agent] = True
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self.state.to_act()[0]]
+
+    def render(self) -> str:
+        return str(self.state.frame())
+
+    def close(self) -> None:
+        self.state = None
