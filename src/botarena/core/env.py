@@ -11,7 +11,7 @@ per acting agent, then apply them together. An action the protocol rejects is th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -37,7 +37,8 @@ class BotarenaAEC(AECEnv):
     Rewards are the change of each seat's score (`State.outcome().scores`) after each step.
     """
 
-    metadata = {"name": "botarena", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"name": "botarena", "render_modes": ["ansi"],
+                                          "is_parallelizable": False}
 
     def __init__(self, game: str, *, seed: int | None = None, seats: int | None = None,
                  render_mode: str | None = None, **options: Any) -> None:

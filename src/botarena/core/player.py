@@ -8,6 +8,7 @@ end its whole process group is killed and reaped.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import shlex
@@ -218,10 +219,8 @@ class ProcessPlayer(Player):
     def _signal(self, sig: int) -> None:
         if self.proc is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     def pause(self) -> None:
         self._signal(signal.SIGSTOP)
@@ -313,7 +312,7 @@ class ProcessPlayer(Player):
                 return reply
             text = line.removesuffix("\r") if line is not None else ""
             if done(text):
-                return Reply(lines=ignored + [text], text="\n".join(ignored + [text]),
+                return Reply(lines=[*ignored, text], text="\n".join([*ignored, text]),
                              wall_s=time.monotonic() - started)
             ignored.append(text)
 
@@ -403,10 +402,8 @@ class ProcessPlayer(Player):
         self.kill()
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass
         if self._stderr_thread is not None:
             self._stderr_thread.join(timeout=1)
         if self.proc.stderr is not None:

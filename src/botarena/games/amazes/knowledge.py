@@ -30,9 +30,24 @@ from botarena.games.amazes.maze import (
 class Knowledge:
     """What one player has discovered; `on_discover(square)` is called for each new square."""
 
-    __slots__ = ("walls", "discovered", "exists", "known", "dead", "count", "_row_seen",
-                 "_col_seen", "_rows", "_cols", "_outer_known", "_squares", "_points",
-                 "on_discover", "_rows_done", "_cols_done")
+    __slots__ = (
+        "_col_seen",
+        "_cols",
+        "_cols_done",
+        "_outer_known",
+        "_points",
+        "_row_seen",
+        "_rows",
+        "_rows_done",
+        "_squares",
+        "count",
+        "dead",
+        "discovered",
+        "exists",
+        "known",
+        "on_discover",
+        "walls",
+    )
 
     def __init__(self, maze: Maze, on_discover: Callable[[int], None]) -> None:
         self.walls = maze.walls

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from botarena.core.rules import Clock, GameError, Outcome, State, Status
+from botarena.games.amazes.knowledge import Knowledge
 from botarena.games.amazes.maze import (
     NEIGHBOUR,
     SQUARE_EDGE,
@@ -23,7 +24,6 @@ from botarena.games.amazes.maze import (
     draw_starts,
     generate_maze,
 )
-from botarena.games.amazes.knowledge import Knowledge
 
 RED, BLUE = 0, 1
 MAX_POINTS = 1000
