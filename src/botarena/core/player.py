@@ -31,6 +31,17 @@ EXIT_GRACE_S = 1.0
 """How long a bot may take to exit by itself once the game is over."""
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def _become_subreaper() -> None:
+    """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: orphans go to init, which reaps them
+        pass
 
 
 @dataclass
@@ -191,6 +202,7 @@ class ProcessPlayer(Player):
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
+        _become_subreaper()
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, cwd=self.cwd, env=self.env, bufsize=0,
@@ -386,6 +398,19 @@ class ProcessPlayer(Player):
             code = None
         if not self.exit_detail and code is not None:
             self.exit_detail = describe_exit(code)
+        self._reap_group()
+
+    def _reap_group(self) -> None:
+        """Reap what is left of the bot's process group (children it left behind)."""
+        assert self.proc is not None
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            try:
+                pid, _ = os.waitpid(-self.proc.pid, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                time.sleep(0.002)
 
     def close(self) -> None:
         """Let the bot exit by itself for a moment, then kill its group; always reaps."""
