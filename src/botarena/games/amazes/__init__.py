@@ -5,6 +5,7 @@ from __future__ import annotations
 from botarena.core.env import EnvSpec
 from botarena.core.game import Game
 from botarena.core.rules import GameInfo, Option
+from botarena.games.amazes import cli
 from botarena.games.amazes.bots.random import RandomBot
 from botarena.games.amazes.maze import Maze, load_maze, parse_maze
 from botarena.games.amazes.protocol import PROTOCOL
@@ -47,4 +48,4 @@ ENV_SPEC = EnvSpec(observation_charset="StarWBLRN0123456789\n", observation_max_
 """For the PettingZoo adapter: the look's text in, a move string out."""
 
 GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(),
-            load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC)
+            load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC, cli=cli.app)
