@@ -1,0 +1,81 @@
+"""The Falldown wire format: `READY`, then per slot 13 lines in and one command line out.
+
+Replies are read as the original engine (Java's `BufferedReader.readLine`, `String.trim`,
+`split(" ")`) reads them, so any text is a command: anything but exactly `U R D L A N` is `N`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from botarena.core.protocol import Protocol
+from botarena.games.falldown.rules import (
+    BLOCKS,
+    JAVA_BLANKS,
+    SEATS,
+    Observation,
+    Queued,
+    command_of,
+)
+
+READY = "READY"
+EOD = "EOD"
+
+
+def engine_lines(line: str) -> list[str]:
+    """The lines Java's `readLine` sees in one `\\n`-ended line: a lone CR ends a line too
+    (the core already dropped the CR of a final CR LF)."""
+    return line.split("\r")
+
+
+class FalldownProtocol(Protocol):
+    """`id`, `T`, 6 block rows, 4 player lines `x y D S`, `EOD`; the reply is one line."""
+
+    has_handshake = True
+
+    def handshake_done(self, line: str) -> bool:
+        """A line that is `READY` after Java's trim (lines before it are ignored)."""
+        return any(piece.strip(JAVA_BLANKS) == READY for piece in engine_lines(line))
+
+    def encode(self, observation: Observation) -> str:
+        blocks = observation.blocks
+        rows = [" ".join(map(str, blocks[row * BLOCKS:(row + 1) * BLOCKS]))
+                for row in range(BLOCKS)]
+        players = [f"{x} {y} {facing} {wait}" for x, y, facing, wait in observation.players]
+        return "\n".join([str(observation.seat), str(observation.turn), *rows, *players,
+                          EOD, ""])
+
+    def parse(self, lines: list[str], observation: Any = None) -> str | Queued:
+        """The command of the first engine line; never raises (no reply is a fault)."""
+        pieces = engine_lines(lines[0]) if lines else [""]
+        carry = observation.carry if observation is not None else ()
+        if carry:
+            pieces = [*carry, *pieces]
+        if len(pieces) == 1:
+            return command_of(pieces[0])
+        return Queued(command_of(pieces[0]), tuple(pieces[1:]))
+
+    def format(self, action: Any) -> str:
+        return str(action)
+
+    def read_observation(self, readline: Callable[[], str]) -> Observation | None:
+        """Bot side: one state block, or None at the end of input."""
+        lines = []
+        while True:
+            line = readline()
+            if not line:
+                return None
+            lines.append(line.strip())
+            if lines[-1] == EOD:
+                break
+        lines = lines[-(3 + BLOCKS + SEATS):]
+        blocks = tuple(int(value) for row in lines[2:2 + BLOCKS] for value in row.split())
+        players = []
+        for row in lines[2 + BLOCKS:2 + BLOCKS + SEATS]:
+            x, y, facing, wait = row.split()
+            players.append((int(x), int(y), facing, int(wait)))
+        return Observation(int(lines[0]), int(lines[1]), blocks, tuple(players))
+
+
+PROTOCOL = FalldownProtocol()

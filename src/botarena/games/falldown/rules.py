@@ -1,0 +1,355 @@
+"""The rules of Falldown (JavaChallenge 2015), slot by slot as the original engine plays them.
+
+Pure and deterministic: the start cells and facings come from the seed (or the `start`
+option), everything else from the commands. One slot is one player's turn; see
+docs/games/falldown.md for the arithmetic and every decision on the rule text's open points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from botarena.core.rules import Clock, GameError, Outcome, State, Status
+
+SEATS = 4
+CELLS = 18
+BLOCK = 3
+BLOCKS = CELLS // BLOCK  # 6 blocks a side
+FALLEN = -19
+"""A block's value in the first state after it fell; it counts up to 0 (standing again)."""
+ATTACK_WAIT = 3
+"""The wait counter an attack sets; decremented in the same slot, so the next 2 own turns
+are forced `N`."""
+MIN_DISTANCE = 4
+"""Living players are never closer than this (Manhattan); moves that would break it fail."""
+DEFAULT_TURNS = 1000
+FACINGS = "URDL"
+COMMANDS = frozenset("URDLAN")
+JAVA_BLANKS = "".join(chr(code) for code in range(0x21))
+"""What Java's `String.trim` removes at both ends: every character up to U+0020."""
+DX = (0, 1, 0, -1)
+DY = (-1, 0, 1, 0)
+
+
+@dataclass(frozen=True)
+class Start:
+    """A player's start: column `x`, row `y` (0..17) and facing (`U R D L`)."""
+
+    x: int
+    y: int
+    facing: str
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A reply whose line held more than one engine line (split on lone CR, as Java's
+    `readLine` does): `command` is used now, `rest` are read in the seat's next slots."""
+
+    command: str
+    rest: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "\r".join((self.command, *self.rest))
+
+
+class Observation:
+    """What the acting bot reads: its id, the slot `turn`, the 36 block values (block row
+    major), the 4 players `(x, y, facing, wait)` (`x = y = -1` once fallen), and `carry`:
+    lines of an earlier reply not read yet (almost always empty)."""
+
+    __slots__ = ("blocks", "carry", "players", "seat", "turn")
+
+    def __init__(self, seat: int, turn: int, blocks: tuple[int, ...],
+                 players: tuple[tuple[int, int, str, int], ...],
+                 carry: tuple[str, ...] = ()) -> None:
+        self.seat = seat
+        self.turn = turn
+        self.blocks = blocks
+        self.players = players
+        self.carry = carry
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Observation) and all(
+            getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    def __repr__(self) -> str:
+        return (f"Observation(seat={self.seat}, turn={self.turn}, blocks={self.blocks},"
+                f" players={self.players}, carry={self.carry})")
+
+
+def command_of(line: str) -> str:
+    """The command a reply line means: its first space-separated token after Java's trim,
+    if that is exactly one of `U R D L A N`, else `N` (never a fault).
+
+    >>> [command_of(text) for text in ("U extra", " R ", "\\tL", "R\\tL", "u", "")]
+    ['U', 'R', 'L', 'N', 'N', 'N']
+    """
+    token = line.strip(JAVA_BLANKS).split(" ", 1)[0]
+    return token if token in COMMANDS else "N"
+
+
+def block_of(x: int, y: int) -> int:
+    """The index (block row * 6 + block column) of the block holding cell (x, y)."""
+    return (y // BLOCK) * BLOCKS + x // BLOCK
+
+
+class FalldownState(State):
+    """A game of Falldown in progress: slot `turn` is played by player `turn % 4`."""
+
+    def __init__(self, starts: tuple[Start, ...], turns: int = DEFAULT_TURNS,
+                 reply_s: float = 0.1, ready_s: float = 1.0) -> None:
+        check_starts(starts)
+        self.starts = starts
+        self.max_turns = turns
+        self.reply_s = reply_s
+        self.ready_s = ready_s
+        self.turn = 0
+        self.blocks = [0] * (BLOCKS * BLOCKS)
+        self.x = [start.x for start in starts]
+        self.y = [start.y for start in starts]
+        self.facing = [FACINGS.index(start.facing) for start in starts]
+        self.wait = [0] * SEATS
+        self.alive = [True] * SEATS
+        self.last_command = ["N"] * SEATS
+        self.commands: list[str] = []
+        """The command carried out in each slot, as the original engine logs it."""
+        self.silent = [False] * SEATS
+        """Seats whose bot was stopped (timeout) or ended (crash): no more exchanges."""
+        self.carry: list[tuple[str, ...]] = [()] * SEATS
+        self.fell_at: list[int | None] = [None] * SEATS
+        self._falls: list[int] = []
+        self._fallen_blocks: list[int] = []
+
+    # -- who acts and what they see -------------------------------------------------------
+    def to_act(self) -> list[int]:
+        seat = self.turn & 3
+        if self.silent[seat] and not self.carry[seat]:
+            return []
+        return [seat]
+
+    def observation(self, seat: int) -> Observation:
+        return Observation(seat, self.turn, tuple(self.blocks), self.player_rows(),
+                           self.carry[seat])
+
+    def player_rows(self) -> tuple[tuple[int, int, str, int], ...]:
+        """The 4 players as the engine prints them: `(x, y, facing, wait)`, -1 -1 if fallen."""
+        return tuple((self.x[p], self.y[p], FACINGS[self.facing[p]], self.wait[p])
+                     if self.alive[p] else (-1, -1, FACINGS[self.facing[p]], self.wait[p])
+                     for p in range(SEATS))
+
+    # -- one slot ---------------------------------------------------------------------------
+    def apply(self, actions: Mapping[int, Any]) -> None:
+        """Play slot `turn`: the acting player's command (`N` without an answer, when
+        waiting, or for anything but `U R D L A N`), its wait, then every block's timer."""
+        seat = self.turn & 3
+        action = actions.get(seat)
+        if action is None and self.carry[seat]:  # lines a crashed bot had already sent
+            action = Queued(command_of(self.carry[seat][0]), self.carry[seat][1:])
+        if type(action) is Queued:
+            self.carry[seat] = action.rest
+            command = action.command
+        else:
+            command = action if action in COMMANDS else "N"
+        if self.alive[seat]:
+            if self.wait[seat] > 0:
+                command = "N"
+                self.wait[seat] -= 1
+            elif command == "A":
+                self._attack(seat)
+                self.wait[seat] = ATTACK_WAIT - 1
+            elif command != "N":
+                self._move(seat, FACINGS.index(command))
+            self.last_command[seat] = command
+        else:
+            command = self.last_command[seat]
+        self.commands.append(command)
+        self._refresh()
+        self.turn += 1
+
+    def _move(self, seat: int, direction: int) -> None:
+        """Face `direction`; step unless off the board, into a fallen block, or within
+        Manhattan distance 3 of another living player."""
+        self.facing[seat] = direction
+        nx, ny = self.x[seat] + DX[direction], self.y[seat] + DY[direction]
+        if not (0 <= nx < CELLS and 0 <= ny < CELLS) or self.blocks[block_of(nx, ny)] < 0:
+            return
+        for other in range(SEATS):
+            if (other != seat and self.alive[other]
+                    and abs(nx - self.x[other]) + abs(ny - self.y[other]) < MIN_DISTANCE):
+                return
+        self.x[seat], self.y[seat] = nx, ny
+
+    def _attack(self, seat: int) -> None:
+        """Every standing block in the facing line, n blocks away, falls 4n slots later;
+        blocks already falling or fallen are skipped, the line goes on past them."""
+        direction = self.facing[seat]
+        bx, by = self.x[seat] // BLOCK, self.y[seat] // BLOCK
+        dx, dy = DX[direction], DY[direction]
+        blocks = self.blocks
+        distance = 1
+        bx, by = bx + dx, by + dy
+        while 0 <= bx < BLOCKS and 0 <= by < BLOCKS:
+            index = by * BLOCKS + bx
+            if blocks[index] == 0:
+                blocks[index] = 4 * distance
+            distance += 1
+            bx, by = bx + dx, by + dy
+
+    def _refresh(self) -> None:
+        """Every block's timer, in block-row order: a falling block counts down and falls
+        (with the players on it) at 0; a fallen one counts up to 0 and stands again."""
+        self._falls = []
+        self._fallen_blocks = []
+        blocks = self.blocks
+        for index, value in enumerate(blocks):
+            if value > 1:
+                blocks[index] = value - 1
+            elif value == 1:
+                blocks[index] = FALLEN
+                self._fallen_blocks.append(index)
+            elif value < 0:
+                blocks[index] = value + 1
+        for index in self._fallen_blocks:
+            for p in range(SEATS):
+                if self.alive[p] and block_of(self.x[p], self.y[p]) == index:
+                    self.alive[p] = False
+                    self.fell_at[p] = self.turn
+                    self._falls.append(p)
+        self._falls.sort()
+
+    # -- faults and the end -----------------------------------------------------------------
+    def fault(self, seat: int, status: Status, detail: str) -> None:
+        """The bot is stopped (or ended by itself): its player stays on the board and does
+        `N`. A timed-out bot is never read again; lines an exited bot had already sent are
+        still read, one a slot, as the original engine's reader does."""
+        self.silent[seat] = True
+        if status is not Status.CRASHED:
+            self.carry[seat] = ()
+
+    def living(self) -> list[int]:
+        return [p for p in range(SEATS) if self.alive[p]]
+
+    def winner(self) -> int:
+        """The only player still on the board, or -1 (a draw) while none or several are."""
+        living = self.living()
+        return living[0] if len(living) == 1 else -1
+
+    def is_over(self) -> bool:
+        return self.turn >= self.max_turns or sum(self.alive) == 1
+
+    def outcome(self) -> Outcome:
+        winner = self.winner()
+        scores = [1.0 if p == winner else 0.0 for p in range(SEATS)]
+        if winner >= 0:
+            reason = "survivor"
+        elif self.turn >= self.max_turns:
+            reason = "turns"
+        else:
+            reason = "unfinished"
+        return Outcome(scores=scores, end_reason=reason)
+
+    def clock(self, seat: int) -> Clock:
+        return Clock(reply_s=self.reply_s)
+
+    def handshake_clock(self, seat: int) -> Clock:
+        return Clock(reply_s=self.ready_s)
+
+    @property
+    def step_count(self) -> int:
+        return self.turn
+
+    # -- pictures -------------------------------------------------------------------------
+    def frame(self) -> dict[str, Any]:
+        """After slot `slot`: its actor and command, the blocks (timers), the players, and
+        who and which blocks fell at its end."""
+        played = self.turn - 1
+        return {
+            "slot": played,
+            "seat": played & 3 if played >= 0 else None,
+            "command": self.commands[-1] if self.commands else None,
+            "blocks": [self.blocks[row * BLOCKS:(row + 1) * BLOCKS] for row in range(BLOCKS)],
+            "players": [{"x": self.x[p], "y": self.y[p], "facing": FACINGS[self.facing[p]],
+                         "wait": self.wait[p], "alive": self.alive[p]} for p in range(SEATS)],
+            "falls": list(self._falls),
+            "fallen_blocks": list(self._fallen_blocks),
+        }
+
+    def header(self) -> dict[str, Any]:
+        return {"initial": [[str(s.x), str(s.y), s.facing] for s in self.starts],
+                "max_turns": self.max_turns}
+
+
+# -- starts -------------------------------------------------------------------------------
+def check_starts(starts: tuple[Start, ...]) -> None:
+    """Raise GameError unless there are 4 starts on the board, pairwise more than 3 apart."""
+    if len(starts) != SEATS:
+        raise GameError(f"falldown needs {SEATS} start cells, {len(starts)} given")
+    for p, start in enumerate(starts):
+        if not (0 <= start.x < CELLS and 0 <= start.y < CELLS):
+            raise GameError(f"start of player {p}: cell {start.x},{start.y} is off the"
+                            f" {CELLS}x{CELLS} board")
+        if start.facing not in FACINGS:
+            raise GameError(f"start of player {p}: facing {start.facing!r} is not one of"
+                            f" U R D L")
+        for q in range(p):
+            other = starts[q]
+            if abs(start.x - other.x) + abs(start.y - other.y) < MIN_DISTANCE:
+                raise GameError(f"starts of players {q} and {p} are within Manhattan"
+                                f" distance 3")
+
+
+def parse_starts(text: str) -> tuple[Start, ...]:
+    """`X,Y,D/X,Y,D/X,Y,D/X,Y,D` (column first, as the engine's `replay.initial`) to starts;
+    raises ValueError naming the problem."""
+    parts = text.split("/")
+    if len(parts) != SEATS:
+        raise ValueError(f"{len(parts)} starts, expected {SEATS} as X,Y,D/X,Y,D/X,Y,D/X,Y,D")
+    starts = []
+    for part in parts:
+        fields = [field.strip() for field in part.split(",")]
+        if len(fields) != 3:
+            raise ValueError(f"start {part!r} is not X,Y,D")
+        try:
+            x, y = int(fields[0]), int(fields[1])
+        except ValueError:
+            raise ValueError(f"start {part!r}: X and Y must be integers") from None
+        starts.append(Start(x, y, fields[2]))
+    result = tuple(starts)
+    try:
+        check_starts(result)
+    except GameError as exc:
+        raise ValueError(str(exc)) from None
+    return result
+
+
+def start_option(text: str) -> str:
+    """The `start` option's parser: checks it, keeps the text (empty: draw from the seed)."""
+    if text.strip():
+        parse_starts(text)
+    return text.strip()
+
+
+def draw_starts(rng: random.Random) -> tuple[Start, ...]:
+    """Players 0..3 in turn: a uniform cell more than 3 from those placed, a uniform facing."""
+    starts: list[Start] = []
+    for _ in range(SEATS):
+        cells = [(x, y) for y in range(CELLS) for x in range(CELLS)
+                 if all(abs(x - s.x) + abs(y - s.y) >= MIN_DISTANCE for s in starts)]
+        x, y = rng.choice(cells)
+        starts.append(Start(x, y, rng.choice(FACINGS)))
+    return tuple(starts)
+
+
+def new_state(seed: int | str, options: dict[str, Any], map_data: Any,
+              seats: int) -> FalldownState:
+    """A new game: starts from the `start` option, else drawn from the seed."""
+    if seats != SEATS:
+        raise GameError(f"falldown is a {SEATS}-player game; {seats} bots were given")
+    start_text = options.get("start") or ""
+    starts = parse_starts(start_text) if start_text else draw_starts(random.Random(seed))
+    return FalldownState(starts, turns=options.get("turns", DEFAULT_TURNS),
+                         reply_s=options.get("reply_ms", 100) / 1000,
+                         ready_s=options.get("ready_ms", 1000) / 1000)
