@@ -78,6 +78,9 @@ class Referee:
         self.state = state
         self.seats = [_Seat(player) for player in players]
         self.recorder = recorder
+        # the observation's wire text is built only where a process or the replay needs it
+        self._wants_text = [player.needs_text or (recorder is not None and game.record_sent)
+                            for player in players]
 
     def run(self) -> None:
         try:
@@ -110,67 +113,59 @@ class Referee:
             self.recorder.handshake(faults)
 
     def _step(self) -> None:
-        seats = self.state.to_act()
-        observations = {seat: self.state.observation(seat) for seat in seats}
-        texts = {seat: self._text(seat, observations[seat]) for seat in seats}
-        replies = self._exchange(seats, observations, texts)
-        actions = {}
+        """One step: send every acting seat its observation, collect the replies against the
+        clocks, hand faults to the game's fault rule, apply the actions, record it all."""
+        state, seats = self.state, self.state.to_act()
+        started = time.monotonic()
+        observations, texts, clocks, cpu_before = {}, {}, {}, {}
         for seat in seats:
-            reply = replies[seat]
+            observation = observations[seat] = state.observation(seat)
+            text = texts[seat] = (self.game.protocol.encode(observation)
+                                  if self._wants_text[seat] else "")
+            clock = clocks[seat] = state.clock(seat)
+            player = self.seats[seat].player
+            if clock.cpu_s is not None:
+                cpu_before[seat] = player.cpu_now()
+            player.send(text, observation)
+        replies, actions = {}, {}
+        for seat in seats:
+            reply = replies[seat] = self._collect(seat, observations[seat], clocks[seat],
+                                                  started, cpu_before.get(seat))
             if reply.fault is not None:
                 self._fault(seat, reply)
             else:
                 actions[seat] = reply.action
-        self.state.apply(actions)
+        state.apply(actions)
         if self.recorder is not None:
-            self.recorder.step(seats, texts, replies, self.state.frame())
+            self.recorder.step(seats, texts, replies, state.frame())
 
-    def _text(self, seat: int, observation: Any) -> str:
-        """The observation's wire text, built only where a process or the replay needs it."""
-        if self.game.record_sent or self.seats[seat].player.needs_text:
-            return self.game.protocol.encode(observation)
-        return ""
-
-    def _exchange(self, seats: list[int], observations: dict[int, Any],
-                  texts: dict[int, str]) -> dict[int, Reply]:
-        """Resume and send to every acting seat, then collect each reply against its clock."""
-        started = time.monotonic()
-        clocks: dict[int, Clock] = {}
-        cpu_before: dict[int, float] = {}
-        for seat in seats:
-            clocks[seat] = self.state.clock(seat)
-            player = self.seats[seat].player
-            if clocks[seat].cpu_s is not None:
-                cpu_before[seat] = player.cpu_now()
-            player.send(texts[seat], observations[seat])
-        replies = {}
-        for seat in seats:
-            entry, clock = self.seats[seat], clocks[seat]
-            reply = entry.player.collect(self.game.protocol, observations[seat],
-                                         self._deadline(entry, clock, started))
-            entry.player.pause()
-            entry.waited_s += reply.wall_s
-            if seat in cpu_before and reply.fault is None:
-                used = entry.player.cpu_now() - cpu_before[seat]
-                reply.cpu_s = used
-                if clock.cpu_s is not None and used > clock.cpu_s:
-                    reply.fault, reply.detail = (
-                        Status.TIMEOUT,
-                        f"used {used * 1000:.1f} ms of CPU, limit {clock.cpu_s * 1000:.1f} ms")
-                    entry.player.kill()
-                else:
-                    self.state.charge(seat, used)
-            replies[seat] = reply
-        return replies
+    def _collect(self, seat: int, observation: Any, clock: Clock, started: float,
+                 cpu_before: float | None) -> Reply:
+        """One seat's reply within its clock; freezes the bot again afterwards."""
+        entry = self.seats[seat]
+        player = entry.player
+        reply = player.collect(self.game.protocol, observation,
+                               self._deadline(entry, clock, started))
+        player.pause()
+        entry.waited_s += reply.wall_s
+        if cpu_before is not None and reply.fault is None:
+            used = reply.cpu_s = player.cpu_now() - cpu_before
+            if clock.cpu_s is not None and used > clock.cpu_s:
+                reply.fault = Status.TIMEOUT
+                reply.detail = (f"used {used * 1000:.1f} ms of CPU,"
+                                f" limit {clock.cpu_s * 1000:.1f} ms")
+                player.kill()
+            else:
+                self.state.charge(seat, used)
+        return reply
 
     @staticmethod
     def _deadline(entry: _Seat, clock: Clock, started: float) -> float | None:
-        limits = []
-        if clock.reply_s is not None:
-            limits.append(clock.reply_s)
+        limit = clock.reply_s
         if clock.budget_s is not None:
-            limits.append(max(0.0, clock.budget_s - entry.waited_s))
-        return started + min(limits) if limits else None
+            left = max(0.0, clock.budget_s - entry.waited_s)
+            limit = left if limit is None else min(limit, left)
+        return None if limit is None else started + limit
 
     def _fault(self, seat: int, reply: Reply) -> None:
         entry = self.seats[seat]

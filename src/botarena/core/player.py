@@ -44,7 +44,7 @@ def _become_subreaper() -> None:
         pass
 
 
-@dataclass
+@dataclass(slots=True)
 class Reply:
     """One answer, or the fault that replaced it. `action` is set once parsed."""
 
@@ -124,7 +124,7 @@ class InProcessPlayer(Player):
         self.spec = spec or name
         self._observation: Any = None
         self._errors: list[str] = []
-        self._cpu = 0.0
+        self._wall = 0.0
 
     def start(self, seat: int, seed: str = "") -> None:
         setup = getattr(self.bot, "setup", None)
@@ -135,19 +135,18 @@ class InProcessPlayer(Player):
         self._observation = observation
 
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
-        started, cpu_started = time.monotonic(), time.process_time()
+        started = time.monotonic()
         try:
             answer = self.bot.act(self._observation)
         except Exception as exc:  # a bot's bug is its fault, never the jury's
             self._errors.append(traceback.format_exc())
             return Reply(lines=[], fault=Status.CRASHED, detail=f"raised {exc!r}",
                          wall_s=time.monotonic() - started)
-        wall, cpu = time.monotonic() - started, time.process_time() - cpu_started
-        self._cpu += cpu
+        wall = time.monotonic() - started
+        self._wall += wall
         if isinstance(answer, str):
-            return parse_reply(protocol, answer.split("\n"), observation, wall, cpu)
-        return Reply(lines=[], action=answer, text=protocol.format(answer), wall_s=wall,
-                     cpu_s=cpu)
+            return parse_reply(protocol, answer.split("\n"), observation, wall, None)
+        return Reply(lines=[], action=answer, text=protocol.format(answer), wall_s=wall)
 
     @property
     def stderr(self) -> str:
@@ -155,7 +154,8 @@ class InProcessPlayer(Player):
 
     @property
     def cpu_s(self) -> float:
-        return self._cpu
+        """The time spent in `act`: in-process, the bot runs on the jury's own CPU."""
+        return self._wall
 
 
 def parse_reply(protocol: Protocol, lines: list[str], observation: Any,

@@ -45,12 +45,16 @@ class Knowledge:
         "discovered",
         "exists",
         "known",
+        "looked",
+        "maze",
         "on_discover",
         "walls",
     )
 
     def __init__(self, maze: Maze, on_discover: Callable[[int], None]) -> None:
+        self.maze = maze
         self.walls = maze.walls
+        self.looked = bytearray(SQUARES)  # a second look from a square shows nothing new
         self.discovered = bytearray(SQUARES)
         self.exists = bytearray(SQUARES)
         self.known = bytearray(EDGES)
@@ -99,30 +103,21 @@ class Knowledge:
         if not self.walls[edge]:
             for square in squares:
                 self._mark_exists(square)
-        side = OUTER_SIDE_OF.get(edge)
-        if side is not None:
+        side = OUTER_SIDE_OF[edge]
+        if side >= 0:
             self._outer_known[side] += 1
 
     # -- the information stage ----------------------------------------------------------
     def look(self, square: int) -> None:
         """Apply what a player standing on `square` sees along its four corridors."""
-        walls = self.walls
-        self.discover(square)
-        for d in range(4):
-            left, right = (d + 3) % 4, (d + 1) % 4
-            here = square
-            while True:
-                edge = SQUARE_EDGE[here * 4 + d]
-                self.learn(edge)
-                if walls[edge]:
-                    break
-                here = NEIGHBOUR[here * 4 + d]
-                self.discover(here)
-                for side in (left, right):
-                    side_edge = SQUARE_EDGE[here * 4 + side]
-                    self.learn(side_edge)
-                    if not walls[side_edge]:
-                        self.discover(NEIGHBOUR[here * 4 + side])
+        if self.looked[square]:
+            return
+        self.looked[square] = 1
+        squares, edges = self.maze.look(square)
+        for seen in squares:
+            self.discover(seen)
+        for edge in edges:
+            self.learn(edge)
 
     def infer(self) -> None:
         """Run the inference rules until nothing new follows."""

@@ -10,7 +10,8 @@ column `c` is `r * 25 + c`; vertical edge left of column `c` (c = 0..25) in row 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from botarena.core.rules import GameError
@@ -53,6 +54,9 @@ def _neighbours() -> tuple[int, ...]:
     return tuple(table)
 
 
+_SIDE_LETTER = ("N", "R", "L", "B")
+"""Corridor letter by (left side open) * 2 + (right side open)."""
+
 SQUARE_EDGE = _square_edges()
 """`SQUARE_EDGE[square * 4 + d]`: the edge on side `d` of `square`."""
 NEIGHBOUR = _neighbours()
@@ -69,6 +73,8 @@ def _edge_squares() -> tuple[tuple[int, ...], ...]:
 
 EDGE_SQUARES = _edge_squares()
 """The one or two squares each edge borders."""
+INTERIOR_EDGES = tuple(e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2)
+"""The edges between two squares (not on the outer edge)."""
 
 
 def _lattice() -> tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, ...], ...]]:
@@ -97,7 +103,9 @@ OUTER_SIDES = (
     tuple(v_edge(r, 0) for r in range(SIZE)),      # left
 )
 """The 25 edges of each outer side, in direction order (top, right, bottom, left)."""
-OUTER_SIDE_OF = {edge: side for side, edges in enumerate(OUTER_SIDES) for edge in edges}
+OUTER_SIDE_OF = tuple(next((side for side, edges in enumerate(OUTER_SIDES) if edge in edges), -1)
+                      for edge in range(EDGES))
+"""The outer side (0 top, 1 right, 2 bottom, 3 left) each edge lies on, or -1."""
 
 
 @dataclass(frozen=True)
@@ -114,10 +122,61 @@ class Start:
 
 @dataclass
 class Maze:
-    """A 25x25 maze: walls per edge, and optionally the two start squares from its file."""
+    """A 25x25 maze: walls per edge, and optionally the two start squares from its file.
+
+    Corridors and looks are computed once per square and kept: players return to the same
+    squares all game long.
+    """
 
     walls: bytearray
     starts: tuple[Start, Start] | None = None
+    _corridors: list[str | None] = field(default_factory=lambda: [None] * (SQUARES * 4),
+                                         repr=False, compare=False)
+    _looks: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = field(
+        default_factory=lambda: [None] * SQUARES, repr=False, compare=False)
+
+    def corridor(self, square: int, d: int) -> str:
+        """The look's line for the corridor from `square` in direction `d`: one letter per
+        square (its side openings relative to `d`), then `W`."""
+        key = square * 4 + d
+        line = self._corridors[key]
+        if line is None:
+            walls = self.walls
+            left, right = (d + 3) % 4, (d + 1) % 4
+            letters = []
+            here = square
+            while not walls[SQUARE_EDGE[here * 4 + d]]:
+                here = NEIGHBOUR[here * 4 + d]
+                letters.append(_SIDE_LETTER[(not walls[SQUARE_EDGE[here * 4 + left]]) * 2
+                                            + (not walls[SQUARE_EDGE[here * 4 + right]])])
+            letters.append("W")
+            line = self._corridors[key] = "".join(letters)
+        return line
+
+    def look(self, square: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """What standing on `square` shows, whatever the facing: the squares seen (the
+        corridors' squares and one square beyond each side opening) and the edges seen
+        (corridor sides, the openings joining them, the end walls)."""
+        seen = self._looks[square]
+        if seen is None:
+            walls = self.walls
+            squares, edges = [square], []
+            for d in range(4):
+                here = square
+                while True:
+                    edge = SQUARE_EDGE[here * 4 + d]
+                    edges.append(edge)
+                    if walls[edge]:
+                        break
+                    here = NEIGHBOUR[here * 4 + d]
+                    squares.append(here)
+                    for side in ((d + 3) % 4, (d + 1) % 4):
+                        side_edge = SQUARE_EDGE[here * 4 + side]
+                        edges.append(side_edge)
+                        if not walls[side_edge]:
+                            squares.append(NEIGHBOUR[here * 4 + side])
+            seen = self._looks[square] = (tuple(squares), tuple(edges))
+        return seen
 
     def open(self, square: int, d: int) -> bool:
         """Whether side `d` of `square` is an opening."""
@@ -289,11 +348,15 @@ class MazeStats:
 
 
 def maze_stats(maze: Maze) -> MazeStats:
-    interior = [e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2]
-    openings = sum(1 for e in interior if not maze.walls[e])
-    dead = sum(1 for s in range(SQUARES)
-               if sum(maze.walls[SQUARE_EDGE[s * 4 + d]] for d in range(4)) == 3)
-    return MazeStats(openings=openings, loops=openings - (SQUARES - 1), dead_ends=dead)
+    walls = maze.walls
+    openings = sum(1 for e in INTERIOR_EDGES if not walls[e])
+    wall_count = [0] * SQUARES
+    for edge in range(EDGES):
+        if walls[edge]:
+            for square in EDGE_SQUARES[edge]:
+                wall_count[square] += 1
+    return MazeStats(openings=openings, loops=openings - (SQUARES - 1),
+                     dead_ends=wall_count.count(3))
 
 
 LOOPS = (51, 54)
@@ -312,11 +375,16 @@ def generate_maze(rng: random.Random) -> Maze:
                 return maze
 
 
+def _shuffled(rng: random.Random, items: list[int]) -> list[int]:
+    """`items` in a random order drawn from `rng` (sorting by random keys: fast in CPython)."""
+    keys = [rng.random() for _ in items]
+    return [item for _, item in sorted(zip(keys, items, strict=True))]
+
+
 def _spanning_tree(rng: random.Random) -> Maze:
     """A uniform-edge-order (Kruskal) spanning tree of the squares."""
     walls = bytearray(b"\x01") * EDGES
-    interior = [e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2]
-    rng.shuffle(interior)
+    interior = _shuffled(rng, list(INTERIOR_EDGES))
     parent = list(range(SQUARES))
 
     def root(x: int) -> int:
@@ -341,8 +409,7 @@ def _spanning_tree(rng: random.Random) -> Maze:
 def _add_loops(maze: Maze, rng: random.Random, loops: int) -> bool:
     """Open `loops` more interior walls, never leaving a grid point without a wall."""
     walls = maze.walls
-    candidates = [e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2 and walls[e]]
-    rng.shuffle(candidates)
+    candidates = _shuffled(rng, [e for e in INTERIOR_EDGES if walls[e]])
     wall_count = [sum(walls[e] for e in segments) for segments in LATTICE]
     added = 0
     for edge in candidates:
@@ -358,12 +425,18 @@ def _add_loops(maze: Maze, rng: random.Random, loops: int) -> bool:
 
 
 def draw_starts(maze: Maze, rng: random.Random) -> tuple[Start, Start]:
-    """Red uniformly among (square, facing) with an opening behind; Blue the same among
-    those at squared distance >= 288 from Red (Red is redrawn if none is)."""
-    options = [Start(s, d) for s in range(SQUARES) for d in range(4)
-               if maze.open(s, (d + 2) % 4)]
+    """Red uniformly among (square, facing) pairs with an opening behind; Blue the same
+    among those at squared distance >= 288 from Red (by rejection: uniform, and quick).
+
+    Some square is always far enough: from the centre the corners are exactly 288 away."""
+    red = _draw_start(maze, rng, lambda square: True)
+    return red, _draw_start(
+        maze, rng, lambda square: distance2(square, red.square) >= MIN_START_DISTANCE2)
+
+
+def _draw_start(maze: Maze, rng: random.Random, allowed: Callable[[int], bool]) -> Start:
     while True:
-        red = rng.choice(options)
-        far = [o for o in options if distance2(o.square, red.square) >= MIN_START_DISTANCE2]
-        if far:
-            return red, rng.choice(far)
+        pick = rng.randrange(SQUARES * 4)
+        square, facing = divmod(pick, 4)
+        if maze.open(square, (facing + 2) % 4) and allowed(square):
+            return Start(square, facing)

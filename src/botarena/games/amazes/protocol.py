@@ -29,8 +29,8 @@ class AmazesProtocol(Protocol):
         if len(line) > MAX_STEPS:
             raise ProtocolError(f"{len(line)} steps in one move, more than {MAX_STEPS}:"
                                 f" {line[:20]!r}...")
-        bad = next((char for char in line if char not in MOVE_LETTERS), None)
-        if bad is not None:
+        if line.strip("FTLR"):
+            bad = next(char for char in line if char not in MOVE_LETTERS)
             raise ProtocolError(f"illegal character {bad!r} in move {line[:40]!r}"
                                 "; only F, T, L and R are allowed")
         return line

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from botarena.core.rules import Clock, GameError, Outcome, State, Status
 from botarena.games.amazes.knowledge import Knowledge
@@ -30,12 +29,9 @@ MAX_POINTS = 1000
 CAPTURE_POINTS = 100
 TURN_STEP = {"F": 0, "R": 1, "T": 2, "L": 3}
 """How much each letter turns the facing (clockwise quarter turns) before the step."""
-SIDE_LETTER = ("N", "R", "L", "B")
-"""Corridor letter by (left open) * 2 + (right open)."""
 
 
-@dataclass(frozen=True)
-class Observation:
+class Observation(NamedTuple):
     """What a player reads at the start of its turn (the look).
 
     `corridors` are ahead, right, behind, left; each letter describes the next square of that
@@ -59,6 +55,7 @@ class AmazesState(State):
         self.starts = starts
         self.turns = turns
         self.budget_s = budget_s
+        self._clock = Clock(budget_s=budget_s)
         self.square = [starts[RED].square, starts[BLUE].square]
         self.facing = [starts[RED].facing, starts[BLUE].facing]
         self.points = [0, 0]
@@ -95,21 +92,12 @@ class AmazesState(State):
 
     def observation(self, seat: int) -> Observation:
         square, facing = self.square[seat], self.facing[seat]
-        corridors = tuple(self._corridor(square, (facing + k) % 4) for k in range(4))
-        return Observation(start=seat == RED and self.turns_taken[RED] == 0,
-                           corridors=corridors,  # type: ignore[arg-type]
-                           distance2=distance2(self.square[RED], self.square[BLUE]))
-
-    def _corridor(self, square: int, d: int) -> str:
-        walls = self.maze.walls
-        left, right = (d + 3) % 4, (d + 1) % 4
-        letters = []
-        while not walls[SQUARE_EDGE[square * 4 + d]]:
-            square = NEIGHBOUR[square * 4 + d]
-            letters.append(SIDE_LETTER[(not walls[SQUARE_EDGE[square * 4 + left]]) * 2
-                                       + (not walls[SQUARE_EDGE[square * 4 + right]])])
-        letters.append("W")
-        return "".join(letters)
+        corridor = self.maze.corridor
+        return Observation(seat == RED and self.turns_taken[RED] == 0,
+                           (corridor(square, facing), corridor(square, (facing + 1) % 4),
+                            corridor(square, (facing + 2) % 4),
+                            corridor(square, (facing + 3) % 4)),
+                           distance2(self.square[RED], self.square[BLUE]))
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         seat = self.mover
@@ -168,7 +156,7 @@ class AmazesState(State):
         return Outcome(scores=scores, end_reason=self.end_reason or "unfinished")
 
     def clock(self, seat: int) -> Clock:
-        return Clock(budget_s=self.budget_s)
+        return self._clock
 
     @property
     def step_count(self) -> int:
