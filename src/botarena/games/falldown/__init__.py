@@ -1,0 +1,50 @@
+"""Falldown (JavaChallenge 2015): four players drop the floor under each other; see
+docs/games/falldown.md."""
+
+from __future__ import annotations
+
+from botarena.core.env import EnvSpec
+from botarena.core.game import Game
+from botarena.core.rules import GameInfo, Option
+from botarena.games.falldown.protocol import PROTOCOL
+from botarena.games.falldown.rules import DEFAULT_TURNS, new_state, start_option
+
+INFO = GameInfo(
+    name="falldown",
+    title="JavaChallenge 2015 Falldown",
+    min_seats=4,
+    max_seats=4,
+    seat_names=("0", "1", "2", "3"),
+    turn_model="sequential",
+    rules_version="falldown-2015.1",
+    options=(
+        Option("turns", DEFAULT_TURNS, "slots to play (one player's turn each; the engine's -t)",
+               int, 1, 1_000_000),
+        Option("start", "", "start cells and facings X,Y,D/X,Y,D/X,Y,D/X,Y,D, column first as"
+               " the engine's replay.initial (empty: drawn from the seed)", start_option),
+        Option("reply_ms", 100, "wall time for one reply (ms; the engine's limit is 100)",
+               int, 1, 600_000),
+        Option("ready_ms", 1000, "wall time to print READY (ms; the engine's limit is 1000)",
+               int, 1, 600_000),
+    ),
+)
+
+
+def _bots() -> dict:
+    from botarena.games.falldown.bots.random import RandomBot
+
+    return {"random": RandomBot}
+
+
+def _cli():
+    from botarena.games.falldown.cli import app
+
+    return app
+
+
+ENV_SPEC = EnvSpec(observation_charset="0123456789-URDLEO \n", observation_max_length=240,
+                   action_charset="URDLAN", action_max_length=1)
+"""For the PettingZoo adapter: the state block's text in, one command letter out."""
+
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), cli=_cli(),
+            env_spec=ENV_SPEC)
