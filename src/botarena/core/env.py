@@ -10,25 +10,16 @@ per acting agent, then apply them together. An action the protocol rejects is th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from botarena.core.game import EnvSpec
 from botarena.core.rules import ProtocolError, Status
 
-
-@dataclass(frozen=True)
-class EnvSpec:
-    """How a game's observations and replies map to gymnasium spaces (text by default)."""
-
-    observation_charset: str
-    observation_max_length: int
-    action_charset: str
-    action_max_length: int
-    action_min_length: int = 1
+__all__ = ["BotarenaAEC", "EnvSpec"]  # EnvSpec lives in core.game (no numpy import there)
 
 
 class BotarenaAEC(AECEnv):

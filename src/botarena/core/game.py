@@ -11,6 +11,17 @@ from botarena.core.rules import GameInfo, State
 
 
 @dataclass(frozen=True)
+class EnvSpec:
+    """How a game's texts fit gymnasium spaces for the PettingZoo adapter (core/env.py)."""
+
+    observation_charset: str
+    observation_max_length: int
+    action_charset: str
+    action_max_length: int
+    action_min_length: int = 1
+
+
+@dataclass(frozen=True)
 class Game:
     """One hosted game, as registered in `botarena.games`.
 
@@ -29,8 +40,8 @@ class Game:
     map_from_header: Callable[[dict[str, Any]], Any] | None = None
     record_sent: bool = True
     cli: Any = None
-    env_spec: Any = None
-    """A `botarena.core.env.EnvSpec` for the PettingZoo adapter, or None."""
+    env_spec: EnvSpec | None = None
+    """Spaces for the PettingZoo adapter (`botarena.make`), or None."""
     player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
     """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""

@@ -192,7 +192,6 @@ class ProcessPlayer(Player):
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
-        self._pending: list[str] = []
         self._stderr_parts: list[str] = []
         self._stderr_len = 0
         self._stderr_thread: threading.Thread | None = None
@@ -207,8 +206,11 @@ class ProcessPlayer(Player):
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, cwd=self.cwd, env=self.env, bufsize=0,
         )
-        assert self.proc.stdout is not None
-        os.set_blocking(self.proc.stdout.fileno(), False)
+        assert self.proc.stdout is not None and self.proc.stdin is not None
+        self._pgid = self.proc.pid
+        self._stdin_fd = self.proc.stdin.fileno()
+        self._stdout_fd = self.proc.stdout.fileno()
+        os.set_blocking(self._stdout_fd, False)
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         self.pause()
@@ -234,11 +236,18 @@ class ProcessPlayer(Player):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, sig)
 
+    # The two calls below run twice per exchange: a bare try is cheaper than suppress().
     def pause(self) -> None:
-        self._signal(signal.SIGSTOP)
+        try:  # noqa: SIM105
+            os.killpg(self._pgid, signal.SIGSTOP)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def resume(self) -> None:
-        self._signal(signal.SIGCONT)
+        try:  # noqa: SIM105
+            os.killpg(self._pgid, signal.SIGCONT)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def _exited(self) -> bool:
         """Whether the bot's main process has ended, without reaping it (its CPU stays
@@ -265,40 +274,39 @@ class ProcessPlayer(Player):
 
     # -- exchanges ----------------------------------------------------------------------
     def _write(self, text: str) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
         self._send_error = None
+        data = text.encode()
         try:
-            self.proc.stdin.write(text.encode())
-        except (BrokenPipeError, ValueError, OSError) as exc:
+            while data:  # the pipe may take less than all of it at once
+                data = data[os.write(self._stdin_fd, data):]
+        except OSError as exc:
             self._send_error = f"could not write to the bot ({exc.__class__.__name__})"
 
     def send(self, text: str, observation: Any) -> None:
-        self.resume()
+        """Write, then resume: the bot wakes once, with its input already there."""
         if text:
             self._write(text)
+        self.resume()
 
     def _next_line(self, deadline: float | None) -> tuple[str | None, Status | None]:
         """The next whole line, or (None, fault) on end of output or past the deadline."""
-        assert self.proc is not None and self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        while not self._pending:
+        while True:
             newline = self._buffer.find(b"\n")
             if newline >= 0:
-                line, self._buffer = self._buffer[:newline], self._buffer[newline + 1:]
-                self._pending.append(line.decode("utf-8", errors="replace"))
-                break
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([fd], [], [], timeout)
-            if not ready:
-                return None, Status.TIMEOUT
+                line = self._buffer[:newline]
+                self._buffer = self._buffer[newline + 1:]
+                return line.decode("utf-8", errors="replace"), None
             try:
-                chunk = os.read(fd, 65536)
+                chunk = os.read(self._stdout_fd, 65536)
             except BlockingIOError:
+                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+                ready, _, _ = select.select([self._stdout_fd], [], [], timeout)
+                if not ready:
+                    return None, Status.TIMEOUT
                 continue
             if not chunk:
                 return None, Status.CRASHED
             self._buffer += chunk
-        return self._pending.pop(0), None
 
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         started = time.monotonic()

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from botarena.core.env import EnvSpec
-from botarena.core.game import Game
+from botarena.core.game import EnvSpec, Game
 from botarena.core.rules import GameInfo, Option
 from botarena.games.amazes import cli
 from botarena.games.amazes.bots.random import RandomBot

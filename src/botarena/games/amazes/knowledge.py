@@ -40,6 +40,7 @@ class Knowledge:
         "_rows",
         "_rows_done",
         "_squares",
+        "_unsettled",
         "count",
         "dead",
         "discovered",
@@ -67,6 +68,7 @@ class Knowledge:
         self._rows_done = False
         self._cols_done = False
         self._outer_known = [0, 0, 0, 0]
+        self._unsettled = False  # something was learned since the last fixed point
         self._squares: list[int] = []  # squares whose dead-end count may have changed
         self._points: list[int] = []   # grid points whose corner rule may now fire
         self.on_discover = on_discover
@@ -84,6 +86,7 @@ class Knowledge:
         if self.exists[square]:
             return
         self.exists[square] = 1
+        self._unsettled = True
         row, col = divmod(square, SIZE)
         if not self._row_seen[row]:
             self._row_seen[row] = 1
@@ -97,6 +100,7 @@ class Knowledge:
         if self.known[edge]:
             return
         self.known[edge] = 1
+        self._unsettled = True
         squares = EDGE_SQUARES[edge]
         self._squares.extend(squares)
         self._points.extend(EDGE_LATTICE[edge])
@@ -121,6 +125,9 @@ class Knowledge:
 
     def infer(self) -> None:
         """Run the inference rules until nothing new follows."""
+        if not self._unsettled:
+            return
+        self._unsettled = False
         while True:
             self._drain()
             if not self._rows_done and self._rows == SIZE:
