@@ -1,12 +1,152 @@
-"""Placeholder explorer (replaced by the real one): walks like random."""
+"""The built-in Amazes explorer: maps the maze, walks to the best unknown area, hunts.
+
+Each turn it applies the look to its own map (`mapping.BotMap`, the jury's discovery rules
+in its own frame), updates where the opponent may be (`tracking.Tracker`), then searches
+the squares it can reach through known openings (so no step ever hits a wall and its
+position stays certain) for the move worth most points: squares discovered on the way and
+at the next look, minus one point per letter, plus 100 times the chance that the opponent
+stands on the square where the move ends (a capture), or far more once all 625 squares are
+discovered (sudden death: the mover's points double and the opponent's become 0).
+"""
 
 from __future__ import annotations
 
-from botarena.games.amazes.bots.random import RandomBot
+from collections import deque
+
+from botarena.games.amazes.bots.mapping import CENTRE, NEIGHBOUR, OPEN, SIDE_EDGE, UNKNOWN, BotMap
+from botarena.games.amazes.bots.mapping import SQUARES as MAZE_SQUARES
+from botarena.games.amazes.bots.tracking import Tracker
+from botarena.games.amazes.rules import Observation
+
+TURNS = 150
+MAX_STEPS = 256
+LETTER = "FRTL"
+"""Letter for a step turning (direction - facing) % 4 quarter turns clockwise."""
+CAPTURE = 100.0
+SUDDEN_DEATH = 10_000.0
+UNKNOWN_AHEAD = 1.2
+"""Expected squares a look discovers past an unknown edge at the end of a corridor."""
+UNKNOWN_SIDE = 0.5
+"""Expected squares a look discovers past an unknown side edge."""
+STEP_OFFSET = 1.0
+"""Exploration ranks moves by points per letter, counting this many letters more."""
+HUNT_MIN = 10.0
+"""A hunt must be worth this many points more than its letters cost (expected)."""
+"""Expected squares a look discovers past an unknown side edge."""
 
 
-class ExplorerBot(RandomBot):
-    pass
+class ExplorerBot:
+    """Explores for points and hunts the opponent; see the module docstring."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.setup(0)
+
+    def setup(self, seat: int, seed: str = "") -> None:
+        self.map = BotMap()
+        self.square = CENTRE
+        self.facing = 0
+        self.turn = 0
+        self.done = False
+        self.tracker = Tracker()
+
+    def act(self, observation: Observation) -> str:
+        self.map.look(self.square, self.facing, observation.corridors)
+        self.tracker.observe(self.map, self.square, observation.distance2)
+        path = self._plan()
+        self.turn += 1
+        self.done = self.turn >= TURNS
+        return self._walk(path)
+
+    # -- choosing the move ----------------------------------------------------------------
+    def _plan(self) -> list[int]:
+        """The squares of the best move, in order (never empty, never ending where it
+        starts)."""
+        bot_map = self.map
+        discovered, edge = bot_map.discovered, bot_map.edge
+        last_turn = self.turn + 1 >= TURNS
+        hunt = SUDDEN_DEATH if bot_map.count == MAZE_SQUARES else CAPTURE
+        belief = self.tracker.belief
+        value = 2.0 - self.turn / TURNS  # a new square: +1, +1 more if the opponent lacks it
+        start = self.square
+        parent = {start: -1}
+        walked = {start: 0}
+        depth = {start: 0}
+        queue = deque([start])
+        best, best_score = -1, float("-inf")
+        prey, prey_value = -1, HUNT_MIN
+        while queue:
+            square = queue.popleft()
+            steps = depth[square]
+            if square != start:
+                gain = value * (walked[square] + (0.0 if last_turn else self._look_gain(square)))
+                score = gain / (steps + STEP_OFFSET)
+                if score > best_score:
+                    best, best_score = square, score
+                chance = belief.get(square, 0.0)
+                if chance and hunt * chance + gain - steps > prey_value:
+                    prey, prey_value = square, hunt * chance + gain - steps
+            if steps == MAX_STEPS:
+                continue
+            base = square * 4
+            for d in range(4):
+                if edge[SIDE_EDGE[base + d]] != OPEN:
+                    continue
+                nxt = NEIGHBOUR[base + d]
+                if nxt in parent:
+                    continue
+                parent[nxt] = square
+                depth[nxt] = steps + 1
+                walked[nxt] = walked[square] + (not discovered[nxt])
+                queue.append(nxt)
+        if prey >= 0:
+            best = prey
+        path = []
+        while best != start:
+            path.append(best)
+            best = parent[best]
+        path.reverse()
+        return path
+
+    def _look_gain(self, square: int) -> float:
+        """Expected squares the look from `square` discovers (known ones counted exactly)."""
+        discovered, edge = self.map.discovered, self.map.edge
+        gain = 0.0
+        for d in range(4):
+            left, right = (d + 3) % 4, (d + 1) % 4
+            here = square
+            while True:
+                state = edge[SIDE_EDGE[here * 4 + d]]
+                if state != OPEN:
+                    if state == UNKNOWN:
+                        gain += UNKNOWN_AHEAD
+                    break
+                here = NEIGHBOUR[here * 4 + d]
+                if not discovered[here]:
+                    gain += 1
+                for side in (left, right):
+                    state = edge[SIDE_EDGE[here * 4 + side]]
+                    if state == UNKNOWN:
+                        gain += UNKNOWN_SIDE
+                    elif state == OPEN and not discovered[NEIGHBOUR[here * 4 + side]]:
+                        gain += 1
+        return gain
+
+    def _walk(self, path: list[int]) -> str:
+        """The letters for `path`; moves the bot and discovers the squares it walks on."""
+        letters = []
+        for square in path:
+            d = _direction(self.square, square)
+            letters.append(LETTER[(d - self.facing) % 4])
+            self.square, self.facing = square, d
+            self.map.discover(square)
+        return "".join(letters)
+
+
+def _direction(a: int, b: int) -> int:
+    for d in range(4):
+        if NEIGHBOUR[a * 4 + d] == b:
+            return d
+    raise ValueError(f"squares {a} and {b} are not neighbours")
 
 
 def main() -> None:

@@ -1,0 +1,57 @@
+"""Where the opponent may be: a belief over frame squares from the squared distances.
+
+Each look gives the squared distance to the opponent after its move. The squares at that
+distance from the bot (inside what can still be the maze) are the candidates; each is
+weighted by how close it is to where the opponent was believed to be before, since a player
+moves a limited number of squares per turn.
+"""
+
+from __future__ import annotations
+
+from botarena.games.amazes.bots.mapping import FRAME, SIZE, BotMap
+
+
+def _shells() -> dict[int, tuple[tuple[int, int], ...]]:
+    shells: dict[int, list[tuple[int, int]]] = {}
+    for dr in range(-(SIZE - 1), SIZE):
+        for dc in range(-(SIZE - 1), SIZE):
+            shells.setdefault(dr * dr + dc * dc, []).append((dr, dc))
+    return {d2: tuple(offsets) for d2, offsets in shells.items()}
+
+
+SHELLS = _shells()
+"""Squared distance -> every (drow, dcol) at that distance within a 25x25 maze."""
+
+SPEED = 3.0
+"""Typical squares an opponent moves per turn (grid distance), for the prior."""
+FLOOR = 0.02
+"""Weight left to a candidate far from every earlier belief (the opponent may run)."""
+
+
+class Tracker:
+    """A probability for each square the opponent may stand on now."""
+
+    def __init__(self) -> None:
+        self.belief: dict[int, float] = {}
+
+    def observe(self, bot_map: BotMap, me: int, distance2: int) -> None:
+        """Update the belief with the squared distance read at this look, `me` being the
+        bot's frame square."""
+        row, col = divmod(me, FRAME)
+        candidates = [(row + dr) * FRAME + col + dc for dr, dc in SHELLS.get(distance2, ())]
+        candidates = [square for square in candidates if bot_map.in_maze(square)]
+        if not candidates:
+            self.belief = {}
+            return
+        prior = self.belief
+        weights = {}
+        for square in candidates:
+            weight = FLOOR
+            if prior:
+                r, c = divmod(square, FRAME)
+                for other, p in prior.items():
+                    orow, ocol = divmod(other, FRAME)
+                    weight += p / (1.0 + (abs(r - orow) + abs(c - ocol)) / SPEED) ** 2
+            weights[square] = weight
+        total = sum(weights.values())
+        self.belief = {square: weight / total for square, weight in weights.items()}
