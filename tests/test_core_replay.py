@@ -1,0 +1,91 @@
+"""Replays: round trip, verify on random games, and verify naming the first difference."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import botarena
+from botarena.core.replay import ReplayError, load, save, verify
+
+
+def random_game(seed: int, path: Path) -> dict:
+    result = botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"],
+                           seed=seed, replay=path)
+    return result.document
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_random_games_round_trip_and_verify(seed: int, tmp_path_factory) -> None:
+    path = tmp_path_factory.mktemp("r") / "game.json.gz"
+    document = random_game(seed, path)
+    loaded = load(path)
+    assert loaded == json.loads(json.dumps(document))
+    verdict = verify(loaded)
+    assert verdict.ok, verdict.message
+
+
+def test_same_seed_same_game(tmp_path: Path) -> None:
+    first = random_game(11, tmp_path / "a.json")
+    second = random_game(11, tmp_path / "b.json")
+
+    def without_timing(document: dict) -> dict:
+        document = copy.deepcopy(document)
+        for step in document["steps"]:
+            for act in step["acts"]:
+                act.pop("ms")
+        for player in document["result"]["players"]:
+            player.pop("time_ms")
+        document["result"].pop("replay")
+        return document
+
+    assert without_timing(first) == without_timing(second)
+
+
+def tampered(tmp_path: Path, change) -> dict:
+    document = json.loads(json.dumps(random_game(5, tmp_path / "g.json")))
+    change(document)
+    return document
+
+
+def test_verify_names_the_first_step_whose_reply_changed(tmp_path: Path) -> None:
+    def change(document: dict) -> None:
+        act = document["steps"][41]["acts"][0]
+        act["reply"] = "TT" if act["reply"] != "TT" else "T"
+
+    verdict = verify(tampered(tmp_path, change))
+    assert not verdict.ok
+    assert verdict.step == 42
+
+
+def test_verify_names_a_changed_frame(tmp_path: Path) -> None:
+    def change(document: dict) -> None:
+        document["steps"][99]["frame"]["points"][0] += 1
+
+    verdict = verify(tampered(tmp_path, change))
+    assert (verdict.ok, verdict.step) == (False, 100)
+    assert "points" in verdict.message
+
+
+def test_verify_catches_a_changed_score_and_a_short_replay(tmp_path: Path) -> None:
+    verdict = verify(tampered(tmp_path, lambda d: d["result"]["players"][0].update(score=999)))
+    assert not verdict.ok and "scores" in verdict.message
+    verdict = verify(tampered(tmp_path, lambda d: d["steps"].pop()))
+    assert not verdict.ok and "ends before" in verdict.message
+
+
+def test_unreadable_replays_raise_one_line_errors(tmp_path: Path) -> None:
+    (tmp_path / "text.json").write_text("not json")
+    (tmp_path / "other.json").write_text('{"hello": 1}')
+    save({"schema_version": 99}, tmp_path / "future.json.gz")
+    for name, words in (("text.json", "not a replay"), ("other.json", "schema_version"),
+                        ("future.json.gz", "schema 99"), ("missing.json", "cannot read")):
+        with pytest.raises(ReplayError, match=words) as caught:
+            load(tmp_path / name)
+        assert "\n" not in str(caught.value) and name in str(caught.value)
