@@ -6,7 +6,7 @@ import importlib
 
 from botarena.core.game import Game
 
-GAME_MODULES = ("amazes", "falldown")
+GAME_MODULES = ("amazes", "falldown", "labyrinth")
 """Game packages under botarena.games, each exporting `GAME`."""
 
 _loaded: dict[str, Game] = {}

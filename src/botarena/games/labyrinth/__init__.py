@@ -1,0 +1,60 @@
+"""The Ever-Changing Labyrinth (Code Golf KotH, 2021): adventurers against a maze master who
+rebuilds the maze as they walk; see docs/games/labyrinth.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botarena.core.game import Game
+from botarena.core.rules import GameInfo, Option
+from botarena.games.labyrinth.post import post_player
+from botarena.games.labyrinth.protocol import PROTOCOL
+from botarena.games.labyrinth.rules import LabyrinthState
+
+INFO = GameInfo(
+    name="labyrinth",
+    title="The Ever-Changing Labyrinth",
+    min_seats=2,
+    max_seats=2,
+    seat_names=("Adventurers", "Maze Master"),
+    turn_model="roles",
+    rules_version="labyrinth-012a96a.1",
+    options=(
+        Option("max_rounds", 500, "safety cap on rounds (n = 3, 4, ...); the rules have none,"
+               " and 500 is never reached: n = 501 cannot be walked in 1000 turns",
+               int, 1, 100_000),
+        Option("cpu_limits", 1, "1: CPU limits are strikes (50 ms + 1 ms/turn bank per round,"
+               " n² ms to generate, 10 ms startRound); 0: only the wall-clock safety limit",
+               int, 0, 1),
+        Option("wall_slack_ms", 2000, "wall-clock safety limit per call on top of 10x its"
+               " CPU limit (ms); over it is a timeout strike", int, 100, 3_600_000),
+    ),
+    string_seeds=True,
+)
+
+
+def new_state(seed: int | str, options: dict[str, Any], map_data: Any,
+              seats: int) -> LabyrinthState:
+    return LabyrinthState(seed, max_rounds=options["max_rounds"],
+                          cpu_limits=bool(options["cpu_limits"]),
+                          wall_slack_s=options["wall_slack_ms"] / 1000)
+
+
+def _bots() -> dict:
+    from botarena.games.labyrinth.bots.cartographer import Cartographer
+    from botarena.games.labyrinth.bots.static import Static
+    from botarena.games.labyrinth.bots.wallfollower import WallFollower
+    from botarena.games.labyrinth.bots.warden import Warden
+
+    return {"wallfollower": WallFollower, "cartographer": Cartographer, "static": Static,
+            "warden": Warden}
+
+
+def _cli() -> Any:
+    from botarena.games.labyrinth.cli import app
+
+    return app
+
+
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), cli=_cli(),
+            player_factories={"post": post_player})

@@ -1,0 +1,72 @@
+"""The in-process Python interface: subclass `Adventurers` or `MazeMaster` and write the
+original controller's methods (`start_round`/`take_turn`, `generate_maze`/`take_turn`).
+
+Each bot gets `self.random`, the controller's seeded RNG (seed + ':A' or ':M'), so a game
+is reproduced from its seed. The same object also runs as a process through the JSON-lines
+protocol (`run_stdio`), so a built-in bot plays the same way in both.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from botarena.core.rules import GameError
+from botarena.games.labyrinth.protocol import bot_seed
+from botarena.games.labyrinth.rng import seeded_random
+from botarena.games.labyrinth.rules import ROLE_NAMES, Answer, Call
+
+
+class LabyrinthBot:
+    """Dispatches interface calls to methods; the return value goes through JSON so an
+    in-process bot is judged on exactly what a process would have sent."""
+
+    seat: int = -1
+    methods: ClassVar[dict[str, str]] = {}
+
+    def __init__(self) -> None:
+        self.random: Callable[[], float] = seeded_random(bot_seed("", self.seat))
+
+    def setup(self, seat: int, seed: str) -> None:
+        """Called by the in-process player with `GAMESEED:SEAT`: check the role, seed the RNG."""
+        if seat != self.seat:
+            raise GameError(f"{type(self).__name__} plays the {ROLE_NAMES[self.seat]}, it"
+                            f" cannot take seat {seat} ({ROLE_NAMES[seat]})")
+        self.random = seeded_random(bot_seed(seed.rsplit(":", 1)[0], seat))
+
+    def act(self, call: Call) -> Answer:
+        if call.name == "setup":
+            self.random = seeded_random(call.args[1])
+            return Answer("ready")
+        method = getattr(self, self.methods[call.name])
+        return Answer(json.loads(json.dumps(method(*call.args))))
+
+
+class Adventurers(LabyrinthBot):
+    """The two adventurers: `start_round(maze_size)`, `take_turn([vision_a, vision_b])`
+    returning two actions (0 wait, 1 forward, 2 turn right, 3 turn around, 4 turn left)."""
+
+    seat = 0
+    methods: ClassVar[dict[str, str]] = {"startRound": "start_round", "takeTurn": "take_turn"}
+
+    def start_round(self, maze_size: int) -> Any:
+        return None
+
+    def take_turn(self, vision: list[dict[str, Any]]) -> Any:
+        return [0, 0]
+
+
+class MazeMaster(LabyrinthBot):
+    """The maze master: `generate_maze(maze_size)` returning rows of `{east, south}` cells,
+    `take_turn(mana, maze, adventurers)` returning `[remove, add]` walls or None."""
+
+    seat = 1
+    methods: ClassVar[dict[str, str]] = {"generateMaze": "generate_maze", "takeTurn": "take_turn"}
+
+    def generate_maze(self, maze_size: int) -> Any:
+        raise NotImplementedError
+
+    def take_turn(self, mana: int, maze: list[list[dict[str, Any]]],
+                  adventurers: list[dict[str, Any]]) -> Any:
+        return None

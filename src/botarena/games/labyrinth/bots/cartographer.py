@@ -1,0 +1,139 @@
+"""Adventurers `cartographer`: both adventurers share one map, each walks the shortest path
+to the goal through walls seen open or never seen (so they explore the frontier nearest the
+goal), and they replan whenever what they see contradicts the map (walls change)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botarena.games.labyrinth.api import Adventurers
+from botarena.games.labyrinth.bots.budget import Bank
+from botarena.games.labyrinth.maze import Maze
+from botarena.games.labyrinth.vision import EAST, OFFSETS, SOUTH, side_edge
+
+UNKNOWN, OPEN, WALL = 0, 1, 2
+FORWARD = 1
+TURN_FOR = {1: 2, 2: 3, 3: 4}
+"""Action that turns the facing by k quarter turns clockwise."""
+FAR = 1 << 30
+
+
+class Cartographer(Adventurers):
+    """Optimistic shortest-path exploration on a shared, self-correcting map."""
+
+    def start_round(self, maze_size: int) -> None:
+        self.n = maze_size
+        self.grid = Maze.open(maze_size)  # geometry only: edge numbering and the border
+        self.known = [UNKNOWN] * (2 * maze_size * maze_size)
+        self.positions = [(0, 0, EAST), (0, 0, SOUTH)]
+        self.distance: list[int] = []
+        self.stale = True
+        if not hasattr(self, "bank"):
+            self.bank = Bank()
+        self.bank.new_round()
+
+    def take_turn(self, vision: list[dict[str, Any]]) -> list[int]:
+        self.bank.begin()
+        for position, sight in zip(self.positions, vision, strict=True):
+            self._learn(position, sight)
+        if self.stale and (self.bank.can_think or not self.distance):
+            self._plan()
+        actions = [self._choose(index, tie) for index, tie in ((0, (3, 1)), (1, (1, 3)))]
+        for index, action in enumerate(actions):
+            row, col, facing = self.positions[index]
+            if action == FORWARD:
+                if not vision[index]["ahead"][0]["ahead"]:
+                    d_row, d_col = OFFSETS[facing]
+                    self.positions[index] = (row + d_row, col + d_col, facing)
+            else:
+                turns = {2: 1, 3: 2, 4: 3}[action]
+                self.positions[index] = (row, col, (facing + turns) % 4)
+        self.bank.end()
+        return actions
+
+    def _note(self, row: int, col: int, side: int, wall: bool) -> None:
+        edge = side_edge(self.grid, row, col, side)
+        if edge is None:
+            return
+        value = WALL if wall else OPEN
+        if self.known[edge] != value:
+            self.known[edge] = value
+            self.stale = True
+
+    def _learn(self, position: tuple[int, int, int], sight: dict[str, Any]) -> None:
+        row, col, facing = position
+        d_row, d_col = OFFSETS[facing]
+        left, right = (facing + 3) % 4, (facing + 1) % 4
+        for steps, cell in enumerate(sight["ahead"]):
+            r, c = row + steps * d_row, col + steps * d_col
+            self._note(r, c, facing, cell["ahead"])
+            self._note(r, c, left, cell["left"])
+            self._note(r, c, right, cell["right"])
+        if sight["leftAhead"] is not None:
+            self._note(row - d_col, col + d_row, facing, sight["leftAhead"])
+        if sight["rightAhead"] is not None:
+            self._note(row + d_col, col - d_row, facing, sight["rightAhead"])
+
+    def _plan(self) -> None:
+        """Distances to the goal through every edge not known to be a wall."""
+        self.distance = self._distances()
+        if any(self.distance[r * self.n + c] >= FAR for r, c, _ in self.positions):
+            self.known = [OPEN if value == OPEN else UNKNOWN for value in self.known]
+            self.distance = self._distances()  # stale walls hid every path: forget them
+        self.stale = False
+
+    def _distances(self) -> list[int]:
+        n, known = self.n, self.known
+        distance = [FAR] * (n * n)
+        goal = n * n - 1
+        distance[goal] = 0
+        frontier = [goal]
+        while frontier:
+            following = []
+            for cell in frontier:
+                step = distance[cell] + 1
+                col = cell % n
+                base = cell * 2
+                if col < n - 1 and known[base] != WALL and distance[cell + 1] > step:
+                    distance[cell + 1] = step
+                    following.append(cell + 1)
+                if col > 0 and known[base - 2] != WALL and distance[cell - 1] > step:
+                    distance[cell - 1] = step
+                    following.append(cell - 1)
+                if cell + n < n * n and known[base + 1] != WALL and distance[cell + n] > step:
+                    distance[cell + n] = step
+                    following.append(cell + n)
+                if cell >= n and known[base - 2 * n + 1] != WALL and distance[cell - n] > step:
+                    distance[cell - n] = step
+                    following.append(cell - n)
+            frontier = following
+        return distance
+
+    def _choose(self, index: int, tie: tuple[int, int]) -> int:
+        """Forward if the best neighbour is ahead, else the turn toward it."""
+        row, col, facing = self.positions[index]
+        n = self.n
+        best, best_turns = None, 0
+        for turns in (0, tie[0], tie[1], 2):
+            side = (facing + turns) % 4
+            edge = side_edge(self.grid, row, col, side)
+            if edge is None or self.known[edge] == WALL:
+                continue
+            d_row, d_col = OFFSETS[side]
+            cost = self.distance[(row + d_row) * n + col + d_col] + (turns != 0)
+            if best is None or cost < best:
+                best, best_turns = cost, turns
+        if best is None:
+            return TURN_FOR[2]
+        return FORWARD if best_turns == 0 else TURN_FOR[best_turns]
+
+
+def main() -> None:
+    from botarena.core.botmain import run_stdio
+    from botarena.games.labyrinth.protocol import PROTOCOL
+
+    run_stdio(Cartographer(), PROTOCOL)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""The labyrinth's walls: an n×n grid of east/south walls with per-edge change counts,
+the controller's border rule, fibonacci costs, and an iterative connectivity check.
+
+A cell (row, col) stores its east wall (col < n-1) and its south wall (row < n-1); the
+north wall of (r, c) is (r-1, c, 'south') and the west wall is (r, c-1, 'east'). Anything
+outside the grid counts as a wall, as the original `checkWall` says.
+
+>>> maze = Maze.open(3)
+>>> maze.check(0, 2, "east"), maze.check(0, 1, "east")
+(True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+EAST, SOUTH = 0, 1
+SIDES = ("east", "south")
+SIDE_INDEX = {"east": EAST, "south": SOUTH}
+
+
+def fib(count: int) -> int:
+    """Mana to change an edge already changed `count` times: 1, 1, 2, 3, 5, 8, ..."""
+    a, b = 1, 1
+    for _ in range(count):
+        a, b = b, a + b
+    return a
+
+
+def mana_income(turn: int, n: int) -> int:
+    """1 + ⌊log_n turn⌋ in exact integer arithmetic (the controller's float log agrees on
+    every turn the maze master plays)."""
+    exponent, power = 0, n
+    while power <= turn:
+        exponent += 1
+        power *= n
+    return 1 + exponent
+
+
+class Maze:
+    """The walls and change counts of one round's maze. Edges are numbered
+    `(row * n + col) * 2 + side` (side 0 = east, 1 = south)."""
+
+    __slots__ = ("changes", "n", "walls")
+
+    def __init__(self, n: int, walls: list[bool]) -> None:
+        self.n = n
+        self.walls = walls  # indexed by edge number; border slots stay False, unused
+        self.changes = [0] * (2 * n * n)
+
+    @classmethod
+    def open(cls, n: int) -> Maze:
+        return cls(n, [False] * (2 * n * n))
+
+    @classmethod
+    def closed(cls, n: int) -> Maze:
+        """Every interior wall present (not connected: for tests and generators)."""
+        maze = cls.open(n)
+        for edge in maze.edges():
+            maze.walls[edge] = True
+        return maze
+
+    def edge(self, row: int, col: int, side: str) -> int | None:
+        """The edge number of an in-range wall, or None for the border and beyond."""
+        n = self.n
+        if row < 0 or col < 0:
+            return None
+        if side == "east":
+            if col >= n - 1 or row >= n:
+                return None
+            return (row * n + col) * 2
+        if row >= n - 1 or col >= n:
+            return None
+        return (row * n + col) * 2 + 1
+
+    def check(self, row: int, col: int, side: str) -> bool:
+        """Whether there is a wall (the border and anything outside count as walls)."""
+        edge = self.edge(row, col, side)
+        return True if edge is None else self.walls[edge]
+
+    def edges(self) -> Iterator[int]:
+        """Every interior edge number."""
+        n = self.n
+        for row in range(n):
+            for col in range(n):
+                base = (row * n + col) * 2
+                if col < n - 1:
+                    yield base
+                if row < n - 1:
+                    yield base + 1
+
+    def coords(self, edge: int) -> tuple[int, int, str]:
+        cell, side = divmod(edge, 2)
+        row, col = divmod(cell, self.n)
+        return row, col, SIDES[side]
+
+    def cost(self, edge: int) -> int:
+        return fib(self.changes[edge])
+
+    def set(self, edge: int, wall: bool) -> bool:
+        """Set an edge; counts a change only when the wall really changes. Returns that."""
+        if self.walls[edge] == wall:
+            return False
+        self.walls[edge] = wall
+        self.changes[edge] += 1
+        return True
+
+    def is_connected(self) -> bool:
+        """Whether every cell is reachable from (0, 0): an iterative flood fill (the
+        original's recursion overflowed the stack on large open mazes)."""
+        n, walls = self.n, self.walls
+        size = n * n
+        seen = bytearray(size)
+        seen[0] = 1
+        stack = [0]
+        count = 1
+        while stack:
+            cell = stack.pop()
+            col = cell % n
+            base = cell * 2
+            neighbours = []
+            if col < n - 1 and not walls[base]:
+                neighbours.append(cell + 1)
+            if col > 0 and not walls[base - 2]:
+                neighbours.append(cell - 1)
+            if cell + n < size and not walls[base + 1]:
+                neighbours.append(cell + n)
+            if cell >= n and not walls[base - 2 * n + 1]:
+                neighbours.append(cell - n)
+            for other in neighbours:
+                if not seen[other]:
+                    seen[other] = 1
+                    count += 1
+                    stack.append(other)
+        return count == size
+
+    def bot_view(self) -> list[list[dict]]:
+        """The fresh copy a maze master's takeTurn receives: `{east, eastCost, south,
+        southCost}` per cell, border values null (their cost 1, meaningless)."""
+        n, walls, changes = self.n, self.walls, self.changes
+        rows = []
+        for row in range(n):
+            cells = []
+            for col in range(n):
+                base = (row * n + col) * 2
+                cells.append({
+                    "east": walls[base] if col < n - 1 else None,
+                    "eastCost": fib(changes[base]),
+                    "south": walls[base + 1] if row < n - 1 else None,
+                    "southCost": fib(changes[base + 1]),
+                })
+            rows.append(cells)
+        return rows
+
+    def rows_text(self) -> list[str]:
+        """One string per row, a digit per cell: 1 = east wall, 2 = south wall, 3 = both."""
+        n, walls = self.n, self.walls
+        return ["".join(str(walls[(row * n + col) * 2] + 2 * walls[(row * n + col) * 2 + 1])
+                        for col in range(n)) for row in range(n)]
+
+    @classmethod
+    def from_rows_text(cls, rows: list[str]) -> Maze:
+        """Inverse of `rows_text` (change counts start at zero)."""
+        n = len(rows)
+        maze = cls.open(n)
+        for row, text in enumerate(rows):
+            for col, digit in enumerate(text):
+                value = int(digit)
+                if col < n - 1:
+                    maze.walls[(row * n + col) * 2] = bool(value & 1)
+                if row < n - 1:
+                    maze.walls[(row * n + col) * 2 + 1] = bool(value & 2)
+        return maze

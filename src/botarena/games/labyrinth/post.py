@@ -1,0 +1,165 @@
+"""Original JavaScript submissions: read a post (`# Adventurers: NAME` or `# Maze Master:
+NAME`, first code block = the bot's function body) and run it under Node through runner.js.
+
+>>> post = parse_post("# Maze Master: lazy\\n\\n    return {generateMaze() {}, takeTurn() {}}\\n")
+>>> post.role, post.name, post.first_line
+('maze master', 'lazy', 3)
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from botarena.core.player import ProcessPlayer
+from botarena.core.spec import BotSpecError
+from botarena.games.labyrinth.rules import ROLE_NAMES
+
+RUNNER = Path(__file__).with_name("runner.js")
+HEADER = re.compile(r"^#+\s*(?P<type>[^:#]+?)\s*:\s*(?P<name>.+?)\s*#*\s*$")
+FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+ROLE_WORDS = {"adventurer": 0, "adventurers": 0, "mazemaster": 1}
+
+
+class PostError(ValueError):
+    """A post that is not in the submission format; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Post:
+    """A parsed submission: its role, name and code, and where the code starts (1-based)."""
+
+    role: str
+    name: str
+    code: str
+    first_line: int
+    indented: bool = False
+
+    @property
+    def seat(self) -> int:
+        return ROLE_NAMES.index(self.role)
+
+
+def parse_post(text: str) -> Post:
+    """The submission in `text`; raises PostError naming the problem."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    start = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if start is None:
+        raise PostError("the post is empty")
+    match = HEADER.match(lines[start].strip())
+    if match is None:
+        raise PostError(f"line {start + 1}: no header; the post must start with"
+                        " '# Adventurers: NAME' or '# Maze Master: NAME'")
+    word = re.sub(r"[\s_-]", "", match["type"]).lower()
+    if word not in ROLE_WORDS:
+        raise PostError(f"line {start + 1}: unknown submission type {match['type']!r}; it"
+                        " must be 'Adventurers' or 'Maze Master'")
+    code, first, indented = _first_code_block(lines, start + 1)
+    if not code.strip():
+        raise PostError("the post has no code block (fenced with ``` or indented 4 spaces)")
+    return Post(ROLE_NAMES[ROLE_WORDS[word]], match["name"], code, first + 1, indented)
+
+
+def _first_code_block(lines: list[str], begin: int) -> tuple[str, int, bool]:
+    """The first fenced or indented code block after the header: (code, its 0-based first
+    line, whether it is indented)."""
+    previous_blank = True
+    for index in range(begin, len(lines)):
+        line = lines[index]
+        fence = FENCE.match(line)
+        if fence is not None:
+            marker = fence["fence"]
+            body = []
+            for inner in range(index + 1, len(lines)):
+                if lines[inner].strip().startswith(marker[0] * len(marker)) and not \
+                        lines[inner].strip().strip(marker[0]):
+                    break
+                body.append(lines[inner])
+            return "\n".join(body), index + 1, False
+        if previous_blank and _indented(line) and line.strip():
+            body = []
+            for inner in range(index, len(lines)):
+                if lines[inner].strip() and not _indented(lines[inner]):
+                    break
+                body.append(_dedent(lines[inner]))
+            while body and not body[-1].strip():
+                body.pop()
+            return "\n".join(body), index, True
+        previous_blank = not line.strip() or line.lstrip().startswith("<!--")
+    return "", begin, False
+
+
+def _indented(line: str) -> bool:
+    return line.startswith(("    ", "\t"))
+
+
+def _dedent(line: str) -> str:
+    return line[1:] if line.startswith("\t") else line[4:]
+
+
+def node_program() -> str:
+    """The node executable; raises BotSpecError when Node is not installed."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        raise BotSpecError("post bots need Node.js: install Debian's nodejs"
+                           " (apt-get install nodejs)")
+    return node
+
+
+def load_post(path: str) -> Post:
+    """Read and parse a post file; raises BotSpecError naming the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BotSpecError(f"{path}: cannot read the post ({exc})") from None
+    try:
+        return parse_post(text)
+    except PostError as exc:
+        raise BotSpecError(f"{path}: {exc}") from None
+
+
+def runner_argv(path: str, post: Post, check: bool = False) -> list[str]:
+    """The command running `post` (read from `path`) under Node with runner.js."""
+    code_lines = post.code.count("\n") + 1
+    argv = [node_program(), str(RUNNER), str(Path(path).resolve()), post.role,
+            post.name, str(post.first_line), str(code_lines),
+            "indented" if post.indented else "fenced"]
+    return [*argv, "--check"] if check else argv
+
+
+class PostPlayer(ProcessPlayer):
+    """An original JavaScript submission under Node; it must sit in its post's role."""
+
+    def __init__(self, path: str, post: Post, spec: str) -> None:
+        super().__init__(runner_argv(path, post), name=post.name, spec=spec)
+        self.post = post
+        self.path = path
+
+    def start(self, seat: int, seed: str = "") -> None:
+        if seat != self.post.seat:
+            raise BotSpecError(f"{self.path} is a {self.post.role} post; seat {seat} is the"
+                               f" {ROLE_NAMES[seat]} (play labyrinth ADVENTURERS MAZEMASTER)")
+        super().start(seat, seed)
+
+
+def post_player(rest: str, spec: str) -> PostPlayer:
+    """The `post:PATH` bot spec."""
+    return PostPlayer(rest, load_post(rest), spec)
+
+
+def check_post(path: str) -> tuple[bool, str]:
+    """Check a post: the format, then that Node compiles it and builds a bot object with
+    the role's methods. Returns (ok, one message, with line numbers for syntax errors)."""
+    post = load_post(path)
+    try:
+        done = subprocess.run(runner_argv(path, post, check=True), capture_output=True,
+                              text=True, timeout=30, check=False)
+    except subprocess.TimeoutExpired:
+        return False, f"{path}: building the bot took more than 30 s"
+    message = (done.stdout + done.stderr).strip()
+    return done.returncode == 0, message or f"{path}: node exited with {done.returncode}"
+
+

@@ -1,0 +1,71 @@
+"""The Labyrinth wire format: JSON lines. Each request is one line `{"call": NAME, "args":
+[...]}` carrying the original interface's call and arguments; each reply is one line holding
+the call's return value as JSON (NaN and Infinity literals allowed).
+
+A handshake comes first: `{"call": "setup", "args": [ROLE, SEED]}`, answered by any one line
+(`"ready"`); SEED is the seed string of that bot's RNG (`GAMESEED:A` or `GAMESEED:M`).
+
+>>> PROTOCOL.encode(Call("startRound", (3,)))
+'{"call":"startRound","args":[3]}\\n'
+>>> PROTOCOL.parse(['[1, 4]'], None)
+Answer(value=[1, 4])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from botarena.core.protocol import Protocol
+from botarena.core.rules import ProtocolError
+from botarena.games.labyrinth.rules import ROLE_NAMES, Answer, Call
+
+SEED_SUFFIX = (":A", ":M")
+"""The original controller seeds the adventurers' RNG with seed + ':A', the maze master's
+with seed + ':M'."""
+
+
+def bot_seed(game_seed: int | str, seat: int) -> str:
+    """The seed string of a seat's RNG: an integer seed counts as its decimal text."""
+    return f"{game_seed}{SEED_SUFFIX[seat]}"
+
+
+class LabyrinthProtocol(Protocol):
+    """One JSON request a line, one JSON reply a line."""
+
+    has_handshake = True
+
+    def greeting(self, state: Any, seat: int) -> str:
+        return self.encode(Call("setup", (ROLE_NAMES[seat], bot_seed(state.seed_text, seat))))
+
+    def handshake_done(self, line: str) -> bool:
+        return True
+
+    def encode(self, observation: Call) -> str:
+        return json.dumps({"call": observation.name, "args": list(observation.args)},
+                          separators=(",", ":")) + "\n"
+
+    def parse(self, lines: list[str], observation: Any) -> Answer:
+        text = lines[0]
+        try:
+            return Answer(json.loads(text))
+        except ValueError:
+            shown = text if len(text) <= 200 else text[:200] + "..."
+            raise ProtocolError(f"reply is not JSON: {shown!r}") from None
+
+    def format(self, action: Any) -> str:
+        value = action.value if isinstance(action, Answer) else action
+        return json.dumps(value, separators=(",", ":"))
+
+    def read_observation(self, readline: Callable[[], str]) -> Call | None:
+        line = readline()
+        while line and not line.strip():
+            line = readline()
+        if not line:
+            return None
+        message = json.loads(line)
+        return Call(message["call"], tuple(message.get("args", ())))
+
+
+PROTOCOL = LabyrinthProtocol()

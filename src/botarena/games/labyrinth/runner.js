@@ -1,0 +1,208 @@
+// botarena's Node runner for original Ever-Changing Labyrinth submissions.
+//
+// usage: node runner.js POST ROLE NAME FIRST_LINE LINE_COUNT fenced|indented [--check]
+// It builds the bot as the original controller did (the post's first code block is the
+// body of a function of (random, Math, _logs_) behind the same BOT_HEADER), then speaks
+// botarena's JSON-lines protocol on stdin/stdout: a request line {"call", "args"}, a reply
+// line with the return value. A bot exception is answered `error: ...` (a strike) and its
+// stack goes to stderr, as do console.log lines.
+"use strict";
+
+const fs = require("fs");
+const readline = require("readline");
+const util = require("util");
+const vm = require("vm");
+
+// The original controller's seeded RNG (bryc's CC-0 xmur3a and sfc32), unchanged.
+function sfc32(a, b, c, d) {
+    return function() {
+      a |= 0; b |= 0; c |= 0; d |= 0;
+      var t = (a + b | 0) + d | 0;
+      d = d + 1 | 0;
+      a = b ^ b >>> 9;
+      b = c + (c << 3) | 0;
+      c = c << 21 | c >>> 11;
+      c = c + t | 0;
+      return (t >>> 0) / 4294967296;
+    }
+}
+
+function xmur3a(str) {
+    for(var k, i = 0, h = 2166136261 >>> 0; i < str.length; i++) {
+        k = Math.imul(str.charCodeAt(i), 3432918353); k = k << 15 | k >>> 17;
+        h ^= Math.imul(k, 461845907); h = h << 13 | h >>> 19;
+        h = Math.imul(h, 5) + 3864292196 | 0;
+    }
+    h ^= str.length;
+    return function() {
+        h ^= h >>> 16; h = Math.imul(h, 2246822507);
+        h ^= h >>> 13; h = Math.imul(h, 3266489909);
+        h ^= h >>> 16;
+        return h >>> 0;
+    }
+}
+
+function seededRandom(seedString) {
+    let seed = xmur3a(seedString);
+    let rand = sfc32(seed(), seed(), seed(), 1);
+    for (let i = 0; i < 15; i++) { rand(); }
+    return rand;
+}
+
+// The original BOT_HEADER, on its own line so the post's line numbers stay exact.
+const BOT_HEADER = (
+      '"use strict";'
+    + 'const self = undefined;'
+    + 'const window = undefined;'
+    + 'const globalThis = undefined;'
+    + 'const document = undefined;'
+    + 'const setTimeout = () => undefined;'
+    + 'const console = {'
+        + 'log: (...args) => _logs_.push(args)'
+    + '};'
+);
+
+const METHODS = {
+    "adventurers": ["startRound", "takeTurn"],
+    "maze master": ["generateMaze", "takeTurn"],
+};
+
+const [postPath, role, name, firstLineText, lineCountText, blockKind, mode] =
+    process.argv.slice(2);
+const firstLine = Number(firstLineText);
+const source = fs.readFileSync(postPath, "utf8").replace(/\r\n?/g, "\n").split("\n");
+// The code block as the post shows it: an indented block loses its 4 spaces (or a tab).
+const code = source.slice(firstLine - 1, firstLine - 1 + Number(lineCountText))
+    .map(line => blockKind === "indented" ? line.replace(/^( {4}|\t)/, "") : line)
+    .join("\n");
+
+// A fresh realm: ECMAScript built-ins and performance.now(), nothing of Node.
+const context = vm.createContext({performance: {now: () => performance.now()}});
+const realmJSON = vm.runInContext("JSON", context);
+const realmMath = vm.runInContext("Math", context);
+const realmLogs = () => vm.runInContext("[]", context);
+
+function fail(message) {
+    process.stderr.write(message + "\n");
+    process.exit(1);
+}
+
+function compile() {
+    try {
+        return vm.compileFunction(BOT_HEADER + "\n" + code, ["random", "Math", "_logs_"], {
+            filename: postPath,
+            lineOffset: firstLine - 2,
+            parsingContext: context,
+        });
+    }
+    catch (err) {
+        fail(describeSyntaxError(err));
+    }
+}
+
+function describeSyntaxError(err) {
+    const where = (err.stack || "").split("\n")[0];
+    const match = /:(\d+)$/.exec(where);
+    const line = match ? ` at line ${match[1]}` : "";
+    const excerpt = (err.stack || "").split("\n").slice(1, 3).join("\n");
+    return `${postPath}${line}: ${err.name}: ${err.message}\n${excerpt}`;
+}
+
+function build(factory, seedString) {
+    const random = seededRandom(seedString);
+    const localMath = Object.create(realmMath);
+    localMath.random = random;
+    const logs = realmLogs();
+    let botObj;
+    try {
+        botObj = factory(random, localMath, logs);
+    }
+    catch (err) {
+        flush(logs);
+        fail(`${postPath}: ${err && err.name} while building ${name}: ${err && err.message}\n`
+             + locate(err));
+    }
+    flush(logs);
+    if (botObj === null || (typeof botObj !== "object" && typeof botObj !== "function")) {
+        fail(`${postPath}: the code of ${name} returned ${String(botObj)}, not the bot object`);
+    }
+    const missing = METHODS[role].filter(method => typeof botObj[method] !== "function");
+    if (missing.length) {
+        fail(`${postPath}: the ${role} bot ${name} has no method ${missing.join(", ")}`);
+    }
+    const methods = {};
+    for (const method of METHODS[role]) methods[method] = botObj[method].bind(botObj);
+    return {methods, logs};
+}
+
+function locate(err) {
+    const stack = String((err && err.stack) || "");
+    return stack.split("\n").filter(line => line.includes(postPath)).slice(0, 3).join("\n");
+}
+
+function flush(logs) {
+    for (const args of logs.splice(0)) {
+        process.stderr.write(util.format(...args) + "\n");
+    }
+}
+
+// A return value as JSON, keeping what JSON.stringify would lose: NaN and Infinity stay
+// numbers, undefined properties stay (as null), BigInts and functions keep their truth.
+function wire(value, depth) {
+    if (depth > 64) throw new RangeError("the returned value is nested too deeply (or cyclic)");
+    if (value === undefined || value === null) return "null";
+    switch (typeof value) {
+        case "number":
+            if (Number.isFinite(value)) return JSON.stringify(value);
+            return Number.isNaN(value) ? "NaN" : (value > 0 ? "Infinity" : "-Infinity");
+        case "boolean": return value ? "true" : "false";
+        case "string": return JSON.stringify(value);
+        case "bigint": return value ? "true" : "false";
+        case "function": case "symbol": return "{}";
+    }
+    if (Array.isArray(value)) {
+        const items = [];
+        for (let i = 0; i < value.length; i++) items.push(wire(value[i], depth + 1));
+        return "[" + items.join(",") + "]";
+    }
+    const fields = Object.getOwnPropertyNames(value)
+        .map(key => JSON.stringify(key) + ":" + wire(value[key], depth + 1));
+    return "{" + fields.join(",") + "}";
+}
+
+function oneLine(text) {
+    return String(text).replace(/\s+/g, " ").slice(0, 300);
+}
+
+const factory = compile();
+if (mode === "--check") {
+    build(factory, "check:" + (role === "adventurers" ? "A" : "M"));
+    process.stdout.write(`${postPath}: ok, ${role} ${name}\n`);
+    process.exit(0);
+}
+
+let bot = null;
+const input = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
+input.on("line", line => {
+    if (!line.trim()) return;
+    const request = realmJSON.parse(line);  // objects of the bot's own realm
+    if (request.call === "setup") {
+        bot = build(factory, request.args[1]);
+        process.stdout.write('"ready"\n');
+        return;
+    }
+    const method = bot.methods[request.call];
+    const args = request.args;
+    let reply;
+    try {
+        reply = wire(method(...args), 0);
+    }
+    catch (err) {
+        process.stderr.write(String((err && err.stack) || err) + "\n");
+        reply = "error: " + oneLine(`${err && err.name} in ${name}.${request.call}: `
+                                    + `${err && err.message} ${locate(err).trim()}`);
+    }
+    flush(bot.logs);
+    process.stdout.write(reply + "\n");
+});
+input.on("close", () => process.exit(0));
