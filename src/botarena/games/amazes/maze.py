@@ -286,11 +286,13 @@ def check_maze(maze: Maze) -> list[str]:
         gaps = [i + 1 for i, edge in enumerate(edges) if not walls[edge]]
         if gaps:
             problems.append(f"the {side} outer wall has openings at {_list(gaps)}")
-    reached = reachable(maze, 0)
-    if len(reached) < SQUARES:
-        missing = sorted(set(range(SQUARES)) - reached)
-        problems.append(f"{len(missing)} squares cannot be reached from the top-left square,"
-                        f" e.g. row {missing[0] // SIZE + 1} column {missing[0] % SIZE + 1}")
+    parts = components(maze)
+    if len(parts) > 1:
+        smallest = min(parts, key=len)
+        first = min(smallest)
+        problems.append(f"the maze falls apart into {len(parts)} separate parts; the smallest"
+                        f" has {len(smallest)} squares, e.g. row {first // SIZE + 1}"
+                        f" column {first % SIZE + 1}")
     bare = [p for p, segments in enumerate(LATTICE) if not any(walls[e] for e in segments)]
     if bare:
         where = [f"{p // (SIZE - 1) + 1},{p % (SIZE - 1) + 1}" for p in bare]
@@ -330,6 +332,18 @@ def reachable(maze: Maze, origin: int) -> set[int]:
                 seen.add(nxt)
                 frontier.append(nxt)
     return seen
+
+
+def components(maze: Maze) -> list[set[int]]:
+    """The maze's connected parts (one for a valid maze)."""
+    parts: list[set[int]] = []
+    seen: set[int] = set()
+    for square in range(SQUARES):
+        if square not in seen:
+            part = reachable(maze, square)
+            seen |= part
+            parts.append(part)
+    return parts
 
 
 def distance2(a: int, b: int) -> int:
