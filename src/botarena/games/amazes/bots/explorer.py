@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from botarena.games.amazes.bots.mapping import CENTRE, NEIGHBOUR, OPEN, SIDE_EDGE, UNKNOWN, BotMap
+from botarena.games.amazes.bots.lookgain import LookGains
+from botarena.games.amazes.bots.mapping import CENTRE, NEIGHBOUR, BotMap
 from botarena.games.amazes.bots.mapping import SQUARES as MAZE_SQUARES
 from botarena.games.amazes.bots.tracking import Tracker
 from botarena.games.amazes.rules import Observation
@@ -24,10 +25,6 @@ LETTER = "FRTL"
 """Letter for a step turning (direction - facing) % 4 quarter turns clockwise."""
 CAPTURE = 100.0
 SUDDEN_DEATH = 10_000.0
-UNKNOWN_AHEAD = 1.2
-"""Expected squares a look discovers past an unknown edge at the end of a corridor."""
-UNKNOWN_SIDE = 0.5
-"""Expected squares a look discovers past an unknown side edge."""
 STEP_OFFSET = 1.0
 """Exploration ranks moves by points per letter, counting this many letters more."""
 HUNT_MIN = 10.0
@@ -48,6 +45,7 @@ class ExplorerBot:
         self.turn = 0
         self.done = False
         self.tracker = Tracker()
+        self.gains = LookGains()
 
     def act(self, observation: Observation) -> str:
         self.map.look(self.square, self.facing, observation.corridors)
@@ -60,13 +58,19 @@ class ExplorerBot:
     # -- choosing the move ----------------------------------------------------------------
     def _plan(self) -> list[int]:
         """The squares of the best move, in order (never empty, never ending where it
-        starts)."""
+        starts). A breadth-first search over known openings, stopped once no farther square
+        can beat the best found."""
         bot_map = self.map
-        discovered, edge = bot_map.discovered, bot_map.edge
+        self.gains.refresh(bot_map)
+        gains = self.gains.gain
+        discovered, links = bot_map.discovered, bot_map.links
         last_turn = self.turn + 1 >= TURNS
+        look = 0.0 if last_turn else 1.0
         hunt = SUDDEN_DEATH if bot_map.count == MAZE_SQUARES else CAPTURE
         belief = self.tracker.belief
         value = 2.0 - self.turn / TURNS  # a new square: +1, +1 more if the opponent lacks it
+        most = value * (bot_map.exist_count - bot_map.count + look * max(gains))
+        most_hunt = hunt * max(belief.values(), default=0.0) + most
         start = self.square
         parent = {start: -1}
         walked = {start: 0}
@@ -77,27 +81,25 @@ class ExplorerBot:
         while queue:
             square = queue.popleft()
             steps = depth[square]
+            if (best_score >= most / (steps + STEP_OFFSET)
+                    and most_hunt - steps <= prey_value):
+                break
             if square != start:
-                gain = value * (walked[square] + (0.0 if last_turn else self._look_gain(square)))
+                gain = value * (walked[square] + look * gains[square])
                 score = gain / (steps + STEP_OFFSET)
                 if score > best_score:
                     best, best_score = square, score
-                chance = belief.get(square, 0.0)
+                chance = belief.get(square)
                 if chance and hunt * chance + gain - steps > prey_value:
                     prey, prey_value = square, hunt * chance + gain - steps
             if steps == MAX_STEPS:
                 continue
-            base = square * 4
-            for d in range(4):
-                if edge[SIDE_EDGE[base + d]] != OPEN:
-                    continue
-                nxt = NEIGHBOUR[base + d]
-                if nxt in parent:
-                    continue
-                parent[nxt] = square
-                depth[nxt] = steps + 1
-                walked[nxt] = walked[square] + (not discovered[nxt])
-                queue.append(nxt)
+            for nxt in links[square]:
+                if nxt not in parent:
+                    parent[nxt] = square
+                    depth[nxt] = steps + 1
+                    walked[nxt] = walked[square] + (not discovered[nxt])
+                    queue.append(nxt)
         if prey >= 0:
             best = prey
         path = []
@@ -106,30 +108,6 @@ class ExplorerBot:
             best = parent[best]
         path.reverse()
         return path
-
-    def _look_gain(self, square: int) -> float:
-        """Expected squares the look from `square` discovers (known ones counted exactly)."""
-        discovered, edge = self.map.discovered, self.map.edge
-        gain = 0.0
-        for d in range(4):
-            left, right = (d + 3) % 4, (d + 1) % 4
-            here = square
-            while True:
-                state = edge[SIDE_EDGE[here * 4 + d]]
-                if state != OPEN:
-                    if state == UNKNOWN:
-                        gain += UNKNOWN_AHEAD
-                    break
-                here = NEIGHBOUR[here * 4 + d]
-                if not discovered[here]:
-                    gain += 1
-                for side in (left, right):
-                    state = edge[SIDE_EDGE[here * 4 + side]]
-                    if state == UNKNOWN:
-                        gain += UNKNOWN_SIDE
-                    elif state == OPEN and not discovered[NEIGHBOUR[here * 4 + side]]:
-                        gain += 1
-        return gain
 
     def _walk(self, path: list[int]) -> str:
         """The letters for `path`; moves the bot and discovers the squares it walks on."""

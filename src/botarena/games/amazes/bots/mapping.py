@@ -84,10 +84,13 @@ class BotMap:
         self.col_span = [FRAME, -1]
         self.top: int | None = None   # frame row of the maze's row 0, once known
         self.left: int | None = None  # frame column of the maze's column 0, once known
+        self.exist_count = 0
+        self.links: list[list[int]] = [[] for _ in range(CELLS)]
+        """Per square, the squares beyond its known openings."""
+        self.touched: list[int] = []
+        """Squares whose facts (discovered, a side) changed; the planner empties it."""
         self._squares: list[int] = []
         self._points: list[int] = []
-        self.changed = True
-        """Set whenever knowledge grows; the planner clears it when it has caught up."""
 
     # -- facts --------------------------------------------------------------------------
     def discover(self, square: int) -> bool:
@@ -96,7 +99,7 @@ class BotMap:
             return False
         self.discovered[square] = 1
         self.count += 1
-        self.changed = True
+        self.touched.append(square)
         self._mark_exists(square)
         return True
 
@@ -104,6 +107,7 @@ class BotMap:
         if self.exists[square]:
             return
         self.exists[square] = 1
+        self.exist_count += 1
         row, col = divmod(square, FRAME)
         if row < self.row_span[0] or row > self.row_span[1]:
             self.row_span = [min(self.row_span[0], row), max(self.row_span[1], row)]
@@ -117,13 +121,16 @@ class BotMap:
         if self.edge[edge]:
             return
         self.edge[edge] = state
-        self.changed = True
         squares = EDGE_SQUARES[edge]
         self._squares.extend(squares)
         self._points.extend(EDGE_LATTICE[edge])
+        self.touched.extend(squares)
         if state == OPEN:
-            for square in squares:
-                self._mark_exists(square)
+            a, b = squares
+            self.links[a].append(b)
+            self.links[b].append(a)
+            self._mark_exists(a)
+            self._mark_exists(b)
 
     # -- the information stage ----------------------------------------------------------
     def look(self, square: int, facing: int, corridors: tuple[str, ...]) -> None:
