@@ -89,3 +89,22 @@ def test_unreadable_replays_raise_one_line_errors(tmp_path: Path) -> None:
         with pytest.raises(ReplayError, match=words) as caught:
             load(tmp_path / name)
         assert "\n" not in str(caught.value) and name in str(caught.value)
+
+
+def test_in_process_bot_may_read_the_exact_text(tmp_path: Path) -> None:
+    class TextBot:
+        reads_text = True
+
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def act(self, text: str) -> str:
+            self.seen.append(text)
+            return "T"
+
+    reader = TextBot()
+    result = botarena.play("amazes", [reader, "builtin:amazes/random"], seed=3, turns=2,
+                           replay=tmp_path / "r.json")
+    sent = [act["sent"] for step in result.document["steps"] for act in step["acts"]
+            if act["seat"] == 0]
+    assert reader.seen == sent and sent[0].startswith("Start\n")

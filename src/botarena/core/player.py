@@ -114,14 +114,16 @@ class Player:
 class InProcessPlayer(Player):
     """A Python bot object: `act(observation)` returns an action or the reply text.
 
-    It receives the same observation object the protocol would encode. Its time is measured
-    but not enforced: in-process bots are trusted code (built-ins, research agents).
+    It receives the observation object the protocol encodes, or, if the bot sets
+    `reads_text = True`, the exact text a bot program would read. Its time is measured but
+    not enforced: in-process bots are trusted code (built-ins, research agents).
     """
 
     def __init__(self, bot: Any, name: str, spec: str = "") -> None:
         self.bot = bot
         self.name = name
         self.spec = spec or name
+        self.needs_text = bool(getattr(bot, "reads_text", False))
         self._observation: Any = None
         self._errors: list[str] = []
         self._wall = 0.0
@@ -132,7 +134,7 @@ class InProcessPlayer(Player):
             setup(seat, seed)
 
     def send(self, text: str, observation: Any) -> None:
-        self._observation = observation
+        self._observation = text if self.needs_text else observation
 
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         started = time.monotonic()
