@@ -6,7 +6,7 @@ import importlib
 
 from botarena.core.game import Game
 
-GAME_MODULES = ("amazes", "falldown", "labyrinth")
+GAME_MODULES = ("amazes", "falldown", "labyrinth", "ants")
 """Game packages under botarena.games, each exporting `GAME`."""
 
 _loaded: dict[str, Game] = {}

@@ -1,0 +1,104 @@
+"""Ants (Google AI Challenge 2011): 2–10 players, simultaneous turns; see docs/games/ants.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from botarena.core.game import Game
+from botarena.core.rules import GameError, GameInfo, Option
+from botarena.games.ants.mapfile import AntsMap, bundled_map, load_map, parse_map
+from botarena.games.ants.protocol import PROTOCOL
+from botarena.games.ants.rules import AntsState
+
+
+def _int_or_range(text: str) -> int | tuple[int, int]:
+    """`7` or `5,11` (drawn per game from the engine seed, both ends included)."""
+    parts = [int(part) for part in text.replace(" ", "").split(",")]
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) != 2 or parts[0] > parts[1]:
+        raise ValueError("expected N or LOW,HIGH")
+    return parts[0], parts[1]
+
+
+def _food_mode(text: str) -> str:
+    if text not in ("symmetric", "none"):
+        raise ValueError("food is 'symmetric' or 'none'")
+    return text
+
+
+def _seed_text(text: str) -> str:
+    if text:
+        int(text)
+    return text
+
+
+INFO = GameInfo(
+    name="ants",
+    title="Ants (Google AI Challenge 2011)",
+    min_seats=2,
+    max_seats=10,
+    seat_names=tuple(f"p{seat}" for seat in range(10)),
+    turn_model="simultaneous",
+    rules_version="ants-2011.1",
+    options=(
+        Option("turns", 1000, "turn limit (the 2011 playgame default)", int, 1, 100_000),
+        Option("loadtime", 3000, "time for turn 0 (ms)", int, 1, 3_600_000),
+        Option("turntime", 500, "time per turn (ms, the 2011 server's value)", int, 1,
+               3_600_000),
+        Option("viewradius2", 77, "squared view radius", int, 0, 10_000),
+        Option("attackradius2", 5, "squared attack radius", int, 0, 10_000),
+        Option("spawnradius2", 1, "squared food-gathering radius", int, 0, 10_000),
+        Option("food_rate", (5, 11), "food per player per food_turn turns (N or LOW,HIGH)",
+               _int_or_range),
+        Option("food_turn", (19, 37), "turns per food_rate (N or LOW,HIGH)", _int_or_range),
+        Option("food_start", (75, 175), "land squares per starting food (N or LOW,HIGH)",
+               _int_or_range),
+        Option("food_visible", (3, 5), "starting food sets in view of each hill (N or LOW,HIGH)",
+               _int_or_range),
+        Option("food", "symmetric", "food placement: symmetric or none", _food_mode),
+        Option("cutoff_turn", 150, "turns one side may hold cutoff_percent before the end",
+               int, 1, 1_000_000),
+        Option("cutoff_percent", 0.85, "population share of the cutoff rule", float, 0.0, 1.0),
+        Option("strict", 0, "1: an invalid order kills the bot (status invalid)", int, 0, 1),
+        Option("player_seed", "", "player_seed sent to bots (default: the game seed)",
+               _seed_text),
+    ),
+    map_kind="2011 .map file",
+)
+
+
+def new_state(seed: int, options: dict[str, Any], ants_map: AntsMap | None,
+              seats: int) -> AntsState:
+    """A fresh game; without --map, the bundled official map for `seats` players."""
+    if ants_map is None:
+        ants_map = bundled_map(seats)
+    if ants_map.players != seats:
+        raise GameError(f"{ants_map.name} is a {ants_map.players}-player map,"
+                        f" {seats} bots given")
+    full = {opt.name: opt.default for opt in INFO.options}
+    full.update(options)
+    return AntsState(int(seed), full, ants_map)
+
+
+def _map_from_header(header: dict[str, Any]) -> AntsMap:
+    return parse_map(header["map"], header.get("map_name", "replay map"))
+
+
+def _bots() -> dict[str, Any]:
+    from botarena.games.ants.bots.greedy import GreedyBot
+    from botarena.games.ants.bots.hold import HoldBot
+    from botarena.games.ants.bots.random import RandomBot
+    from botarena.games.ants.bots.swarm import SwarmBot
+
+    return {"hold": HoldBot, "random": RandomBot, "greedy": GreedyBot, "swarm": SwarmBot}
+
+
+def _cli() -> Any:
+    from botarena.games.ants.cli import app
+
+    return app
+
+
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), load_map=load_map,
+            map_from_header=_map_from_header, record_sent=False, cli=_cli())

@@ -1,0 +1,109 @@
+"""`swarm`: gathers with one ant per food, razes hills, explores, fights only where it wins.
+
+Each turn, in order: ants near an enemy hill go for it; the nearest free ant goes for each
+food; ants that meet enemies attack where they outnumber them locally (the focus rule
+kills the side with fewer ants around) and step back where they do not; the rest spread
+towards the squares seen least recently. No move ever sends two own ants to one square.
+"""
+
+from __future__ import annotations
+
+from botarena.games.ants.bots.greedy import gather
+from botarena.games.ants.bots.world import DIRECTIONS, Mover, World
+from botarena.games.ants.rules import Observation
+
+THREAT2 = 10  # squared reach of an enemy that may step once before the attack (5 -> 10)
+RAZE_REACH = 30  # steps from an enemy hill within which ants go and raze it
+STALE_TURNS = 12  # squares unseen for this long are worth exploring
+
+
+class SwarmBot:
+    def __init__(self) -> None:
+        self.world: World | None = None
+
+    def act(self, observation: Observation) -> list:
+        if observation.turn == 0:
+            return []
+        if self.world is None:
+            self.world = World(observation)
+        world = self.world
+        world.update(observation)
+        mover = Mover(world)
+        self._raze(world, mover)
+        self._fight(world, mover)
+        gather(world, mover)
+        self._explore(world, mover)
+        return mover.hold_rest()
+
+    # -- parts of a turn ---------------------------------------------------------------
+    def _strength(self, world: World, square: tuple[int, int]) -> tuple[int, int]:
+        """(own ants, enemy ants) that could fight over `square` next turn."""
+        friends = sum(world.distance2(square, ant) <= THREAT2 for ant in world.my_ants)
+        enemies = sum(world.distance2(square, enemy) <= THREAT2 for enemy in world.enemies)
+        return friends, enemies
+
+    def _safe(self, world: World, square: tuple[int, int]) -> bool:
+        friends, enemies = self._strength(world, square)
+        return enemies == 0 or friends > enemies
+
+    def _go(self, world: World, mover: Mover, ant: tuple[int, int], directions: list[str],
+            careful: bool = True) -> bool:
+        for direction in directions:
+            target = world.step(ant, direction)
+            if careful and world.enemies and not self._safe(world, target):
+                continue
+            if mover.try_move(ant, direction):
+                return True
+        return False
+
+    def _raze(self, world: World, mover: Mover) -> None:
+        if not world.enemy_hills:
+            return
+        dist = world.distances(sorted(world.enemy_hills), RAZE_REACH)
+        for ant in world.my_ants:
+            if 0 < dist[ant] <= RAZE_REACH:
+                self._go(world, mover, ant, world.downhill(ant, dist), careful=dist[ant] > 3)
+
+    def _fight(self, world: World, mover: Mover) -> None:
+        if not world.enemies:
+            return
+        for ant in world.my_ants:
+            if ant in mover.moved:
+                continue
+            near = [enemy for enemy in world.enemies if world.distance2(ant, enemy) <= 2 * THREAT2]
+            if not near:
+                continue
+            friends, enemies = self._strength(world, ant)
+            target = min(near, key=lambda enemy: world.distance2(ant, enemy))
+            closer = sorted(DIRECTIONS, key=lambda d: world.distance2(world.step(ant, d), target))
+            if friends > enemies + 1:
+                self._go(world, mover, ant, closer)
+            elif not self._safe(world, ant):
+                self._go(world, mover, ant, list(reversed(closer)))
+
+    def _explore(self, world: World, mover: Mover) -> None:
+        idle = [ant for ant in world.my_ants if ant not in mover.moved]
+        if not idle:
+            return
+        stale = world.last_seen < world.turn - STALE_TURNS
+        stale &= ~world.water
+        rows, cols = stale.nonzero()
+        sources = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        if not sources:
+            return
+        dist = world.distances(sources)
+        for ant in idle:
+            directions = world.downhill(ant, dist)
+            if not self._go(world, mover, ant, directions) and ant in world.my_hills:
+                self._go(world, mover, ant, list(DIRECTIONS))
+
+
+def main() -> None:
+    from botarena.core.botmain import run_stdio
+    from botarena.games.ants.protocol import AntsProtocol
+
+    run_stdio(SwarmBot(), AntsProtocol())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""`botarena ants ...`: check a 2011 replay, export one, make and check maps, write a starter."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from botarena.core.rules import GameError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode=None)
+map_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
+                      help="Generate and check .map files.")
+app.add_typer(map_app, name="map")
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"botarena: error: {message}", file=sys.stderr)
+    raise typer.Exit(2)
+
+
+@app.command("check-replay")
+def check_replay(path: Annotated[Path, typer.Argument(help="a 2011 replay (.replay[.gz])")]
+                 ) -> None:
+    """Re-simulate a 2011 replay with botarena's rules; exit 1 at the first difference."""
+    from botarena.games.ants.replay2011 import check_replay as check
+
+    try:
+        ok, message = check(path)
+    except GameError as exc:
+        _fail(str(exc))
+    print(message)
+    raise typer.Exit(0 if ok else 1)
+
+
+@app.command("export-replay")
+def export_replay(
+        replay: Annotated[Path, typer.Argument(help="a botarena Ants replay")],
+        output: Annotated[Path, typer.Argument(help="the 2011 replay to write (.gz: gzip)")],
+) -> None:
+    """Write a botarena Ants replay in the 2011 engine's format (revision 3)."""
+    from botarena.core.replay import ReplayError, load
+    from botarena.games.ants.replay2011 import export_replay as export
+
+    try:
+        document = export(load(replay))
+    except (ReplayError, GameError, KeyError) as exc:
+        _fail(f"{replay}: {exc}")
+    data = json.dumps(document, sort_keys=True).encode()
+    if output.suffix == ".gz":
+        data = gzip.compress(data, mtime=0)
+    output.write_bytes(data)
+    print(f"wrote {output}")
+
+
+@app.command()
+def starter(path: Annotated[Path, typer.Argument(help="where to write the Python bot")]
+            ) -> None:
+    """Write a minimal working 2011-protocol bot in Python (standard library only)."""
+    from botarena.games.ants.starter import STARTER
+
+    if path.exists():
+        _fail(f"{path}: already exists; not overwriting it")
+    path.write_text(STARTER)
+    print(f"wrote {path}; try: botarena play ants 'python3 {path}' builtin:ants/greedy")
+
+
+@map_app.command("check")
+def map_check(path: Annotated[Path, typer.Argument(help="a .map file")]) -> None:
+    """Check a map against the 2011 map-maker rules; exit 1 naming each rule it breaks."""
+    from botarena.games.ants.mapcheck import check_map
+    from botarena.games.ants.mapfile import load_map
+
+    try:
+        problems = check_map(load_map(str(path)))
+    except GameError as exc:
+        _fail(str(exc))
+    for problem in problems:
+        print(f"{path}: {problem}")
+    if problems:
+        raise typer.Exit(1)
+    print(f"{path}: ok")
+
+
+@map_app.command("generate")
+def map_generate(
+        players: Annotated[int, typer.Option(help="2 to 10")] = 2,
+        size: Annotated[str, typer.Option(help="ROWSxCOLS")] = "60x60",
+        kind: Annotated[str, typer.Option(help="maze, cave or open")] = "cave",
+        seed: Annotated[int, typer.Option(help="random seed")] = 0,
+        output: Annotated[Path | None, typer.Option("-o", "--output",
+                                                    help="file (default: stdout)")] = None,
+) -> None:
+    """Generate a symmetric map that passes the 2011 map-maker rules."""
+    from botarena.games.ants.mapfile import map_text
+    from botarena.games.ants.mapgen import generate
+
+    try:
+        rows_text, _, cols_text = size.lower().partition("x")
+        rows, cols = int(rows_text), int(cols_text)
+    except ValueError:
+        _fail(f"--size {size!r} is not ROWSxCOLS")
+    try:
+        text = map_text(generate(players, rows, cols, kind, seed))
+    except GameError as exc:
+        _fail(str(exc))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text)
+        print(f"wrote {output}")

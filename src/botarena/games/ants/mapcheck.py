@@ -1,0 +1,81 @@
+"""The 2011 map-maker rules, each checked on its own so a report names what a map breaks."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from botarena.games.ants.mapfile import AntsMap
+from botarena.games.ants.symmetry import MapSymmetry
+
+MIN_HILL_STEPS, MAX_HILL_STEPS = 20, 150
+MIN_HILL_DISTANCE2 = 36
+MAX_SIDE = 200
+MIN_CELLS_PER_PLAYER, MAX_CELLS_PER_PLAYER = 900, 5000
+MAX_CELLS = 25_000
+
+
+def _walk(ants_map: AntsMap, start: tuple[int, int]) -> np.ndarray:
+    """Steps from `start` to every land square (-1 where unreachable)."""
+    rows, cols = ants_map.rows, ants_map.cols
+    water = np.zeros((rows, cols), dtype=bool)
+    for loc in ants_map.water:
+        water[loc] = True
+    dist = np.full((rows, cols), -1, dtype=np.int32)
+    dist[start] = 0
+    queue = deque([start])
+    while queue:
+        row, col = queue.popleft()
+        for nrow, ncol in (((row - 1) % rows, col), (row, (col + 1) % cols),
+                           ((row + 1) % rows, col), (row, (col - 1) % cols)):
+            if dist[nrow, ncol] < 0 and not water[nrow, ncol]:
+                dist[nrow, ncol] = dist[row, col] + 1
+                queue.append((nrow, ncol))
+    return dist
+
+
+def check_map(ants_map: AntsMap) -> list[str]:
+    """Every 2011 map-maker rule `ants_map` breaks, as one line each (empty: it passes)."""
+    problems = []
+    rows, cols, players = ants_map.rows, ants_map.cols, ants_map.players
+    cells = rows * cols
+    if max(rows, cols) > MAX_SIDE:
+        problems.append(f"size: {rows}x{cols} has a side over {MAX_SIDE}")
+    if cells > MAX_CELLS:
+        problems.append(f"size: {cells} cells, more than {MAX_CELLS}")
+    if not MIN_CELLS_PER_PLAYER <= cells / players <= MAX_CELLS_PER_PLAYER:
+        problems.append(f"size: {cells / players:.0f} cells per player, outside"
+                        f" {MIN_CELLS_PER_PLAYER}-{MAX_CELLS_PER_PLAYER}")
+    grid = np.full((rows, cols), -2, dtype=np.int64)
+    for loc in ants_map.water:
+        grid[loc] = -4
+    for row, col, owner in ants_map.hills:
+        grid[row, col] = owner
+    try:
+        MapSymmetry(grid, list(ants_map.hills)).orientations()
+    except ValueError as exc:
+        problems.append(f"symmetry: {exc}")
+    first = ants_map.hills[0]
+    dist = _walk(ants_map, first[:2])
+    land = np.ones((rows, cols), dtype=bool)
+    for loc in ants_map.water:
+        land[loc] = False
+    if np.any(land & (dist < 0)):
+        problems.append(f"islands: {int(np.sum(land & (dist < 0)))} land squares cannot be"
+                        " reached from the first hill")
+    for index, (row, col, owner) in enumerate(ants_map.hills):
+        steps = _walk(ants_map, (row, col)) if index else dist
+        for other_row, other_col, other in ants_map.hills[index + 1:]:
+            if other == owner:
+                continue
+            walk = int(steps[other_row, other_col])
+            drow = min(abs(row - other_row), rows - abs(row - other_row))
+            dcol = min(abs(col - other_col), cols - abs(col - other_col))
+            where = f"hills {(row, col)} and {(other_row, other_col)}"
+            if walk >= 0 and not MIN_HILL_STEPS <= walk <= MAX_HILL_STEPS:
+                problems.append(f"hill distance: {where} are {walk} steps apart, outside"
+                                f" {MIN_HILL_STEPS}-{MAX_HILL_STEPS}")
+            if drow * drow + dcol * dcol < MIN_HILL_DISTANCE2:
+                problems.append(f"hill distance: {where} are closer than 6 squares")
+    return problems

@@ -1,0 +1,250 @@
+"""2011 replays (revision 3 JSON): re-simulate one with botarena's rules and compare, or
+write one from a botarena game so the 2011 visualizer and its users' tools keep working."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from botarena.core.rules import GameError
+from botarena.games.ants.mapfile import AntsMap
+from botarena.games.ants.rules import AntsState, ScriptMismatch
+
+MAP_RENDER = "abcdefghij" + "ABCDEFGHIJ" + "0123456789" + "?%*.!"
+
+
+def read_2011(path: str | Path) -> dict[str, Any]:
+    """A 2011 replay file (gzip or plain JSON); raises GameError with one line naming it."""
+    try:
+        raw = Path(path).read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        document = json.loads(raw)
+    except (OSError, EOFError, ValueError) as exc:
+        raise GameError(f"{path}: not a readable 2011 replay ({exc})") from None
+    data = document.get("replaydata") if isinstance(document, dict) else None
+    if not isinstance(data, dict) or data.get("revision") != 3:
+        raise GameError(f"{path}: not a revision-3 Ants replay (no replaydata revision 3)")
+    return document
+
+
+def map_from_replay(data: dict[str, Any], name: str) -> AntsMap:
+    """Water from the end-of-game map picture, hills (in engine order) from the hill list."""
+    water = frozenset((row, col) for row, line in enumerate(data["map"]["data"])
+                      for col, char in enumerate(line) if char == "%")
+    hills = [(row, col, owner) for row, col, owner, _ in data["hills"]]
+    return AntsMap(data["map"]["rows"], data["map"]["cols"], data["players"], water, hills,
+                   name)
+
+
+def options_from_replay(data: dict[str, Any]) -> dict[str, Any]:
+    return {"turns": data["turns"], "loadtime": data["loadtime"],
+            "turntime": data["turntime"], "viewradius2": data["viewradius2"],
+            "attackradius2": data["attackradius2"], "spawnradius2": data["spawnradius2"],
+            "player_seed": data.get("player_seed", 0), "food_rate": data["food_rate"],
+            "food_turn": data["food_turn"], "food_start": data["food_start"],
+            "food_visible": 0, "cutoff_turn": 150, "cutoff_percent": 0.85, "food": "symmetric",
+            "strict": 0}
+
+
+def resimulate(document: dict[str, Any], name: str = "replay") -> AntsState:
+    """Play a 2011 replay again with its food, spawn choices, moves and faults as inputs.
+
+    Raises ScriptMismatch when a recorded input cannot happen under botarena's rules.
+    """
+    data = document["replaydata"]
+    food_script: dict[int, list[tuple[int, int]]] = {}
+    for row, col, start, *_ in data["food"]:
+        food_script.setdefault(start, []).append((row, col))
+    spawn_script: dict[int, set[tuple[int, int]]] = {}
+    moves: dict[tuple[int, int, int, int], str] = {}
+    for row, col, spawn, _end, owner, path in data["ants"]:
+        spawn_script.setdefault(spawn, set()).add((row, col))
+        moves[(row, col, spawn, owner)] = path
+    state = AntsState(int(data.get("engine_seed") or 0), options_from_replay(data),
+                      map_from_replay(data, name), food_script, spawn_script)
+    faults: dict[int, list[int]] = {}
+    for seat, (status, turn) in enumerate(zip(document.get("status", []),
+                                              document.get("playerturns", []), strict=False)):
+        word = status.split()[0]
+        if word in ("crashed", "timeout"):
+            faults.setdefault(0 if status == "crashed 0" else turn, []).append(seat)
+        elif word == "invalid":
+            state.invalid_script.setdefault(turn, []).append(seat)
+    from botarena.core.rules import Status
+
+    def fault_all(turn: int) -> None:
+        for seat in faults.get(turn, []):
+            word = document["status"][seat].split()[0]
+            state.fault(seat, Status.CRASHED if word == "crashed" else Status.TIMEOUT, word)
+
+    fault_all(0)
+    while not state.is_over():
+        turn = state.turn + 1
+        seats = state.to_act()
+        fault_all(turn)
+        actions: dict[int, list[str]] = {seat: [] for seat in seats}
+        for ant in state.current_ants.values():
+            path = moves.get((*ant.initial_loc, ant.spawn_turn, ant.owner), "")
+            index = turn - ant.spawn_turn - 1
+            if 0 <= index < len(path) and path[index] in "nesw" and ant.owner in actions:
+                actions[ant.owner].append(f"o {ant.loc[0]} {ant.loc[1]} {path[index]}")
+        state.apply(actions)
+    return state
+
+
+def replay_data(state: AntsState, name: str = "map") -> dict[str, Any]:
+    """The 2011 `get_replay()` of a finished game."""
+    params = state.params
+    end = state.turn + 1
+    return {
+        "revision": 3, "players": state.num_players, "loadtime": params.loadtime,
+        "turntime": params.turntime, "turns": params.turns,
+        "viewradius2": params.viewradius2, "attackradius2": params.attackradius2,
+        "spawnradius2": params.spawnradius2, "engine_seed": state.engine_seed,
+        "player_seed": params.player_seed, "food_rate": state.food_rate,
+        "food_turn": state.food_turn, "food_start": state.food_start,
+        "map": {"rows": state.height, "cols": state.width, "data": map_picture(state)},
+        "food": [[*food.loc, food.start_turn, end if food.end_turn is None else food.end_turn]
+                 + ([food.owner] if food.owner is not None else [])
+                 for food in state.all_food],
+        "ants": [[*ant.initial_loc, ant.spawn_turn, ant.die_turn if ant.killed else end,
+                  ant.owner, "".join(ant.orders)] for ant in state.all_ants],
+        "hills": [[*hill.loc, hill.owner, hill.end_turn or end]
+                  for hill in state.hills.values()],
+        "scores": state.score_history, "bonus": state.bonus,
+        "hive_history": state.hive_history, "winning_turn": state.winning_turn,
+        "ranking_turn": state.ranking_turn, "cutoff": state.cutoff,
+    }
+
+
+def map_picture(state: AntsState) -> list[str]:
+    """The end-of-game map as the 2011 engine draws it (hills without an ant come out 'I')."""
+    lines = []
+    for row in range(state.height):
+        chars = []
+        for col in range(state.width):
+            square = state.grid[row][col]
+            if (row, col) in state.hills:
+                square += 10 if (row, col) in state.current_ants else 20
+            chars.append(MAP_RENDER[square])
+        lines.append("".join(chars))
+    return lines
+
+
+def game_result(state: AntsState, names: list[str]) -> dict[str, Any]:
+    """The whole 2011 replay file: result fields around `replaydata`."""
+    scores = list(state.score)
+    ordered = sorted(scores, reverse=True)
+    return {"challenge": "ants", "location": "botarena", "game_id": 0,
+            "status": list(state.bot_status), "playerturns": list(state.bot_turns),
+            "score": scores, "rank": [ordered.index(s) for s in scores],
+            "replayformat": "json", "replaydata": replay_data(state),
+            "game_length": state.turn, "playernames": names}
+
+
+def compare(recorded: dict[str, Any], state: AntsState) -> tuple[int, str] | None:
+    """The first (earliest-turn) difference between a 2011 replay and a re-simulation."""
+    data = recorded["replaydata"]
+    ours = replay_data(state)
+    found: list[tuple[int, str]] = []
+    mine = {(a[0], a[1], a[2], a[4]): a for a in ours["ants"]}
+    theirs = {(a[0], a[1], a[2], a[4]): a for a in data["ants"]}
+    for key, ant in theirs.items():
+        if key not in mine:
+            found.append((key[2], f"ant of player {key[3]} spawned at {key[:2]} on turn"
+                                  f" {key[2]} in the replay, not in the re-simulation"))
+        elif mine[key][3] != ant[3]:
+            found.append((min(mine[key][3], ant[3]),
+                          f"ant of player {key[3]} spawned at {key[:2]} on turn {key[2]}"
+                          f" ends at turn {ant[3]} in the replay, {mine[key][3]} here"))
+    for key in mine.keys() - theirs.keys():
+        found.append((key[2], f"ant of player {key[3]} spawns at {key[:2]} on turn {key[2]}"
+                              " here, not in the replay"))
+    hills = {(h[0], h[1]): h[3] for h in ours["hills"]}
+    for row, col, owner, end in data["hills"]:
+        if hills.get((row, col)) != end:
+            found.append((min(end, hills.get((row, col), end)),
+                          f"hill of player {owner} at {(row, col)} ends at turn {end} in the"
+                          f" replay, {hills.get((row, col))} here"))
+    for key, label in (("scores", "score"), ("hive_history", "hive")):
+        for player, (left, right) in enumerate(zip(data[key], ours[key], strict=False)):
+            for turn in range(max(len(left), len(right))):
+                a = left[turn] if turn < len(left) else None
+                b = right[turn] if turn < len(right) else None
+                if a != b:
+                    found.append((turn, f"{label} of player {player} at turn {turn}: replay"
+                                        f" {a}, here {b}"))
+                    break
+    end = state.turn
+    for field_name, theirs_value, ours_value in (
+            ("bonus", data["bonus"], ours["bonus"]),
+            ("end turn", recorded.get("game_length"), end),
+            ("end reason", data["cutoff"], ours["cutoff"]),
+            ("final score", recorded.get("score"), list(state.score)),
+            ("status", recorded.get("status"), _statuses(recorded, state)),
+            ("ranking turn", data.get("ranking_turn"), ours["ranking_turn"]),
+            ("winning turn", data.get("winning_turn"), ours["winning_turn"])):
+        if theirs_value is not None and theirs_value != ours_value:
+            found.append((end, f"{field_name}: replay {theirs_value}, here {ours_value}"))
+    return min(found) if found else None
+
+
+def _statuses(recorded: dict[str, Any], state: AntsState) -> list[str]:
+    return [theirs if theirs == "crashed 0" else ours
+            for theirs, ours in zip(recorded.get("status", []), state.bot_status,
+                                    strict=False)]
+
+
+def check_replay(path: str | Path) -> tuple[bool, str]:
+    """Re-simulate a 2011 replay file and report (ok, message naming the first difference)."""
+    document = read_2011(path)
+    try:
+        state = resimulate(document, str(path))
+    except ScriptMismatch as exc:
+        return False, f"{path}: {exc}"
+    difference = compare(document, state)
+    if difference is None:
+        return True, (f"{path}: ok, {state.turn} turns, {len(state.all_ants)} ants,"
+                      f" scores {state.score}, {state.cutoff}")
+    turn, message = difference
+    return False, f"{path}: first difference at turn {turn}: {message}"
+
+
+def state_from_botarena(document: dict[str, Any]) -> AntsState:
+    """Re-play a botarena Ants replay (its seed, options, map, answers and faults)."""
+    from botarena.core.rules import Status
+    from botarena.games.ants import GAME
+
+    if document.get("game") != "ants":
+        raise GameError(f"not an Ants replay (game {document.get('game')!r})")
+    ants_map = GAME.map_from_header(document["header"])  # type: ignore[misc]
+    state = GAME.new_state(document["seed"], dict(document["options"]), ants_map,
+                           len(document["bots"]))
+    assert isinstance(state, AntsState)
+    for seat, (status, detail) in document.get("handshake_faults", {}).items():
+        state.fault(int(seat), Status(status), detail)
+    for step in document["steps"]:
+        state.to_act()
+        actions = {}
+        for act in step["acts"]:
+            if "fault" in act:
+                state.fault(act["seat"], Status(act["fault"][0]), act["fault"][1])
+            else:
+                actions[act["seat"]] = GAME.protocol.parse(act["reply"].split("\n"))
+        state.apply(actions)
+    return state
+
+
+def export_replay(document: dict[str, Any]) -> dict[str, Any]:
+    """A botarena Ants replay as the 2011 engine's replay file (revision 3)."""
+    state = state_from_botarena(document)
+    names = [bot["name"] for bot in document["bots"]]
+    result = game_result(state, names)
+    faults = {player["bot"]: player["status"] for player in document["result"]["players"]}
+    for seat, name in enumerate(names):
+        if faults.get(name) in ("crashed", "timeout"):
+            result["status"][seat] = faults[name]
+    return result

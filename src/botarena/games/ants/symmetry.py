@@ -1,0 +1,161 @@
+"""Symmetric food, as the 2011 engine draws it: map orientations, food sets, the set cycle.
+
+Every call on the random generator happens in the 2011 engine's order (`choice` of an
+orientation set, `shuffle` of the set deque at each new cycle), so a game seeded like the
+2011 engine places the same food. The map comparison is vectorised with numpy.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable
+
+import numpy as np
+
+LAND, FOOD, WATER = -2, -3, -4
+
+Orientation = list[tuple[tuple[int, int], int]]
+"""One (hill location, aim) per player; player 0's first hill has aim 0."""
+
+
+def offset_aim(row, col, aim: int):
+    """The offset (row, col) turned by one of the eight orientations (works on arrays too)."""
+    return [(row, col), (-row, col), (row, -col), (-row, -col),
+            (col, row), (-col, row), (col, -row), (-col, -row)][aim]
+
+
+class MapSymmetry:
+    """Finds the orientation sets under which every player's start looks like player 0's."""
+
+    def __init__(self, grid: np.ndarray, hills: list[tuple[int, int, int]]) -> None:
+        self.grid = grid  # int array: owner >= 0 for the ant on each hill, LAND, WATER
+        self.hills = hills
+        self.rows, self.cols = grid.shape
+        rr, cc = np.meshgrid(np.arange(self.rows), np.arange(self.cols), indexing="ij")
+        self.offsets = (rr, cc)
+
+    def _view(self, loc: tuple[int, int], aim: int) -> np.ndarray:
+        drow, dcol = offset_aim(*self.offsets, aim)
+        return self.grid[(loc[0] + drow) % self.rows, (loc[1] + dcol) % self.cols]
+
+    def similar(self, loc1: tuple[int, int], loc2: tuple[int, int], aim: int,
+                player: int) -> bool:
+        """The 2011 `map_similar` test: is the map seen from loc2 turned by aim like loc1's?"""
+        ilk0 = self._view(loc1, 0)
+        ilk1 = self._view(loc2, aim)
+        own = ilk0 == 0
+        enemy = ilk0 > 0
+        ground = ilk0 < 0
+        if np.any(own & (ilk1 != player)):
+            return False
+        if np.any(enemy & ((ilk1 < 0) | (ilk1 == player))):
+            return False
+        return not np.any(ground & (ilk1 != ilk0))
+
+    def orientations(self) -> list[Orientation]:
+        """All valid orientation sets, in the 2011 engine's order; raises ValueError if none."""
+        hills0 = [(r, c) for r, c, owner in self.hills if owner == 0]
+        players = 1 + max(owner for _, _, owner in self.hills)
+        sets: list[list[tuple[tuple[int, int], int, int]]] = [[(hills0[0], 0, 0)]]
+        for player in range(1, players):
+            own = [(r, c) for r, c, owner in self.hills if owner == player]
+            if len(own) != len(hills0):
+                raise ValueError(f"not symmetric: player 0 has {len(hills0)} hills,"
+                                 f" player {player} has {len(own)}")
+            grown = []
+            for loc in own:
+                for aim in range(8):
+                    if self.similar(hills0[0], loc, aim, player):
+                        grown.extend([*chosen, (loc, aim, player)] for chosen in sets)
+            sets = grown
+            if not sets:
+                raise ValueError(f"not symmetric: no orientation of player {player}"
+                                 " matches player 0")
+        valid = [chosen for chosen in sets if self._markers_agree(chosen)]
+        if not valid:
+            raise ValueError("not symmetric: there are no valid orientation sets")
+        return [[(loc, aim) for loc, aim, _ in chosen] for chosen in valid]
+
+    def _markers_agree(self, chosen: list[tuple[tuple[int, int], int, int]]) -> bool:
+        """Mark offset (1, 2) under every orientation and check the map is still symmetric."""
+        saved = []
+        for loc, aim, _ in chosen:
+            drow, dcol = offset_aim(1, 2, aim)
+            square = ((loc[0] + drow) % self.rows, (loc[1] + dcol) % self.cols)
+            saved.append((square, int(self.grid[square])))
+            self.grid[square] = FOOD
+        try:
+            return all(self.similar(chosen[0][0], loc, aim, player)
+                       for loc, aim, player in chosen)
+        finally:
+            for square, ilk in reversed(saved):
+                self.grid[square] = ilk
+
+
+def distance2(rows: int, cols: int, a: tuple[int, int], b: tuple[int, int]) -> int:
+    drow = abs(a[0] - b[0])
+    dcol = abs(a[1] - b[1])
+    return min(drow, rows - drow) ** 2 + min(dcol, cols - dcol) ** 2
+
+
+def food_sets(rows: int, cols: int, orientation: Orientation, hill_squares: set,
+              players: int, allowed: Callable[[tuple[int, int]], bool] | None = None
+              ) -> list[list[tuple[int, int]]]:
+    """The 2011 `get_symmetric_food_sets`: squares grouped by their symmetric images.
+
+    Water is not excluded (a 2011 quirk: food sent there waits forever). Sets whose first
+    square is next to another of the set are dropped (the mirror-line dead zone). With
+    `allowed` (the starting-vision squares), only squares it admits start a set, and only
+    full-size sets are kept.
+    """
+    visited = np.zeros((rows, cols), dtype=bool)
+    hill0 = orientation[0][0]
+    sets = []
+    for row in range(rows):
+        for col in range(cols):
+            if visited[row, col] or (row, col) in hill_squares:
+                continue
+            if allowed is not None and not allowed((row, col)):
+                continue
+            o_row, o_col = row - hill0[0], col - hill0[1]
+            images = [offset_aim(o_row, o_col, aim) for _, aim in orientation]
+            # list(set(list)) exactly as in 2011: the set's order picks the `first` square
+            locations = list(set([((loc[0] + drow) % rows, (loc[1] + dcol) % cols)
+                                  for (loc, _), (drow, dcol) in zip(orientation, images,
+                                                                    strict=True)]))
+            first = locations[0]
+            if any(distance2(rows, cols, first, other) == 1 for other in locations[1:]):
+                continue
+            if allowed is None or len(locations) == players:
+                for loc in locations:
+                    visited[loc] = True
+                sets.append(locations)
+    return sets
+
+
+class FoodCycle:
+    """The 2011 deque of food sets with its `None` sentinel: cycled, reshuffled each round."""
+
+    def __init__(self, sets: list[list[tuple[int, int]]]) -> None:
+        self.queue: deque = deque(sets)
+        self.queue.append(None)
+
+    def draw(self, amount: int, rng: random.Random, pending: dict) -> int:
+        """Schedule whole sets into `pending` while they fit in `amount`; return the rest."""
+        queue = self.queue
+        if len(queue) == 1:
+            return amount  # no food sets at all (a map too small or odd for symmetric food)
+        while True:
+            chosen = queue.pop()
+            if chosen is None:
+                rng.shuffle(queue)
+                queue.appendleft(None)
+                chosen = queue.pop()
+            if len(chosen) > amount:
+                queue.append(chosen)
+                return amount
+            amount -= len(chosen)
+            queue.appendleft(chosen)
+            for loc in chosen:
+                pending[loc] = pending.get(loc, 0) + 1
