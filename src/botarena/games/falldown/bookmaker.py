@@ -96,13 +96,15 @@ def _game_from(document: Any) -> BookmakerGame:
 
 
 class CommandReplayer:
-    """An in-process bot answering, in each slot, the command the file logs for it."""
+    """An in-process bot answering, in each slot, the command the file logs for it (`N`
+    past the file's end, where the rules would play on)."""
 
     def __init__(self, commands: tuple[str, ...]) -> None:
         self.commands = commands
 
     def act(self, observation: Observation) -> str:
-        return self.commands[observation.turn]
+        turn = observation.turn
+        return self.commands[turn] if turn < len(self.commands) else "N"
 
 
 def import_bookmaker(path: str | Path) -> tuple[BookmakerGame, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 from botarena.core.protocol import Protocol
 from botarena.games.falldown.rules import (
     BLOCKS,
+    COMMANDS,
     JAVA_BLANKS,
     SEATS,
     Observation,
@@ -48,8 +49,10 @@ class FalldownProtocol(Protocol):
 
     def parse(self, lines: list[str], observation: Any = None) -> str | Queued:
         """The command of the first engine line; never raises (no reply is a fault)."""
-        pieces = engine_lines(lines[0]) if lines else [""]
         carry = observation.carry if observation is not None else ()
+        if not carry and lines and lines[0] in COMMANDS:
+            return lines[0]
+        pieces = engine_lines(lines[0]) if lines else [""]
         if carry:
             pieces = [*carry, *pieces]
         if len(pieces) == 1:

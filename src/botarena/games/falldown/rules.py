@@ -119,9 +119,15 @@ class FalldownState(State):
         self.silent = [False] * SEATS
         """Seats whose bot was stopped (timeout) or ended (crash): no more exchanges."""
         self.carry: list[tuple[str, ...]] = [()] * SEATS
-        self.fell_at: list[int | None] = [None] * SEATS
         self._falls: list[int] = []
         self._fallen_blocks: list[int] = []
+        self._running: set[int] = set()
+        """Blocks whose timer is not 0 (falling or fallen)."""
+        self._blocks_view: tuple[int, ...] | None = None
+        self._rows = [self._row(p) for p in range(SEATS)]
+        self._players_view: tuple[tuple[int, int, str, int], ...] | None = None
+        self._living = SEATS
+        self._clock = Clock(reply_s=reply_s)
 
     # -- who acts and what they see -------------------------------------------------------
     def to_act(self) -> list[int]:
@@ -131,14 +137,18 @@ class FalldownState(State):
         return [seat]
 
     def observation(self, seat: int) -> Observation:
-        return Observation(seat, self.turn, tuple(self.blocks), self.player_rows(),
+        if self._blocks_view is None:
+            self._blocks_view = tuple(self.blocks)
+        if self._players_view is None:
+            self._players_view = tuple(self._rows)
+        return Observation(seat, self.turn, self._blocks_view, self._players_view,
                            self.carry[seat])
 
-    def player_rows(self) -> tuple[tuple[int, int, str, int], ...]:
-        """The 4 players as the engine prints them: `(x, y, facing, wait)`, -1 -1 if fallen."""
-        return tuple((self.x[p], self.y[p], FACINGS[self.facing[p]], self.wait[p])
-                     if self.alive[p] else (-1, -1, FACINGS[self.facing[p]], self.wait[p])
-                     for p in range(SEATS))
+    def _row(self, p: int) -> tuple[int, int, str, int]:
+        """Player `p` as the engine prints it: `(x, y, facing, wait)`, x = y = -1 if fallen."""
+        if self.alive[p]:
+            return (self.x[p], self.y[p], FACINGS[self.facing[p]], self.wait[p])
+        return (-1, -1, FACINGS[self.facing[p]], self.wait[p])
 
     # -- one slot ---------------------------------------------------------------------------
     def apply(self, actions: Mapping[int, Any]) -> None:
@@ -154,14 +164,18 @@ class FalldownState(State):
         else:
             command = action if action in COMMANDS else "N"
         if self.alive[seat]:
-            if self.wait[seat] > 0:
+            waiting = self.wait[seat]
+            if waiting:
                 command = "N"
-                self.wait[seat] -= 1
+                self.wait[seat] = waiting - 1
             elif command == "A":
                 self._attack(seat)
                 self.wait[seat] = ATTACK_WAIT - 1
             elif command != "N":
                 self._move(seat, FACINGS.index(command))
+            if waiting or command != "N":
+                self._rows[seat] = self._row(seat)
+                self._players_view = None
             self.last_command[seat] = command
         else:
             command = self.last_command[seat]
@@ -195,30 +209,42 @@ class FalldownState(State):
             index = by * BLOCKS + bx
             if blocks[index] == 0:
                 blocks[index] = 4 * distance
+                self._running.add(index)
+                self._blocks_view = None
             distance += 1
             bx, by = bx + dx, by + dy
 
     def _refresh(self) -> None:
-        """Every block's timer, in block-row order: a falling block counts down and falls
-        (with the players on it) at 0; a fallen one counts up to 0 and stands again."""
+        """Every block's timer: a falling block counts down and falls (with the players on
+        it) at 0; a fallen one counts up to 0 and stands again. Only blocks whose timer
+        runs are visited."""
         self._falls = []
         self._fallen_blocks = []
+        if not self._running:
+            return
+        self._blocks_view = None
         blocks = self.blocks
-        for index, value in enumerate(blocks):
+        for index in list(self._running):
+            value = blocks[index]
             if value > 1:
                 blocks[index] = value - 1
             elif value == 1:
                 blocks[index] = FALLEN
                 self._fallen_blocks.append(index)
-            elif value < 0:
+            elif value == -1:
+                blocks[index] = 0
+                self._running.discard(index)
+            else:
                 blocks[index] = value + 1
-        for index in self._fallen_blocks:
+        if self._fallen_blocks:
+            self._fallen_blocks.sort()
             for p in range(SEATS):
-                if self.alive[p] and block_of(self.x[p], self.y[p]) == index:
+                if self.alive[p] and block_of(self.x[p], self.y[p]) in self._fallen_blocks:
                     self.alive[p] = False
-                    self.fell_at[p] = self.turn
+                    self._living -= 1
                     self._falls.append(p)
-        self._falls.sort()
+                    self._rows[p] = self._row(p)
+                    self._players_view = None
 
     # -- faults and the end -----------------------------------------------------------------
     def fault(self, seat: int, status: Status, detail: str) -> None:
@@ -238,7 +264,7 @@ class FalldownState(State):
         return living[0] if len(living) == 1 else -1
 
     def is_over(self) -> bool:
-        return self.turn >= self.max_turns or sum(self.alive) == 1
+        return self.turn >= self.max_turns or self._living == 1
 
     def outcome(self) -> Outcome:
         winner = self.winner()
@@ -252,7 +278,7 @@ class FalldownState(State):
         return Outcome(scores=scores, end_reason=reason)
 
     def clock(self, seat: int) -> Clock:
-        return Clock(reply_s=self.reply_s)
+        return self._clock
 
     def handshake_clock(self, seat: int) -> Clock:
         return Clock(reply_s=self.ready_s)
@@ -332,14 +358,17 @@ def start_option(text: str) -> str:
     return text.strip()
 
 
+ALL_CELLS = tuple((x, y) for y in range(CELLS) for x in range(CELLS))
+
+
 def draw_starts(rng: random.Random) -> tuple[Start, ...]:
     """Players 0..3 in turn: a uniform cell more than 3 from those placed, a uniform facing."""
     starts: list[Start] = []
+    cells = ALL_CELLS
     for _ in range(SEATS):
-        cells = [(x, y) for y in range(CELLS) for x in range(CELLS)
-                 if all(abs(x - s.x) + abs(y - s.y) >= MIN_DISTANCE for s in starts)]
         x, y = rng.choice(cells)
         starts.append(Start(x, y, rng.choice(FACINGS)))
+        cells = tuple((cx, cy) for cx, cy in cells if abs(cx - x) + abs(cy - y) >= MIN_DISTANCE)
     return tuple(starts)
 
 
