@@ -60,6 +60,8 @@ INFO = GameInfo(
         Option("cutoff_turn", 150, "turns one side may hold cutoff_percent before the end",
                int, 1, 1_000_000),
         Option("cutoff_percent", 0.85, "population share of the cutoff rule", float, 0.0, 1.0),
+        Option("scenario", 0, "1: start from the map's ants and food exactly (2011 --scenario)",
+               int, 0, 1),
         Option("strict", 0, "1: an invalid order kills the bot (status invalid)", int, 0, 1),
         Option("player_seed", "", "player_seed sent to bots (default: the game seed)",
                _seed_text),

@@ -165,10 +165,20 @@ class AntsState(State):
         self.current_food: dict[tuple[int, int], Food] = {}
         self.pending_food: dict[tuple[int, int], int] = {}
         self.hills: dict[tuple[int, int], Hill] = {}
+        scenario = bool(options.get("scenario", 0))
         for row, col, owner in ants_map.hills:
             hill = Hill((row, col), owner)
             self.hills[hill.loc] = hill
-            self._add_ant(hill)
+            if not scenario or not ants_map.ants:
+                self._add_ant(hill)
+        if scenario:  # 2011 --scenario: the map's ants and food, exactly as drawn
+            for row, col, owner in sorted(ants_map.ants, key=lambda ant: ant[2]):
+                ant = Ant((row, col), owner, 0)
+                self.grid[row][col] = owner
+                self.all_ants.append(ant)
+                self.current_ants[(row, col)] = ant
+            for loc in ants_map.food:
+                self._add_food(loc)
         self.hive_food = [0] * players
         self.hive_history = [[0] for _ in range(players)]
         first_hills = ants_map.hill_counts()[0]
