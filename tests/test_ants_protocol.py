@@ -1,0 +1,216 @@
+"""The 2011 wire format and real bot processes: sample dialogue, renumbering, faults."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import botarena
+from botarena.games.ants import INFO, new_state
+from botarena.games.ants.mapfile import parse_map
+from botarena.games.ants.protocol import PROTOCOL, AntsProtocol
+
+
+def scenario(rows: list[str], players: int, **options):
+    text = f"rows {len(rows)}\ncols {len(rows[0])}\nplayers {players}\n"
+    text += "".join(f"m {row}\n" for row in rows)
+    given = {"food": "none", "scenario": 1, **options}
+    resolved = INFO.resolve_options({k: str(v) for k, v in given.items()})
+    return new_state(42, resolved, parse_map(text), players)
+
+
+def test_turn_zero_parameters_in_the_2011_order() -> None:
+    state = scenario(["A." + "." * 18, "." * 20, "." * 18 + "B."] + ["." * 20] * 17, 2,
+                     turntime=1000, turns=500, viewradius2=55)
+    assert PROTOCOL.greeting(state, 0) == (
+        "turn 0\nloadtime 3000\nturntime 1000\nrows 20\ncols 20\nturns 500\n"
+        "viewradius2 55\nattackradius2 5\nspawnradius2 1\nplayer_seed 42\nready\n")
+    assert PROTOCOL.handshake_done("GO ") and not PROTOCOL.handshake_done("ready")
+
+
+def test_the_spec_sample_turn_in_both_numberings() -> None:
+    """The rules page's example: A sees food, water, its two ants, B's ant and B's hill."""
+    rows = ["." * 20 for _ in range(20)]
+
+    def put(row: int, col: int, char: str) -> None:
+        rows[row] = rows[row][:col] + char + rows[row][col + 1:]
+
+    put(6, 5, "*")
+    put(7, 6, "%")
+    put(7, 9, "b")
+    put(10, 8, "a")
+    put(10, 9, "a")
+    put(7, 12, "1")
+    put(12, 8, "0")
+    state = scenario(rows, 2, viewradius2=55)
+    state.to_act()
+    a_text = PROTOCOL.encode(state.observation(0))
+    b_text = PROTOCOL.encode(state.observation(1))
+    assert a_text == ("turn 1\nw 7 6\nh 7 12 1\nh 12 8 0\na 7 9 1\na 10 8 0\na 10 9 0\n"
+                      "f 6 5\ngo\n")
+    assert b_text == ("turn 1\nw 7 6\nh 7 12 0\nh 12 8 1\na 7 9 0\na 10 8 1\na 10 9 1\n"
+                      "f 6 5\ngo\n")
+    state.apply({0: ["o 10 8 n", "o 10 9 n"], 1: ["o 7 9 w"]})
+    # the 2v1 fight: b's ant dies; it is reported to both as a dead ant
+    assert "d 7 8 1\n" in PROTOCOL.encode(state.observation(0))
+    assert "d 7 8 0\n" in PROTOCOL.encode(state.observation(1))
+
+
+def test_enemies_are_numbered_in_the_order_each_player_first_saw_them() -> None:
+    rows = ["." * 30 for _ in range(30)]
+    rows[0] = "A" + "." * 7 + "B" + "." * 13 + "C" + "." * 7  # B at col 8, C at col 22
+    state = scenario(rows, 3)
+    # A sees B (d² 64) and C (wrapped, d² 64): numbered in row-major order B=1, C=2;
+    # C sees A (d² 64) but not B (d² 196): A=1, B not yet numbered
+    assert state.switch[0][:3] == [0, 1, 2]
+    assert state.switch[2][:3] == [1, None, 0]
+    state.to_act()
+    assert state.observation(2).ants == [(0, 0, 1), (0, 22, 0)]
+    assert state.observation(0).ants == [(0, 0, 0), (0, 8, 1), (0, 22, 2)]
+
+
+def test_end_message_uses_the_players_numbering() -> None:
+    rows = ["A" + "." * 19] + ["." * 20] * 9 + ["." * 10 + "B" + "." * 9] + ["." * 20] * 9
+    state = scenario(rows, 2, turns=1)
+    state.to_act()
+    state.apply({})
+    assert state.is_over()
+    text = AntsProtocol().farewell(state, 1)
+    # the enemy was never seen: the 2011 engine prints None for it
+    assert text == ("end\nplayers 2\nscore 1 None\nstatus survived None\nplayerturns 1 None\n"
+                    "h 10 10 0\na 10 10 0\ngo\n")
+
+
+def test_bot_side_reader_round_trip() -> None:
+    reader = AntsProtocol()
+    lines = iter(["turn 0\n", "loadtime 3000\n", "turntime 500\n", "rows 5\n", "cols 6\n",
+                  "turns 9\n", "viewradius2 77\n", "attackradius2 5\n", "spawnradius2 1\n",
+                  "player_seed 7\n", "new_param xyz\n", "ready\n",
+                  "turn 1\n", "w 1 2\n", "a 0 0 0\n", "h 3 3 1\n", "f 2 2\n", "d 4 4 1\n",
+                  "go\n", "end\n", "players 2\n", "go\n"])
+    first = reader.read_observation(lambda: next(lines, ""))
+    assert first is not None and first.turn == 0 and first.params.rows == 5
+    assert first.params.player_seed == 7
+    second = reader.read_observation(lambda: next(lines, ""))
+    assert second is not None and second.turn == 1
+    assert (second.water, second.ants, second.hills, second.food, second.dead) == (
+        [(1, 2)], [(0, 0, 0)], [(3, 3, 1)], [(2, 2)], [(4, 4, 1)])
+    assert PROTOCOL.encode(second) == "turn 1\nw 1 2\nh 3 3 1\na 0 0 0\nf 2 2\nd 4 4 1\ngo\n"
+    assert reader.read_observation(lambda: next(lines, "")) is None
+
+
+# -- real processes --------------------------------------------------------------------
+SAMPLE_BOT = textwrap.dedent('''
+    import sys
+    MODE = sys.argv[1] if len(sys.argv) > 1 else "north"
+    turn = 0
+    ants = []
+    for line in sys.stdin:
+        line = line.strip()
+        if line == "ready":
+            sys.stdout.write("go\\n"); sys.stdout.flush()
+        elif line.startswith("turn"):
+            turn = int(line.split()[1]); ants = []
+        elif line.startswith("a ") and line.endswith(" 0"):
+            ants.append(line.split()[1:3])
+        elif line == "end":
+            break
+        elif line == "go":
+            if MODE == "crash" and turn == 3:
+                sys.exit(1)
+            if MODE == "hang" and turn == 2:
+                import time; time.sleep(30)
+            if MODE == "garbage":
+                sys.stdout.write("hello world\\nx 1 2 n\\n")
+            if MODE == "flood":
+                sys.stdout.write("# noise\\n" * 5000)
+            for row, col in ants:
+                sys.stdout.write("o %s %s n\\n" % (row, col))
+            sys.stdout.write("go\\n"); sys.stdout.flush()
+''')
+
+
+@pytest.fixture
+def bot(tmp_path: Path) -> str:
+    path = tmp_path / "sample_bot.py"
+    path.write_text(SAMPLE_BOT)
+    return f"{sys.executable} {path}"
+
+
+def play(*bots: str, **options) -> dict:
+    result = botarena.play("ants", list(bots), seed=5, **options)
+    return result.to_dict()
+
+
+def test_a_2011_style_bot_process_plays_a_whole_game(bot: str) -> None:
+    result = play(bot, "builtin:ants/hold", turns=30)
+    assert result["turns"] >= 1
+    assert [p["status"] for p in result["players"]][0] in ("ok", "eliminated")
+
+
+def test_crash_kills_the_bot_its_ants_stay_and_its_hill_is_charged(bot: str) -> None:
+    result = play(f"{bot} crash", "builtin:ants/hold", "builtin:ants/hold", turns=10)
+    crashed = result["players"][0]
+    assert crashed["status"] == "crashed"
+    assert result["players"][1]["status"] == "ok"
+
+
+def test_timeout_kills_the_bot(bot: str) -> None:
+    result = play(f"{bot} hang", "builtin:ants/hold", "builtin:ants/hold", turns=5,
+                  turntime=300)
+    assert result["players"][0]["status"] == "timeout"
+    assert result["players"][0]["score"] == 0  # its one hill charged at once
+
+
+def test_garbage_orders_are_dropped_not_fatal_and_fatal_in_strict(bot: str) -> None:
+    loose = play(f"{bot} garbage", "builtin:ants/hold", "builtin:ants/hold", turns=5)
+    assert loose["players"][0]["status"] == "ok"
+    strict = play(f"{bot} garbage", "builtin:ants/hold", "builtin:ants/hold", turns=5,
+                  strict=1)
+    assert strict["players"][0]["status"] == "invalid"
+
+
+def test_a_flood_of_comment_lines_is_read_through(bot: str) -> None:
+    result = play(f"{bot} flood", "builtin:ants/hold", "builtin:ants/hold", turns=3)
+    assert result["players"][0]["status"] == "ok"
+
+
+def test_cli_play_json_and_verify(tmp_path: Path) -> None:
+    replay = tmp_path / "g.replay.gz"
+    run = subprocess.run([sys.executable, "-m", "botarena", "play", "ants",
+                          "builtin:ants/greedy", "python -m botarena.games.ants.bots.random",
+                          "--seed", "4", "-o", "turns=40", "--replay", str(replay), "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["game"] == "ants" and len(result["players"]) == 2
+    check = subprocess.run([sys.executable, "-m", "botarena", "verify", str(replay)],
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stdout + check.stderr
+    out = tmp_path / "g2011.replay"
+    export = subprocess.run([sys.executable, "-m", "botarena", "ants", "export-replay",
+                             str(replay), str(out)], capture_output=True, text=True)
+    assert export.returncode == 0, export.stderr
+    data = json.loads(out.read_text())
+    assert data["replaydata"]["revision"] == 3
+    assert data["game_length"] == result["turns"]
+    assert data["score"] == [p["score"] for p in result["players"]]
+    back = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay", str(out)],
+                          capture_output=True, text=True)
+    assert back.returncode == 0, back.stdout + back.stderr
+
+
+def test_bad_map_is_one_line_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.map"
+    bad.write_text("rows 2\ncols 3\nplayers 2\nm 0.1\nm .x.\n")
+    run = subprocess.run([sys.executable, "-m", "botarena", "play", "ants",
+                          "builtin:ants/hold", "builtin:ants/hold", "--map", str(bad)],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.strip().count("\n") == 0
+    assert "bad.map: line 5" in run.stderr and "'x'" in run.stderr
