@@ -27,6 +27,13 @@ CAPTURE = 100.0
 SUDDEN_DEATH = 10_000.0
 STEP_OFFSET = 1.0
 """Exploration ranks moves by points per letter, counting this many letters more."""
+COVER_OFFSET = 30.0
+"""Once the points are safe, coverage counts: moves are ranked by squares per turn, nearly
+regardless of letters, to discover all 625 squares (and win by sudden death) early."""
+COVER_FROM = 60
+"""From this turn on, coverage counts whatever the points."""
+SAFE_POINTS = 1100.0
+"""Estimated points above which letters are spent freely (the score is capped at 1000)."""
 HUNT_MIN = 10.0
 """A hunt must be worth this many points more than its letters cost (expected)."""
 """Expected squares a look discovers past an unknown side edge."""
@@ -46,14 +53,28 @@ class ExplorerBot:
         self.done = False
         self.tracker = Tracker()
         self.gains = LookGains()
+        self.points = 0.0
+        """Estimated points so far (whether a square was first and a capture hit are not
+        seen, so those count at their expected value)."""
 
     def act(self, observation: Observation) -> str:
+        before = self.map.count
         self.map.look(self.square, self.facing, observation.corridors)
         self.tracker.observe(self.map, self.square, observation.distance2)
+        self.points += (self.map.count - before) * self._square_value()
         path = self._plan()
         self.turn += 1
         self.done = self.turn >= TURNS
-        return self._walk(path)
+        before = self.map.count
+        letters = self._walk(path)
+        self.points += ((self.map.count - before) * self._square_value() - len(letters)
+                        + CAPTURE * self.tracker.belief.get(self.square, 0.0))
+        return letters
+
+    def _square_value(self) -> float:
+        """Expected points for a new square: 1, and 1 more while the opponent lacks it (less
+        likely as the game goes on)."""
+        return 2.0 - self.turn / TURNS
 
     # -- choosing the move ----------------------------------------------------------------
     def _plan(self) -> list[int]:
@@ -66,9 +87,14 @@ class ExplorerBot:
         discovered, links = bot_map.discovered, bot_map.links
         last_turn = self.turn + 1 >= TURNS
         look = 0.0 if last_turn else 1.0
-        hunt = SUDDEN_DEATH if bot_map.count == MAZE_SQUARES else CAPTURE
         belief = self.tracker.belief
-        value = 2.0 - self.turn / TURNS  # a new square: +1, +1 more if the opponent lacks it
+        value = self._square_value()
+        spare = self.points - SAFE_POINTS
+        hunt = CAPTURE if spare < 0 else 0.0
+        if bot_map.count == MAZE_SQUARES:
+            hunt = SUDDEN_DEATH
+        offset = STEP_OFFSET if spare < 0 and self.turn < COVER_FROM else COVER_OFFSET
+        max_steps = MAX_STEPS
         most = value * (bot_map.exist_count - bot_map.count + look * max(gains))
         most_hunt = hunt * max(belief.values(), default=0.0) + most
         start = self.square
@@ -81,18 +107,18 @@ class ExplorerBot:
         while queue:
             square = queue.popleft()
             steps = depth[square]
-            if (best_score >= most / (steps + STEP_OFFSET)
+            if (best_score >= most / (steps + offset)
                     and most_hunt - steps <= prey_value):
                 break
             if square != start:
                 gain = value * (walked[square] + look * gains[square])
-                score = gain / (steps + STEP_OFFSET)
+                score = gain / (steps + offset)
                 if score > best_score:
                     best, best_score = square, score
                 chance = belief.get(square)
                 if chance and hunt * chance + gain - steps > prey_value:
                     prey, prey_value = square, hunt * chance + gain - steps
-            if steps == MAX_STEPS:
+            if steps == max_steps:
                 continue
             for nxt in links[square]:
                 if nxt not in parent:
