@@ -3,6 +3,8 @@ docs/games/falldown.md."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from botarena.core.env import EnvSpec
 from botarena.core.game import Game
 from botarena.core.rules import GameInfo, Option
@@ -30,10 +32,20 @@ INFO = GameInfo(
 )
 
 
-def _bots() -> dict:
+def _random() -> Any:
     from botarena.games.falldown.bots.random import RandomBot
 
-    return {"random": RandomBot}
+    return RandomBot()
+
+
+def _hunter() -> Any:
+    from botarena.games.falldown.bots.hunter import HunterBot
+
+    return HunterBot()
+
+
+BOTS = {"random": _random, "hunter": _hunter}
+"""Built-in bots, imported only when played (so `python -m ...bots.NAME` runs cleanly)."""
 
 
 def _cli():
@@ -46,5 +58,5 @@ ENV_SPEC = EnvSpec(observation_charset="0123456789-URDLEO \n", observation_max_l
                    action_charset="URDLAN", action_max_length=1)
 """For the PettingZoo adapter: the state block's text in, one command letter out."""
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), cli=_cli(),
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, cli=_cli(),
             env_spec=ENV_SPEC)
