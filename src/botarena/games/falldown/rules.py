@@ -18,8 +18,10 @@ SEATS = 4
 CELLS = 18
 BLOCK = 3
 BLOCKS = CELLS // BLOCK  # 6 blocks a side
-FALLEN = -19
-"""A block's value in the first state after it fell; it counts up to 0 (standing again)."""
+BACK_AFTER = 20
+"""A block that falls at the end of slot t stands again from slot t + 20 (the engine shows
+-19 in slot t + 1 and counts up to 0)."""
+NO_FALL = -1
 ATTACK_WAIT = 3
 """The wait counter an attack sets; decremented in the same slot, so the next 2 own turns
 are forced `N`."""
@@ -30,6 +32,7 @@ FACINGS = "URDL"
 COMMANDS = frozenset("URDLAN")
 JAVA_BLANKS = "".join(chr(code) for code in range(0x21))
 """What Java's `String.trim` removes at both ends: every character up to U+0020."""
+DIRECTION = {letter: index for index, letter in enumerate(FACINGS)}
 DX = (0, 1, 0, -1)
 DY = (-1, 0, 1, 0)
 
@@ -58,26 +61,54 @@ class Queued:
 class Observation:
     """What the acting bot reads: its id, the slot `turn`, the 36 block values (block row
     major), the 4 players `(x, y, facing, wait)` (`x = y = -1` once fallen), and `carry`:
-    lines of an earlier reply not read yet (almost always empty)."""
+    lines of an earlier reply not read yet (almost always empty).
 
-    __slots__ = ("blocks", "carry", "players", "seat", "turn")
+    The jury builds it from the blocks' fall and return slots; the 36 values are worked out
+    only when somebody reads `blocks` (random bots never do).
+    """
 
-    def __init__(self, seat: int, turn: int, blocks: tuple[int, ...],
+    __slots__ = ("_blocks", "_timers", "carry", "players", "seat", "turn")
+
+    def __init__(self, seat: int, turn: int, blocks: tuple[int, ...] | None,
                  players: tuple[tuple[int, int, str, int], ...],
-                 carry: tuple[str, ...] = ()) -> None:
+                 carry: tuple[str, ...] = (),
+                 timers: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> None:
         self.seat = seat
         self.turn = turn
-        self.blocks = blocks
+        self._blocks = blocks
+        self._timers = timers
         self.players = players
         self.carry = carry
 
+    @property
+    def blocks(self) -> tuple[int, ...]:
+        if self._blocks is None:
+            assert self._timers is not None
+            falls, backs = self._timers
+            self._blocks = tuple(block_value(fall, back, self.turn)
+                                 for fall, back in zip(falls, backs, strict=True))
+        return self._blocks
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Observation) and all(
-            getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        return isinstance(other, Observation) and (
+            (self.seat, self.turn, self.blocks, self.players, self.carry)
+            == (other.seat, other.turn, other.blocks, other.players, other.carry))
 
     def __repr__(self) -> str:
         return (f"Observation(seat={self.seat}, turn={self.turn}, blocks={self.blocks},"
                 f" players={self.players}, carry={self.carry})")
+
+
+def block_value(fall: int, back: int, turn: int) -> int:
+    """The value the engine prints for a block at the start of slot `turn`: `v > 0` falls at
+    the end of slot `turn + v - 1`, `v < 0` stands again from slot `turn - v`, 0 stands.
+    `fall` is the slot at whose end it falls (-1: none pending), `back` the first slot it
+    stands again after its last fall."""
+    if fall >= turn:
+        return fall - turn + 1
+    if turn < back:
+        return turn - back
+    return 0
 
 
 def command_of(line: str) -> str:
@@ -107,7 +138,12 @@ class FalldownState(State):
         self.reply_s = reply_s
         self.ready_s = ready_s
         self.turn = 0
-        self.blocks = [0] * (BLOCKS * BLOCKS)
+        self._fall = [NO_FALL] * (BLOCKS * BLOCKS)
+        """Per block: the slot at whose end it falls, or NO_FALL."""
+        self._back = [0] * (BLOCKS * BLOCKS)
+        """Per block: the first slot it stands again after its last fall."""
+        self._falling: dict[int, list[int]] = {}
+        """Slot -> the blocks that fall at its end."""
         self.x = [start.x for start in starts]
         self.y = [start.y for start in starts]
         self.facing = [FACINGS.index(start.facing) for start in starts]
@@ -121,9 +157,7 @@ class FalldownState(State):
         self.carry: list[tuple[str, ...]] = [()] * SEATS
         self._falls: list[int] = []
         self._fallen_blocks: list[int] = []
-        self._running: set[int] = set()
-        """Blocks whose timer is not 0 (falling or fallen)."""
-        self._blocks_view: tuple[int, ...] | None = None
+        self._timers_view: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self._rows = [self._row(p) for p in range(SEATS)]
         self._players_view: tuple[tuple[int, int, str, int], ...] | None = None
         self._living = SEATS
@@ -137,12 +171,18 @@ class FalldownState(State):
         return [seat]
 
     def observation(self, seat: int) -> Observation:
-        if self._blocks_view is None:
-            self._blocks_view = tuple(self.blocks)
+        if self._timers_view is None:
+            self._timers_view = (tuple(self._fall), tuple(self._back))
         if self._players_view is None:
             self._players_view = tuple(self._rows)
-        return Observation(seat, self.turn, self._blocks_view, self._players_view,
-                           self.carry[seat])
+        return Observation(seat, self.turn, None, self._players_view, self.carry[seat],
+                           self._timers_view)
+
+    @property
+    def blocks(self) -> list[int]:
+        """The 36 block values as the engine prints them now (block row major)."""
+        return [block_value(fall, back, self.turn)
+                for fall, back in zip(self._fall, self._back, strict=True)]
 
     def _row(self, p: int) -> tuple[int, int, str, int]:
         """Player `p` as the engine prints it: `(x, y, facing, wait)`, x = y = -1 if fallen."""
@@ -172,7 +212,7 @@ class FalldownState(State):
                 self._attack(seat)
                 self.wait[seat] = ATTACK_WAIT - 1
             elif command != "N":
-                self._move(seat, FACINGS.index(command))
+                self._move(seat, DIRECTION[command])
             if waiting or command != "N":
                 self._rows[seat] = self._row(seat)
                 self._players_view = None
@@ -180,7 +220,10 @@ class FalldownState(State):
         else:
             command = self.last_command[seat]
         self.commands.append(command)
-        self._refresh()
+        if self.turn in self._falling:
+            self._refresh()
+        elif self._falls or self._fallen_blocks:
+            self._falls, self._fallen_blocks = [], []
         self.turn += 1
 
     def _move(self, seat: int, direction: int) -> None:
@@ -188,7 +231,7 @@ class FalldownState(State):
         Manhattan distance 3 of another living player."""
         self.facing[seat] = direction
         nx, ny = self.x[seat] + DX[direction], self.y[seat] + DY[direction]
-        if not (0 <= nx < CELLS and 0 <= ny < CELLS) or self.blocks[block_of(nx, ny)] < 0:
+        if not (0 <= nx < CELLS and 0 <= ny < CELLS) or self.turn < self._back[block_of(nx, ny)]:
             return
         for other in range(SEATS):
             if (other != seat and self.alive[other]
@@ -202,49 +245,37 @@ class FalldownState(State):
         direction = self.facing[seat]
         bx, by = self.x[seat] // BLOCK, self.y[seat] // BLOCK
         dx, dy = DX[direction], DY[direction]
-        blocks = self.blocks
+        turn = self.turn
         distance = 1
         bx, by = bx + dx, by + dy
         while 0 <= bx < BLOCKS and 0 <= by < BLOCKS:
             index = by * BLOCKS + bx
-            if blocks[index] == 0:
-                blocks[index] = 4 * distance
-                self._running.add(index)
-                self._blocks_view = None
+            if self._fall[index] < turn and self._back[index] <= turn:
+                fall = turn + 4 * distance - 1
+                self._fall[index] = fall
+                self._falling.setdefault(fall, []).append(index)
+                self._timers_view = None
             distance += 1
             bx, by = bx + dx, by + dy
 
     def _refresh(self) -> None:
-        """Every block's timer: a falling block counts down and falls (with the players on
-        it) at 0; a fallen one counts up to 0 and stands again. Only blocks whose timer
-        runs are visited."""
+        """The end of the slot: blocks whose time has come fall, with the players on them;
+        they stand again 20 slots later."""
+        fallen = self._falling.pop(self.turn)
         self._falls = []
-        self._fallen_blocks = []
-        if not self._running:
-            return
-        self._blocks_view = None
-        blocks = self.blocks
-        for index in list(self._running):
-            value = blocks[index]
-            if value > 1:
-                blocks[index] = value - 1
-            elif value == 1:
-                blocks[index] = FALLEN
-                self._fallen_blocks.append(index)
-            elif value == -1:
-                blocks[index] = 0
-                self._running.discard(index)
-            else:
-                blocks[index] = value + 1
-        if self._fallen_blocks:
-            self._fallen_blocks.sort()
-            for p in range(SEATS):
-                if self.alive[p] and block_of(self.x[p], self.y[p]) in self._fallen_blocks:
-                    self.alive[p] = False
-                    self._living -= 1
-                    self._falls.append(p)
-                    self._rows[p] = self._row(p)
-                    self._players_view = None
+        self._timers_view = None
+        fallen.sort()
+        self._fallen_blocks = fallen
+        for index in fallen:
+            self._fall[index] = NO_FALL
+            self._back[index] = self.turn + BACK_AFTER
+        for p in range(SEATS):
+            if self.alive[p] and block_of(self.x[p], self.y[p]) in fallen:
+                self.alive[p] = False
+                self._living -= 1
+                self._falls.append(p)
+                self._rows[p] = self._row(p)
+                self._players_view = None
 
     # -- faults and the end -----------------------------------------------------------------
     def fault(self, seat: int, status: Status, detail: str) -> None:
@@ -292,11 +323,12 @@ class FalldownState(State):
         """After slot `slot`: its actor and command, the blocks (timers), the players, and
         who and which blocks fell at its end."""
         played = self.turn - 1
+        blocks = self.blocks
         return {
             "slot": played,
             "seat": played & 3 if played >= 0 else None,
             "command": self.commands[-1] if self.commands else None,
-            "blocks": [self.blocks[row * BLOCKS:(row + 1) * BLOCKS] for row in range(BLOCKS)],
+            "blocks": [blocks[row * BLOCKS:(row + 1) * BLOCKS] for row in range(BLOCKS)],
             "players": [{"x": self.x[p], "y": self.y[p], "facing": FACINGS[self.facing[p]],
                          "wait": self.wait[p], "alive": self.alive[p]} for p in range(SEATS)],
             "falls": list(self._falls),
@@ -359,16 +391,21 @@ def start_option(text: str) -> str:
 
 
 ALL_CELLS = tuple((x, y) for y in range(CELLS) for x in range(CELLS))
+NEAR = {(x, y): frozenset((x + dx, y + dy) for dx in range(-3, 4) for dy in range(-3, 4)
+                          if abs(dx) + abs(dy) < MIN_DISTANCE)
+        for x, y in ALL_CELLS}
+"""Per cell: the cells within Manhattan distance 3 of it (itself included)."""
 
 
 def draw_starts(rng: random.Random) -> tuple[Start, ...]:
     """Players 0..3 in turn: a uniform cell more than 3 from those placed, a uniform facing."""
     starts: list[Start] = []
-    cells = ALL_CELLS
+    cells: tuple[tuple[int, int], ...] | list[tuple[int, int]] = ALL_CELLS
     for _ in range(SEATS):
         x, y = rng.choice(cells)
         starts.append(Start(x, y, rng.choice(FACINGS)))
-        cells = tuple((cx, cy) for cx, cy in cells if abs(cx - x) + abs(cy - y) >= MIN_DISTANCE)
+        near = NEAR[(x, y)]
+        cells = [cell for cell in cells if cell not in near]
     return tuple(starts)
 
 

@@ -1,0 +1,79 @@
+"""Falldown figures: in-process speed, the hunter's win rate, a 1000-slot process game.
+
+`python bench/run.py falldown` (add `--quick` for smaller samples).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import botarena
+
+RANDOM = "builtin:falldown/random"
+HUNTER = "builtin:falldown/hunter"
+GOLDEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "golden" / "falldown"
+
+
+def in_process_speed(seconds: float) -> list[dict]:
+    """4 random bots in-process for `seconds` of this process's CPU time (one core, so the
+    figure holds on a loaded machine): slots per CPU second, as 1000-slot games."""
+    games = slots = 0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        result = botarena.play("falldown", [RANDOM] * 4, seed=games, turns=1000)
+        games += 1
+        slots += result.turns
+    elapsed = time.process_time() - started
+    return [
+        {"name": "falldown in-process, 4 random: 1000-slot games per CPU second"
+                 " (slots/s / 1000)", "value": slots / elapsed / 1000, "unit": "games/s",
+         "goal": ">= 100"},
+        {"name": f"falldown in-process, 4 random: games per CPU second as played (mean"
+                 f" {slots / games:.0f} slots)", "value": games / elapsed, "unit": "games/s",
+         "goal": ""},
+    ]
+
+
+def hunter_win_rate(games: int) -> dict:
+    """The hunter against three randoms, rotating through the seats, seeds 0..games-1."""
+    wins = 0
+    for seed in range(games):
+        bots = [RANDOM] * 4
+        bots[seed % 4] = HUNTER
+        wins += botarena.play("falldown", bots, seed=seed).scores[seed % 4] == 1
+    return {"name": f"falldown hunter wins against 3 random ({games} seeded games)",
+            "value": 100 * wins / games, "unit": "%", "goal": ">= 95"}
+
+
+def process_game() -> dict:
+    """A 1000-slot game of 4 probe-bot processes (the golden `move_only` game)."""
+    meta = json.loads((GOLDEN / "move_only" / "meta.json").read_text())
+    start = "/".join(",".join(cell) for cell in json.loads(
+        (GOLDEN / "move_only" / "bookmaker.json").read_text())["replay"]["initial"])
+    with tempfile.TemporaryDirectory() as logs:
+        specs = [shlex.join([sys.executable, str(GOLDEN / "probe_bot.py"),
+                             *(str(Path(logs) / arg) if arg.endswith(".txt") else arg
+                               for arg in argv[2:])]) for argv in meta["bots_argv"]]
+        started = time.perf_counter()
+        result = botarena.play("falldown", specs, seed=0, start=start)
+        elapsed = time.perf_counter() - started
+    assert result.turns == 1000
+    return {"name": "falldown 1000-slot game, 4 probe-bot processes (Java engine: not"
+                    " measured here)", "value": elapsed, "unit": "s", "goal": "<= 1/5 of Java"}
+
+
+def run(quick: bool) -> list[dict]:
+    rows = in_process_speed(2.0 if quick else 10.0)
+    rows.append(hunter_win_rate(40 if quick else 200))
+    rows.append(process_game())
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run("--quick" in sys.argv):
+        print(row)
