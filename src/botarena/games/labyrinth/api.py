@@ -9,6 +9,7 @@ protocol (`run_stdio`), so a built-in bot plays the same way in both.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -27,6 +28,7 @@ class LabyrinthBot:
 
     def __init__(self) -> None:
         self.random: Callable[[], float] = seeded_random(bot_seed("", self.seat))
+        self.bank = Bank()
 
     def setup(self, seat: int, seed: str) -> None:
         """Called by the in-process player with `GAMESEED:SEAT`: check the role, seed the RNG."""
@@ -39,6 +41,16 @@ class LabyrinthBot:
         if call.name == "setup":
             self.random = seeded_random(call.args[1])
             return Answer("ready")
+        if call.name != "takeTurn":
+            self.bank.new_round()
+            return self._call(call)
+        self.bank.begin()
+        try:
+            return self._call(call)
+        finally:
+            self.bank.end()
+
+    def _call(self, call: Call) -> Answer:
         method = getattr(self, self.methods[call.name])
         return Answer(json.loads(json.dumps(method(*call.args))))
 
@@ -70,3 +82,38 @@ class MazeMaster(LabyrinthBot):
     def take_turn(self, mana: int, maze: list[list[dict[str, Any]]],
                   adventurers: list[dict[str, Any]]) -> Any:
         return None
+
+
+class Bank:
+    """A bot's own estimate of its time bank (50 ms a round + 1 ms a turn), so a bot can skip
+    expensive thinking rather than earn a time strike.
+
+    Tracks the time a bot spends in takeTurn against the round's bank. Wall time: it is
+    never less than CPU time, and it is what the referee charges an in-process bot."""
+
+    def __init__(self, reserve_s: float = 0.015) -> None:
+        self.reserve_s = reserve_s
+        self.left_s = 0.050
+        self.thinking_s = 0.0  # the most an expensive turn has cost so far
+        self.thought = False
+        self._started = 0.0
+
+    def new_round(self) -> None:
+        self.left_s = 0.050
+
+    def begin(self) -> None:
+        self.thought = False
+        self.left_s += 0.001
+        self._started = time.perf_counter()
+
+    def end(self) -> None:
+        used = time.perf_counter() - self._started
+        self.left_s -= used
+        if self.thought:
+            self.thinking_s = max(self.thinking_s, used)
+
+    def think(self) -> bool:
+        """Whether there is room for an expensive turn (twice the dearest one so far); a
+        True answer marks this turn as one that thinks."""
+        self.thought = self.left_s > self.reserve_s + 2 * self.thinking_s
+        return self.thought

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from botarena.games.labyrinth.api import Adventurers
-from botarena.games.labyrinth.bots.budget import Bank
+from botarena.games.labyrinth.bots.wallfollower import WallFollower
 from botarena.games.labyrinth.maze import Maze
 from botarena.games.labyrinth.vision import EAST, OFFSETS, SOUTH, side_edge
 
@@ -16,6 +16,9 @@ FORWARD = 1
 TURN_FOR = {1: 2, 2: 3, 3: 4}
 """Action that turns the facing by k quarter turns clockwise."""
 FAR = 1 << 30
+MEMORY = 20
+"""Turns a seen wall is trusted: the maze master may move any wall out of sight."""
+REPLAN_EVERY = 10
 
 
 class Cartographer(Adventurers):
@@ -25,20 +28,24 @@ class Cartographer(Adventurers):
         self.n = maze_size
         self.grid = Maze.open(maze_size)  # geometry only: edge numbering and the border
         self.known = [UNKNOWN] * (2 * maze_size * maze_size)
+        self.seen = [0] * (2 * maze_size * maze_size)  # turn each edge was last seen
+        self.turn = 0
+        self.shifting = False
+        self.scout = WallFollower()
+        self.scout.start_round(maze_size)
         self.positions = [(0, 0, EAST), (0, 0, SOUTH)]
         self.distance: list[int] = []
         self.stale = True
-        if not hasattr(self, "bank"):
-            self.bank = Bank()
-        self.bank.new_round()
 
     def take_turn(self, vision: list[dict[str, Any]]) -> list[int]:
-        self.bank.begin()
+        self.turn += 1
+        if self.turn % REPLAN_EVERY == 0:
+            self.stale = True  # old walls may have moved: forget them now and then
         for position, sight in zip(self.positions, vision, strict=True):
             self._learn(position, sight)
-        if self.stale and (self.bank.can_think or not self.distance):
+        if self.stale and (not self.distance or self.bank.think()):
             self._plan()
-        actions = [self._choose(index, tie) for index, tie in ((0, (3, 1)), (1, (1, 3)))]
+        actions = [self._choose(0, (3, 1)), self.scout._step(1, vision[1], "right")]
         for index, action in enumerate(actions):
             row, col, facing = self.positions[index]
             if action == FORWARD:
@@ -48,7 +55,6 @@ class Cartographer(Adventurers):
             else:
                 turns = {2: 1, 3: 2, 4: 3}[action]
                 self.positions[index] = (row, col, (facing + turns) % 4)
-        self.bank.end()
         return actions
 
     def _note(self, row: int, col: int, side: int, wall: bool) -> None:
@@ -56,7 +62,10 @@ class Cartographer(Adventurers):
         if edge is None:
             return
         value = WALL if wall else OPEN
+        self.seen[edge] = self.turn
         if self.known[edge] != value:
+            if self.known[edge] != UNKNOWN:
+                self.shifting = True  # a wall moved: the maze master is at work
             self.known[edge] = value
             self.stale = True
 
@@ -83,7 +92,10 @@ class Cartographer(Adventurers):
         self.stale = False
 
     def _distances(self) -> list[int]:
-        n, known = self.n, self.known
+        n = self.n
+        oldest = self.turn - MEMORY if self.shifting else 0
+        known = [WALL if value == WALL and seen >= oldest else OPEN
+                 for value, seen in zip(self.known, self.seen, strict=True)]
         distance = [FAR] * (n * n)
         goal = n * n - 1
         distance[goal] = 0

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from botarena.games.labyrinth.api import MazeMaster
-from botarena.games.labyrinth.bots.budget import Bank
 from botarena.games.labyrinth.bots.static import perfect_maze
 from botarena.games.labyrinth.maze import Maze
 from botarena.games.labyrinth.vision import DIR_NAMES, protected_edges
@@ -51,9 +50,6 @@ class Warden(MazeMaster):
     """Adversarial maze master; see the module docstring."""
 
     def generate_maze(self, maze_size: int) -> Any:
-        if not hasattr(self, "bank"):
-            self.bank = Bank()
-        self.bank.new_round()
         best, best_length = None, -1
         for _ in range(CANDIDATE_MAZES):
             cells = perfect_maze(maze_size, self.random)
@@ -66,11 +62,7 @@ class Warden(MazeMaster):
                   adventurers: list[dict[str, Any]] | None = None) -> Any:
         if adventurers is None or mana < 2:
             return None
-        self.bank.begin()
-        try:
-            return self._swap(mana, maze, adventurers) if self.bank.can_think else None
-        finally:
-            self.bank.end()
+        return self._swap(mana, maze, adventurers) if self.bank.think() else None
 
     def _swap(self, mana: int, cells: list[list[dict[str, Any]]],
               adventurers: list[dict[str, Any]]) -> Any:
