@@ -34,6 +34,12 @@ COVER_FROM = 60
 """From this turn on, coverage counts whatever the points."""
 SAFE_POINTS = 1100.0
 """Estimated points above which letters are spent freely (the score is capped at 1000)."""
+SUDDEN_DEATH_LOSS = 1000.0
+"""What being caught by an opponent who has discovered everything costs (all points)."""
+DANGER_FROM, DANGER_RAMP = 90, 40
+"""Opponents may have discovered all squares from about turn 90; by 130 assume they have."""
+EVASION_OPTIONS = 24
+"""How many of the best exploration moves are weighed again with their risk."""
 HUNT_MIN = 10.0
 """A hunt must be worth this many points more than its letters cost (expected)."""
 """Expected squares a look discovers past an unknown side edge."""
@@ -102,7 +108,8 @@ class ExplorerBot:
         walked = {start: 0}
         depth = {start: 0}
         queue = deque([start])
-        best, best_score = -1, float("-inf")
+        best_score = float("-inf")
+        options = []
         prey, prey_value = -1, HUNT_MIN
         while queue:
             square = queue.popleft()
@@ -113,8 +120,8 @@ class ExplorerBot:
             if square != start:
                 gain = value * (walked[square] + look * gains[square])
                 score = gain / (steps + offset)
-                if score > best_score:
-                    best, best_score = square, score
+                best_score = max(best_score, score)
+                options.append((score, square, gain, steps))
                 chance = belief.get(square)
                 if chance and hunt * chance + gain - steps > prey_value:
                     prey, prey_value = square, hunt * chance + gain - steps
@@ -126,14 +133,30 @@ class ExplorerBot:
                     depth[nxt] = steps + 1
                     walked[nxt] = walked[square] + (not discovered[nxt])
                     queue.append(nxt)
-        if prey >= 0:
-            best = prey
+        best = prey if prey >= 0 else self._safest(options, offset)
         path = []
         while best != start:
             path.append(best)
             best = parent[best]
         path.reverse()
         return path
+
+    def _safest(self, options: list[tuple[float, int, float, int]], offset: float) -> int:
+        """The best of the top exploration moves once the risk of being caught where it ends
+        is counted: late in the game an opponent may have discovered everything, and being
+        caught then costs every point (sudden death)."""
+        options.sort(key=lambda option: (-option[0], option[3]))
+        loss = SUDDEN_DEATH_LOSS * min(1.0, (self.turn - DANGER_FROM) / DANGER_RAMP)
+        if loss <= 0 or not self.tracker.belief or not self.map.located:
+            return options[0][1]
+        threats = self.tracker.threats(self.map)
+        best, best_score = options[0][1], float("-inf")
+        for _, square, gain, steps in options[:EVASION_OPTIONS]:
+            risk = self.tracker.risk(self.map, square, threats)
+            score = (gain - loss * risk) / (steps + offset)
+            if score > best_score:
+                best, best_score = square, score
+        return best
 
     def _walk(self, path: list[int]) -> str:
         """The letters for `path`; moves the bot and discovers the squares it walks on."""

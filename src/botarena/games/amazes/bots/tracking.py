@@ -26,6 +26,25 @@ SPEED = 3.0
 """Typical squares an opponent moves per turn (grid distance), for the prior."""
 FLOOR = 0.02
 """Weight left to a candidate far from every earlier belief (the opponent may run)."""
+THREAT_FLOOR = 0.05
+"""Opponent squares less likely than this are not weighed as threats."""
+
+
+def distances(bot_map: BotMap, origin: int) -> dict[int, int]:
+    """Steps from `origin` to every square reachable through known openings."""
+    walk = {origin: 0}
+    frontier = [origin]
+    links = bot_map.links
+    while frontier:
+        nxt = []
+        for square in frontier:
+            steps = walk[square] + 1
+            for other in links[square]:
+                if other not in walk:
+                    walk[other] = steps
+                    nxt.append(other)
+        frontier = nxt
+    return walk
 
 
 class Tracker:
@@ -33,6 +52,34 @@ class Tracker:
 
     def __init__(self) -> None:
         self.belief: dict[int, float] = {}
+
+    def threats(self, bot_map: BotMap, least: float = THREAT_FLOOR) -> list[tuple[float, int,
+                                                                             dict[int, int]]]:
+        """The opponent's likely squares (chance >= `least`), each with its walking distance
+        to every square the bot knows a way to."""
+        found = []
+        for square, chance in self.belief.items():
+            if chance >= least and bot_map.exists[square]:
+                found.append((chance, square, distances(bot_map, square)))
+        return found
+
+    def risk(self, bot_map: BotMap, square: int,
+             threats: list[tuple[float, int, dict[int, int]]]) -> float:
+        """The chance that an opponent hunting this bot ends its next turn on `square`: a
+        hunter that knows the maze reads its squared distance to the bot and walks to the
+        nearest square at that distance. Standing on the opponent is safe: it cannot end a
+        turn where it began."""
+        row, col = divmod(square, FRAME)
+        total = 0.0
+        for chance, other, walk in threats:
+            if other == square or square not in walk:
+                continue
+            orow, ocol = divmod(other, FRAME)
+            mine = walk[square]
+            if all(walk.get((orow + dr) * FRAME + ocol + dc, mine) >= mine
+                   for dr, dc in SHELLS[(row - orow) ** 2 + (col - ocol) ** 2]):
+                total += chance
+        return total
 
     def observe(self, bot_map: BotMap, me: int, distance2: int) -> None:
         """Update the belief with the squared distance read at this look, `me` being the
