@@ -59,9 +59,6 @@ class FalldownProtocol(Protocol):
             return command_of(pieces[0])
         return Queued(command_of(pieces[0]), tuple(pieces[1:]))
 
-    def format(self, action: Any) -> str:
-        return str(action)
-
     def read_observation(self, readline: Callable[[], str]) -> Observation | None:
         """Bot side: one state block, or None at the end of input."""
         lines = []

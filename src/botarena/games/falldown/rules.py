@@ -135,7 +135,6 @@ class FalldownState(State):
         check_starts(starts)
         self.starts = starts
         self.max_turns = turns
-        self.reply_s = reply_s
         self.ready_s = ready_s
         self.turn = 0
         self._fall = [NO_FALL] * (BLOCKS * BLOCKS)
