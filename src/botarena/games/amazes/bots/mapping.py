@@ -207,18 +207,30 @@ class BotMap:
     def _set_top(self, top: int) -> None:
         """The maze spans frame rows top..top+24: its horizontal outer walls are known."""
         self.top = top
-        for col in range(self.col_span[0], self.col_span[1] + 1):
-            self._learn_outer_col(col)
+        self._learn_outline()
 
     def _set_left(self, left: int) -> None:
         self.left = left
-        for row in range(self.row_span[0], self.row_span[1] + 1):
+        self._learn_outline()
+
+    def _learn_outline(self) -> None:
+        """The outer walls known so far: all four sides once the box is known; before
+        that, those of one axis along the squares known on the other."""
+        rows = range(self.row_span[0], self.row_span[1] + 1)
+        cols = range(self.col_span[0], self.col_span[1] + 1)
+        if self.top is not None and self.left is not None:
+            rows = range(self.top, self.top + SIZE)
+            cols = range(self.left, self.left + SIZE)
+        for col in cols:
+            self._learn_outer_col(col)
+        for row in rows:
             self._learn_outer_row(row)
 
     def _learn_outer_col(self, col: int) -> None:
-        """The top and bottom outer walls of frame column `col` (the jury learns all 25 at
-        once; the bot learns each as its column comes into view, which the rules cannot
-        tell apart: no rule uses an outer wall whose column has no known square)."""
+        """The top and bottom outer walls of frame column `col`. The jury learns all 25 at
+        once; while the columns are not placed, the bot learns each as its column comes
+        into view, which the rules cannot tell apart: only a square with another known
+        side can use an outer wall, and such a square's column is in view."""
         if self.top is not None:
             self.learn(h_edge(self.top, col), WALL)
             self.learn(h_edge(self.top + SIZE, col), WALL)
