@@ -22,23 +22,22 @@ def gather(world: World, mover: Mover, limit: int = SEARCH_DEPTH) -> None:
 def nearest_ant(world: World, target: tuple[int, int], ants: set, limit: int
                 ) -> tuple[tuple[int, int], str] | None:
     """The ant of `ants` nearest to `target` by walking, and its first step towards it."""
-    rows, cols, water = world.rows, world.cols, world.water
-    seen = {target}
-    frontier = [target]
+    cols, water, neighbors = world.cols, world.water, world.neighbors
+    wanted = {row * cols + col for row, col in ants}
+    start = world.index(target)
+    seen = {start}
+    frontier = [start]
+    back = ("s", "w", "n", "e")  # reached by going n/e/s/w from the frontier: step back
     for _ in range(limit):
         following = []
-        for row, col in frontier:
-            for direction, (nrow, ncol) in (("s", ((row - 1) % rows, col)),
-                                            ("w", (row, (col + 1) % cols)),
-                                            ("n", ((row + 1) % rows, col)),
-                                            ("e", (row, (col - 1) % cols))):
-                loc = (nrow, ncol)
-                if loc in seen or water[loc]:
+        for index in frontier:
+            for way, nxt in enumerate(neighbors[index]):
+                if nxt in seen or water[nxt]:
                     continue
-                if loc in ants:
-                    return loc, direction
-                seen.add(loc)
-                following.append(loc)
+                if nxt in wanted:
+                    return divmod(nxt, cols), back[way]
+                seen.add(nxt)
+                following.append(nxt)
         if not following:
             return None
         frontier = following

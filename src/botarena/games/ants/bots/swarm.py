@@ -8,6 +8,8 @@ towards the squares seen least recently. No move ever sends two own ants to one 
 
 from __future__ import annotations
 
+import numpy as np
+
 from botarena.games.ants.bots.greedy import gather
 from botarena.games.ants.bots.world import DIRECTIONS, Mover, World
 from botarena.games.ants.rules import Observation
@@ -15,11 +17,13 @@ from botarena.games.ants.rules import Observation
 THREAT2 = 10  # squared reach of an enemy that may step once before the attack (5 -> 10)
 RAZE_REACH = 30  # steps from an enemy hill within which ants go and raze it
 STALE_TURNS = 12  # squares unseen for this long are worth exploring
+EXPLORE_EVERY = 3  # turns between recomputations of the exploration map
 
 
 class SwarmBot:
     def __init__(self) -> None:
         self.world: World | None = None
+        self.explore_map: list[int] | None = None
 
     def act(self, observation: Observation) -> list:
         if observation.turn == 0:
@@ -29,6 +33,8 @@ class SwarmBot:
         world = self.world
         world.update(observation)
         mover = Mover(world)
+        self.friends = world.coverage(world.my_ants, THREAT2)
+        self.threats = world.coverage(world.enemies, THREAT2)
         self._raze(world, mover)
         self._fight(world, mover)
         gather(world, mover)
@@ -38,9 +44,8 @@ class SwarmBot:
     # -- parts of a turn ---------------------------------------------------------------
     def _strength(self, world: World, square: tuple[int, int]) -> tuple[int, int]:
         """(own ants, enemy ants) that could fight over `square` next turn."""
-        friends = sum(world.distance2(square, ant) <= THREAT2 for ant in world.my_ants)
-        enemies = sum(world.distance2(square, enemy) <= THREAT2 for enemy in world.enemies)
-        return friends, enemies
+        index = world.index(square)
+        return self.friends.get(index, 0), self.threats.get(index, 0)
 
     def _safe(self, world: World, square: tuple[int, int]) -> bool:
         friends, enemies = self._strength(world, square)
@@ -61,8 +66,9 @@ class SwarmBot:
             return
         dist = world.distances(sorted(world.enemy_hills), RAZE_REACH)
         for ant in world.my_ants:
-            if 0 < dist[ant] <= RAZE_REACH:
-                self._go(world, mover, ant, world.downhill(ant, dist), careful=dist[ant] > 3)
+            steps = dist[world.index(ant)]
+            if 0 < steps <= RAZE_REACH:
+                self._go(world, mover, ant, world.downhill(ant, dist), careful=steps > 3)
 
     def _fight(self, world: World, mover: Mover) -> None:
         if not world.enemies:
@@ -85,15 +91,12 @@ class SwarmBot:
         idle = [ant for ant in world.my_ants if ant not in mover.moved]
         if not idle:
             return
-        stale = world.last_seen < world.turn - STALE_TURNS
-        stale &= ~world.water
-        rows, cols = stale.nonzero()
-        sources = list(zip(rows.tolist(), cols.tolist(), strict=True))
-        if not sources:
-            return
-        dist = world.distances(sources)
+        if self.explore_map is None or world.turn % EXPLORE_EVERY == 0:
+            water = np.frombuffer(bytes(world.water), dtype=np.uint8).reshape(world.last_seen.shape)
+            stale = (world.last_seen < world.turn - STALE_TURNS) & (water == 0)
+            self.explore_map = world.distances(np.flatnonzero(stale).tolist())
         for ant in idle:
-            directions = world.downhill(ant, dist)
+            directions = world.downhill(ant, self.explore_map)
             if not self._go(world, mover, ant, directions) and ant in world.my_hills:
                 self._go(world, mover, ant, list(DIRECTIONS))
 
