@@ -4,8 +4,9 @@ get out in time, and attacks the lines opponents stand on when they cannot get o
 Each own turn it scores the six commands: a command is safe when some sequence of its own
 later moves survives every known block timer (its own attack included) for the next turns,
 and robust when that still holds if any one opponent attacks along its current facing at
-its next turn. Among safe commands it prefers attacks likely to drop an opponent, then cells
-from which it faces an opponent along a block row or column, out of opponents' lines.
+its next turn (or in any direction at the turn after). Among safe commands it prefers
+attacks likely to drop an opponent, then cells from which it faces an opponent along a block
+row or column, out of opponents' lines, and it walks towards such cells.
 """
 
 from __future__ import annotations
@@ -95,8 +96,15 @@ def exit_moves(x: int, y: int, facing: int) -> int:
 class HunterBot:
     """See the module docstring; seeded only to break ties."""
 
+    observation: Observation
+    """The state being answered (set at the start of each `act`)."""
+
     def __init__(self, seed: int | str | None = None) -> None:
         self.rng = random.Random(seed)
+        self.others: list[tuple[int, tuple[int, int, str, int]]] = []
+        """The opponents still on the board: (id, (x, y, facing, wait))."""
+        self.approach: list[int] = []
+        """Per cell (y * 18 + x): steps to the nearest attack spot."""
 
     def setup(self, seat: int, seed: str = "") -> None:
         self.rng = random.Random(seed)
