@@ -257,3 +257,70 @@ def test_invariants_hold_whatever_the_commands(seed: int, commands: list[str]) -
                     assert abs(x - qx) + abs(y - qy) > 3
         for p in fallen:
             assert view.players[p][:2] == (-1, -1)
+
+
+class EngineModel:
+    """A literal re-telling of the engine's slot (research §2): 36 countdown timers refreshed
+    in block-row order every slot; used to cross-check the event-driven rules."""
+
+    def __init__(self, starts: tuple[Start, ...]) -> None:
+        self.turn = 0
+        self.life = [0] * 36
+        self.players = [[s.x, s.y, "URDL".index(s.facing), 0, True] for s in starts]
+
+    def slot(self, command: str) -> None:
+        me = self.players[self.turn % 4]
+        if me[4]:
+            if me[3] > 0:
+                command = "N"
+            if command == "A":
+                bx, by = me[0] // 3 + (0, 1, 0, -1)[me[2]], me[1] // 3 + (-1, 0, 1, 0)[me[2]]
+                n = 1
+                while 0 <= bx < 6 and 0 <= by < 6:
+                    if self.life[by * 6 + bx] == 0:
+                        self.life[by * 6 + bx] = 4 * n
+                    n += 1
+                    bx, by = bx + (0, 1, 0, -1)[me[2]], by + (-1, 0, 1, 0)[me[2]]
+                me[3] = 3
+            elif command in "URDL":
+                me[2] = "URDL".index(command)
+                nx, ny = me[0] + (0, 1, 0, -1)[me[2]], me[1] + (-1, 0, 1, 0)[me[2]]
+                if (0 <= nx < 18 and 0 <= ny < 18 and self.life[(ny // 3) * 6 + nx // 3] >= 0
+                        and all(abs(nx - o[0]) + abs(ny - o[1]) > 3
+                                for o in self.players if o is not me and o[4])):
+                    me[0], me[1] = nx, ny
+            if me[3] > 0:
+                me[3] -= 1
+        for index in range(36):
+            if self.life[index] > 0:
+                self.life[index] -= 1
+                if self.life[index] == 0:
+                    self.life[index] = -19
+                    for p in self.players:
+                        if p[4] and (p[1] // 3) * 6 + p[0] // 3 == index:
+                            p[4] = False
+            elif self.life[index] < 0:
+                self.life[index] += 1
+        self.turn += 1
+
+    def view(self) -> tuple:
+        return (tuple(self.life), tuple((p[0], p[1], "URDL"[p[2]], p[3]) if p[4]
+                                        else (-1, -1, "URDL"[p[2]], p[3]) for p in self.players))
+
+
+@given(st.integers(0, 10_000), st.sampled_from(["URDLAN", "AAAURDL", "AAAAAAAU", "URDL"]),
+       st.integers(0, 2**32))
+@settings(max_examples=60, deadline=None)
+def test_the_rules_agree_with_a_literal_model_of_the_engine(seed: int, alphabet: str,
+                                                            draws: int) -> None:
+    import random
+
+    state = new_state(seed, {"turns": 600}, None, 4)
+    model = EngineModel(state.starts)
+    rng = random.Random(draws)
+    while not state.is_over():
+        command = rng.choice(alphabet)
+        play(state, command)
+        model.slot(command)
+        view = state.observation(0)
+        assert (view.blocks, view.players) == model.view(), f"after slot {state.turn - 1}"
