@@ -147,33 +147,38 @@ def test_one_outer_edge_seen_wall_by_wall_reveals_the_opposite_one() -> None:
     assert not knowledge.known[h_edge(0, 5)]
 
 
-def test_turn_five_narrative_dead_ends_then_columns() -> None:
-    """The English example's turn 5, first steps: squares known in all 25 rows reveal the
-    top and bottom edges, which turns squares along the top row with two known walls into
-    dead ends; columns never reached keep the left and right edges unknown."""
-    # A corridor along row 1 from column 1 to 23, each of its squares joined to the row-0
-    # square above it; column 24 and column 0 are reached only from row 0 squares.
-    openings = [(1, c, E) for c in range(1, 23)] + [(0, c, S) for c in range(1, 24)]
-    openings += [(0, 0, E), (0, 23, E)] + [(r, 12, S) for r in range(1, 24)]
+def test_turn_five_narrative() -> None:
+    """The English example's turn 5, square by square. The player knows of squares in all
+    25 rows (a corridor down column 12) and in columns 1..23 (a corridor along row 1).
+
+    Rows complete: the top and bottom edges are discovered. The fields marked 1, (0,1) and
+    (0,22), now have three known walls: discovered dead ends whose fourth side is open, so
+    square 2 (0,23) and the left square 3 (0,0) exist. Square 2 has two walls and one
+    opening into a dead end: a dead end too, so the right square 3 (0,24) exists. Now every
+    column is known: the left and right edges are discovered, and the squares 3, then the
+    squares 4 (1,0) and (1,24), become dead ends. The squares below the squares 4 keep two
+    unknown sides and stay undiscovered."""
+    openings = [(r, 12, S) for r in range(SIZE - 1)] + [(1, c, E) for c in range(1, 23)]
+    openings += [(0, 0, E), (0, 0, S), (1, 0, S), (0, 22, E), (0, 23, E), (0, 24, S),
+                 (1, 24, S)]
     maze = maze_with(*openings)
-    knowledge, _found = knowing(maze)
-    # What earlier looks told it: the row-1 corridor with its side openings and the row-0
-    # squares' side walls except at both ends; a column of squares down column 12.
-    for c in range(1, 24):
-        knowledge.learn(edge(1, c, N))
-        if 2 <= c <= 22:
-            knowledge.learn(edge(0, c, E))
-    for c in range(1, 23):
-        knowledge.learn(edge(1, c, E))
-    for r in range(1, 24):
-        knowledge.learn(edge(r, 12, S))
+    knowledge, found = knowing(maze)
+    for known in ([edge(r, 12, S) for r in range(SIZE - 1)]
+                  + [edge(1, c, E) for c in range(1, 23)]
+                  + [edge(0, 22, S), edge(0, 22, W), edge(0, 1, S), edge(0, 1, E),
+                     edge(0, 23, S), edge(1, 0, E), edge(1, 24, W)]):
+        knowledge.learn(known)
+    assert not found
     knowledge.infer()
-    # Top edge known, so each row-0 square of columns 2..22 has walls N, E, W: dead ends.
-    assert all(knowledge.known[e] for e in OUTER_SIDES[0])
-    assert all(knowledge.dead[sq(0, c)] for c in range(3, 22))
-    # The squares at the ends are known only to exist: columns 0 and 24 are not reached.
-    assert not knowledge.exists[sq(0, 0)]
-    assert not knowledge.known[v_edge(5, 0)]
+    assert all(knowledge.known[e] for side in OUTER_SIDES for e in side)
+    fields = {"1": [sq(0, 1), sq(0, 22)], "2": [sq(0, 23)], "3": [sq(0, 0), sq(0, 24)],
+              "4": [sq(1, 0), sq(1, 24)]}
+    for mark, squares in fields.items():
+        for square in squares:
+            assert knowledge.dead[square] and knowledge.discovered[square], mark
+    assert sorted(found) == sorted(s for squares in fields.values() for s in squares)
+    for below in (sq(2, 0), sq(2, 24)):
+        assert knowledge.exists[below] and not knowledge.discovered[below]
 
 
 # -- the incremental engine against a naive fixed point --------------------------------
