@@ -69,7 +69,7 @@ def process_game() -> dict:
 
 def run(quick: bool) -> list[dict]:
     rows = in_process_speed(2.0 if quick else 10.0)
-    rows.append(hunter_win_rate(40 if quick else 200))
+    rows.append(hunter_win_rate(100 if quick else 200))
     rows.append(process_game())
     return rows
 
