@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 
 from botarena.games.amazes.bots.lookgain import LookGains
-from botarena.games.amazes.bots.mapping import CENTRE, NEIGHBOUR, BotMap
+from botarena.games.amazes.bots.mapping import CELLS, CENTRE, NEIGHBOUR, BotMap
 from botarena.games.amazes.bots.mapping import SQUARES as MAZE_SQUARES
 from botarena.games.amazes.bots.tracking import Tracker
 from botarena.games.amazes.rules import Observation
@@ -104,9 +104,10 @@ class ExplorerBot:
         most = value * (bot_map.exist_count - bot_map.count + look * max(gains))
         most_hunt = hunt * max(belief.values(), default=0.0) + most
         start = self.square
-        parent = {start: -1}
-        walked = {start: 0}
-        depth = {start: 0}
+        parent = [-1] * CELLS
+        walked = [0] * CELLS
+        depth = [-1] * CELLS
+        depth[start] = 0
         queue = deque([start])
         best_score = float("-inf")
         options = []
@@ -120,7 +121,8 @@ class ExplorerBot:
             if square != start:
                 gain = value * (walked[square] + look * gains[square])
                 score = gain / (steps + offset)
-                best_score = max(best_score, score)
+                if score > best_score:
+                    best_score = score
                 options.append((score, square, gain, steps))
                 chance = belief.get(square)
                 if chance and hunt * chance + gain - steps > prey_value:
@@ -128,7 +130,7 @@ class ExplorerBot:
             if steps == max_steps:
                 continue
             for nxt in links[square]:
-                if nxt not in parent:
+                if depth[nxt] < 0:
                     parent[nxt] = square
                     depth[nxt] = steps + 1
                     walked[nxt] = walked[square] + (not discovered[nxt])

@@ -27,7 +27,9 @@ SPEED = 3.0
 FLOOR = 0.02
 """Weight left to a candidate far from every earlier belief (the opponent may run)."""
 THREAT_FLOOR = 0.05
-"""Opponent squares less likely than this are not weighed as threats."""
+MAX_THREATS = 4
+"""Opponent squares less likely than this are not weighed as threats, and at most
+MAX_THREATS of them (each costs a search over the known maze)."""
 
 
 def distances(bot_map: BotMap, origin: int) -> dict[int, int]:
@@ -57,11 +59,10 @@ class Tracker:
                                                                              dict[int, int]]]:
         """The opponent's likely squares (chance >= `least`), each with its walking distance
         to every square the bot knows a way to."""
-        found = []
-        for square, chance in self.belief.items():
-            if chance >= least and bot_map.exists[square]:
-                found.append((chance, square, distances(bot_map, square)))
-        return found
+        likely = sorted(((chance, square) for square, chance in self.belief.items()
+                         if chance >= least and bot_map.exists[square]), reverse=True)
+        return [(chance, square, distances(bot_map, square))
+                for chance, square in likely[:MAX_THREATS]]
 
     def risk(self, bot_map: BotMap, square: int,
              threats: list[tuple[float, int, dict[int, int]]]) -> float:
