@@ -177,6 +177,7 @@ class AntsState(State):
                 self.grid[row][col] = owner
                 self.all_ants.append(ant)
                 self.current_ants[(row, col)] = ant
+            self._counts = None
             for loc in ants_map.food:
                 self._add_food(loc)
         self.hive_food = [0] * players
@@ -205,7 +206,10 @@ class AntsState(State):
                                                for _ in range(players)]
         for player in range(players):
             self.switch[player][player] = 0
-        self.revealed = np.zeros((players, self.height, self.width), dtype=bool)
+        self.revealed_bits = np.zeros((self.height, self.width), dtype=np.uint16)
+        self.water_bits = np.where(self.water, np.uint16(0xFFFF), np.uint16(0))
+        self._counts: list[int] | None = None  # live ants per player, None: recount
+        self._view: dict[str, list] | None = None  # this turn's sorted picture, shared
         self.vision = Vision(self.height, self.width, self.params.viewradius2)
         self.attack_offsets = self._offsets(self.params.attackradius2)
         self.spawn_offsets = self._offsets(self.params.spawnradius2)
@@ -444,6 +448,7 @@ class AntsState(State):
             ant.orders.append(direction)
             arrivals.setdefault(ant.loc, []).append(ant)
         self.current_ants = {}
+        self._counts = None
         for loc, ants in arrivals.items():
             if len(ants) == 1:
                 self.current_ants[loc] = ants[0]
@@ -500,8 +505,20 @@ class AntsState(State):
                     self._add_ant(hill)
 
     def do_gather(self) -> None:
-        for loc in list(self.current_food):
-            owners = {ant.owner for ant in self._nearby_owners(loc, self.spawn_offsets)}
+        """Food next to one owner's ants goes to its hive; next to several owners, it rots."""
+        if len(self.current_ants) < len(self.current_food):
+            near: dict[tuple[int, int], set[int]] = {}
+            height, width, food = self.height, self.width, self.current_food
+            for (row, col), ant in self.current_ants.items():
+                for drow, dcol in self.spawn_offsets:
+                    loc = ((row + drow) % height, (col + dcol) % width)
+                    if loc in food:
+                        near.setdefault(loc, set()).add(ant.owner)
+            contested = [(loc, near[loc]) for loc in list(food) if loc in near]
+        else:
+            contested = [(loc, {ant.owner for ant in self._nearby_owners(loc, self.spawn_offsets)})
+                         for loc in list(self.current_food)]
+        for loc, owners in contested:
             if len(owners) == 1:
                 self._remove_food(loc, owners.pop())
             elif owners:
@@ -602,6 +619,7 @@ class AntsState(State):
 
     # -- ants, players, scores ---------------------------------------------------------
     def _add_ant(self, hill: Hill) -> None:
+        self._counts = None
         ant = Ant(hill.loc, hill.owner, self.turn)
         self.grid[hill.loc[0]][hill.loc[1]] = hill.owner
         self.all_ants.append(ant)
@@ -609,6 +627,7 @@ class AntsState(State):
         hill.last_touched = self.turn
 
     def _kill_ant(self, ant: Ant) -> None:
+        self._counts = None
         loc = ant.loc
         if self.current_ants.get(loc) is ant:
             del self.current_ants[loc]
@@ -631,7 +650,11 @@ class AntsState(State):
     def is_alive(self, player: int) -> bool:
         if self.killed[player]:
             return False
-        return any(ant.owner == player for ant in self.current_ants.values())
+        if self._counts is None:
+            self._counts = [0] * self.num_players
+            for ant in self.current_ants.values():
+                self._counts[ant.owner] += 1
+        return self._counts[player] > 0
 
     def remaining_players(self) -> list[int]:
         return [p for p in range(self.num_players) if self.is_alive(p)]
@@ -708,6 +731,7 @@ class AntsState(State):
 
     def finish_game(self) -> None:
         """Lone survivor: +2 per standing enemy hill, −1 to each owner not yet charged."""
+        self._view = None  # bonus hills count as razed in the end message
         players = self.remaining_players()
         if len(players) == 1:
             survivor = players[0]
@@ -731,13 +755,17 @@ class AntsState(State):
         """Vision after the turn; reveals water and numbers newly seen enemies (row-major)."""
         ants = [(loc[0], loc[1], ant.owner) for loc, ant in self.current_ants.items()]
         self.seen_bits = bits = self.vision.bits(ants)
-        self.revealed_water: list[list[tuple[int, int]]] = []
-        for player in range(self.num_players):
-            visible = (bits >> player) & 1 == 1
-            fresh = visible & ~self.revealed[player]
-            self.revealed[player] |= visible
-            rows, cols = np.nonzero(fresh & self.water)
-            self.revealed_water.append(list(zip(rows.tolist(), cols.tolist(), strict=True)))
+        self._view = None
+        fresh_water = bits & ~self.revealed_bits & self.water_bits
+        self.revealed_bits |= bits
+        self.revealed_water: list[list[tuple[int, int]]] = [[] for _ in range(self.num_players)]
+        rows, cols = np.nonzero(fresh_water)
+        if len(rows):
+            seen_by = fresh_water[rows, cols].tolist()
+            for row, col, who in zip(rows.tolist(), cols.tolist(), seen_by, strict=True):
+                for player in range(self.num_players):
+                    if who >> player & 1:
+                        self.revealed_water[player].append((row, col))
         waiting = [p for p in range(self.num_players)
                    if None in self.switch[p][:self.num_players]]
         if waiting:
@@ -753,23 +781,40 @@ class AntsState(State):
             switch[owner] = self.num_players - switch.count(None)
         return switch[owner]  # type: ignore[return-value]
 
+    def _picture(self) -> dict[str, list]:
+        """Everything a viewer may be shown this turn, sorted once, with who sees each."""
+        if self._view is None:
+            bits = self.seen_bits
+
+            def seen(items: list) -> list:
+                if not items:
+                    return []
+                rows = np.fromiter((item[0] for item in items), dtype=np.intp, count=len(items))
+                cols = np.fromiter((item[1] for item in items), dtype=np.intp, count=len(items))
+                return [(*item, who) for item, who in
+                        zip(items, bits[rows, cols].tolist(), strict=True)]
+
+            self._view = {
+                "h": seen(sorted((*h.loc, h.owner) for h in self.hills.values()
+                                 if h.killed_by is None)),
+                "a": seen(sorted((*loc, ant.owner) for loc, ant in self.current_ants.items())),
+                "f": seen(sorted(self.current_food)),
+                "d": seen(sorted((*ant.loc, ant.owner) for ant in self.killed_ants)),
+            }
+        return self._view
+
     def render(self, player: int, turn: int) -> Observation:
         """The 2011 `render_changes`: new water, then visible hills, ants, food, dead ants."""
         mask = 1 << player
-        bits = self.seen_bits
+        view = self._picture()
+        number = self._number
         obs = Observation(turn=turn, params=self.params,
                           water=list(self.revealed_water[player]))
-        for loc, owner in sorted((h.loc, h.owner) for h in self.hills.values()
-                                 if h.killed_by is None):
-            if bits[loc] & mask:
-                obs.hills.append((loc[0], loc[1], self._number(player, owner)))
-        for loc, owner in sorted((loc, ant.owner) for loc, ant in self.current_ants.items()):
-            if bits[loc] & mask:
-                obs.ants.append((loc[0], loc[1], self._number(player, owner)))
-        obs.food = [loc for loc in sorted(self.current_food) if bits[loc] & mask]
-        for loc, owner in sorted((ant.loc, ant.owner) for ant in self.killed_ants):
-            if bits[loc] & mask or owner == player:
-                obs.dead.append((loc[0], loc[1], self._number(player, owner)))
+        obs.hills = [(r, c, number(player, o)) for r, c, o, who in view["h"] if who & mask]
+        obs.ants = [(r, c, number(player, o)) for r, c, o, who in view["a"] if who & mask]
+        obs.food = [(r, c) for r, c, who in view["f"] if who & mask]
+        obs.dead = [(r, c, number(player, o)) for r, c, o, who in view["d"]
+                    if who & mask or o == player]
         return obs
 
     def order_for_player(self, player: int, data: list[Any]) -> list[Any]:
