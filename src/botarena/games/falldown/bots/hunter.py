@@ -27,8 +27,9 @@ from botarena.games.falldown.rules import (
 NEVER = 1 << 30
 HORIZON = 3
 """Own turns looked ahead after the command (12 slots)."""
-NEXT_TURN_THREAT = 60.0
-"""Score lost for a command after which one opponent's next attack would drop us."""
+NEXT_TURN_THREAT = 150.0
+"""Score lost for a command after which one opponent's next attack would drop us: more
+than a certain kill is worth (100), so the hunter never trades its life for one opponent."""
 LATER_THREAT = 20.0
 """The same for an attack one opponent could make after turning first."""
 ESCAPABLE_KILL = 0.4
