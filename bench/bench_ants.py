@@ -45,19 +45,23 @@ def rules_ms_per_turn(map_name: str, turns: int) -> float:
 
 
 def process_game_s(turns: int) -> float:
-    """The 2011 speed test: maze_04p_01, 4 process bots sending no orders, no cutoff."""
+    """The 2011 speed test: maze_04p_01, 4 process bots sending no orders, no cutoff
+    (best of two runs, in seconds)."""
     import botarena
 
     with tempfile.TemporaryDirectory() as folder:
         bot = Path(folder) / "holdbot.py"
         bot.write_text(HOLD_BOT)
         spec = f"{sys.executable} {bot}"
-        started = time.perf_counter()
-        result = botarena.play("ants", [spec] * 4, seed=1, map=MAPS / "maze/maze_04p_01.map",
-                               turns=turns, cutoff_turn=100_000)
-        elapsed = time.perf_counter() - started
-    assert result.turns == turns
-    return elapsed
+        best = float("inf")
+        for _ in range(2):  # the first run also pays for imports and cold caches
+            started = time.perf_counter()
+            result = botarena.play("ants", [spec] * 4, seed=1,
+                                   map=MAPS / "maze/maze_04p_01.map", turns=turns,
+                                   cutoff_turn=100_000)
+            best = min(best, time.perf_counter() - started)
+            assert result.turns == turns
+    return best
 
 
 def swarm_win_rate(maps: int, turns: int) -> tuple[float, int]:

@@ -784,15 +784,10 @@ class AntsState(State):
     def _picture(self) -> dict[str, list]:
         """Everything a viewer may be shown this turn, sorted once, with who sees each."""
         if self._view is None:
-            bits = self.seen_bits
+            grid = self.seen_bits.tolist()
 
             def seen(items: list) -> list:
-                if not items:
-                    return []
-                rows = np.fromiter((item[0] for item in items), dtype=np.intp, count=len(items))
-                cols = np.fromiter((item[1] for item in items), dtype=np.intp, count=len(items))
-                return [(*item, who) for item, who in
-                        zip(items, bits[rows, cols].tolist(), strict=True)]
+                return [(*item, grid[item[0]][item[1]]) for item in items]
 
             self._view = {
                 "h": seen(sorted((*h.loc, h.owner) for h in self.hills.values()
