@@ -69,6 +69,21 @@ def test_first_look_of_the_sample_dialogue() -> None:
     assert bot.map.dead[CENTRE] and bot.map.dead[CENTRE + FRAME]
 
 
+def test_a_look_contradicting_its_map_starts_a_fresh_map() -> None:
+    """After `TR` the bot faces frame-west with a known opening behind it; a look with a
+    wall behind cannot be right, so the bot drops its map instead of crashing."""
+    bot = ExplorerBot()
+    assert bot.act(Observation(True, ("W", "W", "RW", "W"), 505)) == "TR"
+    reply = bot.act(Observation(False, ("NW", "W", "W", "W"), 500))
+    assert reply == "F"
+    assert bot.map.count == 2  # the fresh map: its square and the one ahead (walked on)
+    assert bot.turn == 2
+
+
+def test_an_impossible_look_with_no_way_out_still_gets_a_move() -> None:
+    assert ExplorerBot().act(Observation(True, ("W", "W", "W", "W"), 500)) == "F"
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_map_matches_the_jury_every_turn(seed: int, seat: int) -> None:

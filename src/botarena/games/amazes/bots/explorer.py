@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import deque
 
 from botarena.games.amazes.bots.lookgain import LookGains
-from botarena.games.amazes.bots.mapping import CELLS, CENTRE, NEIGHBOUR, BotMap
+from botarena.games.amazes.bots.mapping import CELLS, CENTRE, NEIGHBOUR, BotMap, MapConflict
 from botarena.games.amazes.bots.mapping import SQUARES as MAZE_SQUARES
 from botarena.games.amazes.bots.tracking import Tracker
 from botarena.games.amazes.rules import Observation
@@ -64,6 +64,17 @@ class ExplorerBot:
         seen, so those count at their expected value)."""
 
     def act(self, observation: Observation) -> str:
+        try:
+            return self._turn(observation)
+        except MapConflict:
+            # Lost (the maze is not what the map says): start a fresh map here rather
+            # than crash; the game goes on, only the knowledge of the past is dropped.
+            turn, points = self.turn, self.points
+            self.setup(0)
+            self.turn, self.points = turn, points
+            return self._turn(observation)
+
+    def _turn(self, observation: Observation) -> str:
         before = self.map.count
         self.map.look(self.square, self.facing, observation.corridors)
         self.tracker.observe(self.map, self.square, observation.distance2)
@@ -72,7 +83,7 @@ class ExplorerBot:
         self.turn += 1
         self.done = self.turn >= TURNS
         before = self.map.count
-        letters = self._walk(path)
+        letters = self._walk(path) or "F"
         self.points += ((self.map.count - before) * self._square_value() - len(letters)
                         + CAPTURE * self.tracker.belief.get(self.square, 0.0))
         return letters
@@ -135,6 +146,8 @@ class ExplorerBot:
                     depth[nxt] = steps + 1
                     walked[nxt] = walked[square] + (not discovered[nxt])
                     queue.append(nxt)
+        if not options:  # no known opening: only an impossible look gets here
+            return []
         best = prey if prey >= 0 else self._safest(options, offset)
         path = []
         while best != start:
@@ -149,7 +162,7 @@ class ExplorerBot:
         caught then costs every point (sudden death)."""
         options.sort(key=lambda option: (-option[0], option[3]))
         loss = SUDDEN_DEATH_LOSS * min(1.0, (self.turn - DANGER_FROM) / DANGER_RAMP)
-        if loss <= 0 or not self.tracker.belief or not self.map.located:
+        if loss <= 0 or not self.tracker.belief:
             return options[0][1]
         threats = self.tracker.threats(self.map)
         best, best_score = options[0][1], float("-inf")

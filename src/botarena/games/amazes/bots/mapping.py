@@ -71,6 +71,11 @@ frame); `EDGE_SQUARES[e]` squares an edge borders; `LATTICE[p]` the four edges m
 point p; `EDGE_LATTICE[e]` the grid points an edge touches."""
 
 
+class MapConflict(ValueError):
+    """A look contradicts the map: the bot is not where it believes (another jury's rules,
+    or a move that did not go as planned)."""
+
+
 class BotMap:
     """One player's knowledge in its own frame, kept equal to the jury's knowledge of it."""
 
@@ -144,16 +149,23 @@ class BotMap:
             for letter in corridor:
                 edge = SIDE_EDGE[here * 4 + d]
                 if letter == "W":
-                    self.learn(edge, WALL)
+                    self._see(edge, WALL)
                     break
-                self.learn(edge, OPEN)
+                self._see(edge, OPEN)
                 here = NEIGHBOUR[here * 4 + d]
+                if here < 0:
+                    raise MapConflict("a corridor leaves the frame")
                 self.discover(here)
                 for side, is_open in ((left, letter in "LB"), (right, letter in "RB")):
-                    self.learn(SIDE_EDGE[here * 4 + side], OPEN if is_open else WALL)
+                    self._see(SIDE_EDGE[here * 4 + side], OPEN if is_open else WALL)
                     if is_open:
                         self.discover(NEIGHBOUR[here * 4 + side])
         self.infer()
+
+    def _see(self, edge: int, state: int) -> None:
+        if self.edge[edge] not in (UNKNOWN, state):
+            raise MapConflict(f"edge {edge} seen {'open' if state == OPEN else 'wall'}")
+        self.learn(edge, state)
 
     def infer(self) -> None:
         """Dead ends, corners, rows/columns and opposite sides, until nothing new follows."""
