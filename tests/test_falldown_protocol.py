@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from botarena.games.falldown.protocol import PROTOCOL
-from botarena.games.falldown.rules import Queued, new_state
+from botarena.games.falldown.rules import new_state
 
 GOLDEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "golden" / "falldown"
 
@@ -46,20 +46,9 @@ def test_replies_are_read_like_the_engine_reads_them(line: str, command: str) ->
     assert PROTOCOL.parse([line], None) == command
 
 
-def test_a_lone_cr_splits_a_line_and_the_rest_is_read_in_later_slots() -> None:
-    state = new_state(0, {}, None, 4)
-    assert PROTOCOL.parse(["A\rL"], state.observation(0)) == Queued("A", ("L",))
-    state.apply({0: Queued("A", ("L",))})
-    for _ in range(3):
-        state.apply({})
-    observation = state.observation(0)
-    assert observation.carry == ("L",)
-    assert PROTOCOL.parse(["R"], observation) == Queued("L", ("R",))
-
-
 @pytest.mark.parametrize("line, ready", [
     ("READY", True), (" READY ", True), ("\tREADY", True), ("READY!", False),
-    ("ready", False), ("hello", False), (" ", False), ("x\rREADY", True),
+    ("ready", False), ("hello", False), (" ", False),
 ])
 def test_the_handshake_waits_for_a_trimmed_ready(line: str, ready: bool) -> None:
     assert PROTOCOL.handshake_done(line) is ready

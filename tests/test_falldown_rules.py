@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from botarena.core.rules import GameError, Status
 from botarena.games.falldown.rules import (
     FalldownState,
-    Queued,
     Start,
     block_of,
     draw_starts,
@@ -158,28 +157,6 @@ def test_a_stopped_bot_stays_on_the_board_doing_nothing() -> None:
     state.apply({})
     assert state.commands[1] == "N" and state.observation(0).players[1] == (17, 0, "L", 0)
     assert state.to_act() == [2]
-
-
-def test_lines_a_crashed_bot_had_sent_are_still_read_but_not_after_a_timeout() -> None:
-    state = state_from()
-    play(state, "N")
-    state.apply({1: Queued("L", ("D", "U"))})  # one line `L\rD\rU`: L now, D and U later
-    assert state.observation(1).carry == ("D", "U")
-    play(state, "N", "N", "N")
-    state.fault(1, Status.CRASHED, "closed its output")
-    assert state.to_act() == [1]
-    state.apply({})
-    assert state.commands[5] == "D" and state.carry[1] == ("U",)
-    play(state, "N", "N", "N")
-    state.apply({})
-    assert state.commands[9] == "U"
-    play(state, "N", "N", "N")
-    assert state.to_act() == []
-    state = state_from()
-    play(state, "N")
-    state.apply({1: Queued("L", ("D",))})
-    state.fault(1, Status.TIMEOUT, "no complete reply in time")
-    assert state.carry[1] == ()
 
 
 def test_frames_carry_what_the_viewer_draws() -> None:

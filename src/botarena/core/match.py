@@ -77,6 +77,8 @@ class Referee:
         self.seed = seed
         self.state = state
         self.seats = [_Seat(player) for player in players]
+        for player in players:
+            player.java_line_breaks = game.protocol.java_line_breaks
         self.recorder = recorder
         # the observation's wire text is built only where a process or the replay needs it
         self._wants_text = [player.needs_text or (recorder is not None and game.record_sent)

@@ -64,6 +64,8 @@ class Player:
     spec: str = ""
     needs_text = False
     """Whether `send` needs the observation's wire text (processes) or only the object."""
+    java_line_breaks = False
+    """Whether a lone CR also ends a reply line (set from the game's protocol)."""
 
     def start(self, seat: int, seed: str = "") -> None:
         """Get ready to play `seat` (spawn the process, reset the bot). In-process bots get
@@ -194,6 +196,8 @@ class ProcessPlayer(Player):
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
+        self._eof = False  # the bot closed its output; what is buffered is still read
+        self._skip_lf = False  # a CR ended the last line: a LF right after it belongs to it
         self._stderr_parts: list[str] = []
         self._stderr_len = 0
         self._stderr_thread: threading.Thread | None = None
@@ -291,13 +295,33 @@ class ProcessPlayer(Player):
         self.resume()
 
     def _next_line(self, deadline: float | None) -> tuple[str | None, Status | None]:
-        """The next whole line, or (None, fault) on end of output or past the deadline."""
+        """The next whole line, or (None, fault) on end of output or past the deadline.
+
+        A line ends at LF (a CR before it is dropped); with `java_line_breaks` at LF, CR or
+        CR LF, as Java's `BufferedReader.readLine` reads. Text after the last line break is
+        a line of its own when the bot ends its output."""
         while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line = self._buffer[:newline]
-                self._buffer = self._buffer[newline + 1:]
+            if self._skip_lf and self._buffer:
+                self._skip_lf = False
+                if self._buffer[:1] == b"\n":
+                    self._buffer = self._buffer[1:]
+            end = self._buffer.find(b"\n")
+            if self.java_line_breaks:
+                cr = self._buffer.find(b"\r", 0, None if end < 0 else end)
+                if cr >= 0:
+                    line = self._buffer[:cr]
+                    self._buffer = self._buffer[cr + 1:]
+                    self._skip_lf = True
+                    return line.decode("utf-8", errors="replace"), None
+            if end >= 0:
+                line = self._buffer[:end].removesuffix(b"\r")
+                self._buffer = self._buffer[end + 1:]
                 return line.decode("utf-8", errors="replace"), None
+            if self._eof:
+                if self._buffer:
+                    line, self._buffer = self._buffer, b""
+                    return line.decode("utf-8", errors="replace"), None
+                return None, Status.CRASHED
             try:
                 chunk = os.read(self._stdout_fd, 65536)
             except BlockingIOError:
@@ -306,9 +330,10 @@ class ProcessPlayer(Player):
                 if not ready:
                     return None, Status.TIMEOUT
                 continue
-            if not chunk:
-                return None, Status.CRASHED
-            self._buffer += chunk
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._eof = True
 
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         started = time.monotonic()
@@ -317,7 +342,7 @@ class ProcessPlayer(Player):
             line, fault = self._next_line(deadline)
             if fault is not None:
                 return self._fault_reply(fault, lines, started)
-            lines.append(line.removesuffix("\r") if line is not None else "")
+            lines.append(line or "")
         wall = time.monotonic() - started
         return parse_reply(protocol, lines, observation, wall, None)
 
@@ -332,7 +357,7 @@ class ProcessPlayer(Player):
             if fault is not None:
                 reply = self._fault_reply(fault, ignored, started)
                 return reply
-            text = line.removesuffix("\r") if line is not None else ""
+            text = line or ""
             if done(text):
                 return Reply(lines=[*ignored, text], text="\n".join([*ignored, text]),
                              wall_s=time.monotonic() - started)

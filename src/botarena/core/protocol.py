@@ -18,6 +18,10 @@ class Protocol:
     """Whether bots must answer a greeting before the first observation (Falldown's
     `READY`, Ants' parameters)."""
 
+    java_line_breaks = False
+    """Whether bots' lines end at LF, CR or CR LF, as the original engine (Java's
+    `readLine`) read them, instead of at LF only."""
+
     def greeting(self, state: Any, seat: int) -> str | None:
         """Text sent once before the first observation, or None."""
         return None

@@ -16,7 +16,6 @@ from botarena.games.falldown.rules import (
     JAVA_BLANKS,
     SEATS,
     Observation,
-    Queued,
     command_of,
 )
 
@@ -24,20 +23,15 @@ READY = "READY"
 EOD = "EOD"
 
 
-def engine_lines(line: str) -> list[str]:
-    """The lines Java's `readLine` sees in one `\\n`-ended line: a lone CR ends a line too
-    (the core already dropped the CR of a final CR LF)."""
-    return line.split("\r")
-
-
 class FalldownProtocol(Protocol):
     """`id`, `T`, 6 block rows, 4 player lines `x y D S`, `EOD`; the reply is one line."""
 
     has_handshake = True
+    java_line_breaks = True  # the engine reads with Java's readLine: LF, CR or CR LF
 
     def handshake_done(self, line: str) -> bool:
         """A line that is `READY` after Java's trim (lines before it are ignored)."""
-        return any(piece.strip(JAVA_BLANKS) == READY for piece in engine_lines(line))
+        return line.strip(JAVA_BLANKS) == READY
 
     def encode(self, observation: Observation) -> str:
         blocks = observation.blocks
@@ -47,17 +41,10 @@ class FalldownProtocol(Protocol):
         return "\n".join([str(observation.seat), str(observation.turn), *rows, *players,
                           EOD, ""])
 
-    def parse(self, lines: list[str], observation: Any = None) -> str | Queued:
-        """The command of the first engine line; never raises (no reply is a fault)."""
-        carry = observation.carry if observation is not None else ()
-        if not carry and lines and lines[0] in COMMANDS:
-            return lines[0]
-        pieces = engine_lines(lines[0]) if lines else [""]
-        if carry:
-            pieces = [*carry, *pieces]
-        if len(pieces) == 1:
-            return command_of(pieces[0])
-        return Queued(command_of(pieces[0]), tuple(pieces[1:]))
+    def parse(self, lines: list[str], observation: Any = None) -> str:
+        """The command of the reply line; never raises (no reply is a fault)."""
+        line = lines[0] if lines else ""
+        return line if line in COMMANDS else command_of(line)
 
     def read_observation(self, readline: Callable[[], str]) -> Observation | None:
         """Bot side: one state block, or None at the end of input."""

@@ -46,39 +46,24 @@ class Start:
     facing: str
 
 
-@dataclass(frozen=True, slots=True)
-class Queued:
-    """A reply whose line held more than one engine line (split on lone CR, as Java's
-    `readLine` does): `command` is used now, `rest` are read in the seat's next slots."""
-
-    command: str
-    rest: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return "\r".join((self.command, *self.rest))
-
-
 class Observation:
     """What the acting bot reads: its id, the slot `turn`, the 36 block values (block row
-    major), the 4 players `(x, y, facing, wait)` (`x = y = -1` once fallen), and `carry`:
-    lines of an earlier reply not read yet (almost always empty).
+    major) and the 4 players `(x, y, facing, wait)` (`x = y = -1` once fallen).
 
     The jury builds it from the blocks' fall and return slots; the 36 values are worked out
     only when somebody reads `blocks` (random bots never do).
     """
 
-    __slots__ = ("_blocks", "_timers", "carry", "players", "seat", "turn")
+    __slots__ = ("_blocks", "_timers", "players", "seat", "turn")
 
     def __init__(self, seat: int, turn: int, blocks: tuple[int, ...] | None,
                  players: tuple[tuple[int, int, str, int], ...],
-                 carry: tuple[str, ...] = (),
                  timers: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> None:
         self.seat = seat
         self.turn = turn
         self._blocks = blocks
         self._timers = timers
         self.players = players
-        self.carry = carry
 
     @property
     def blocks(self) -> tuple[int, ...]:
@@ -91,12 +76,12 @@ class Observation:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Observation) and (
-            (self.seat, self.turn, self.blocks, self.players, self.carry)
-            == (other.seat, other.turn, other.blocks, other.players, other.carry))
+            (self.seat, self.turn, self.blocks, self.players)
+            == (other.seat, other.turn, other.blocks, other.players))
 
     def __repr__(self) -> str:
         return (f"Observation(seat={self.seat}, turn={self.turn}, blocks={self.blocks},"
-                f" players={self.players}, carry={self.carry})")
+                f" players={self.players})")
 
 
 def block_value(fall: int, back: int, turn: int) -> int:
@@ -153,7 +138,6 @@ class FalldownState(State):
         """The command carried out in each slot, as the original engine logs it."""
         self.silent = [False] * SEATS
         """Seats whose bot was stopped (timeout) or ended (crash): no more exchanges."""
-        self.carry: list[tuple[str, ...]] = [()] * SEATS
         self._falls: list[int] = []
         self._fallen_blocks: list[int] = []
         self._timers_view: tuple[tuple[int, ...], tuple[int, ...]] | None = None
@@ -165,7 +149,7 @@ class FalldownState(State):
     # -- who acts and what they see -------------------------------------------------------
     def to_act(self) -> list[int]:
         seat = self.turn & 3
-        if self.silent[seat] and not self.carry[seat]:
+        if self.silent[seat]:
             return []
         return [seat]
 
@@ -174,8 +158,7 @@ class FalldownState(State):
             self._timers_view = (tuple(self._fall), tuple(self._back))
         if self._players_view is None:
             self._players_view = tuple(self._rows)
-        return Observation(seat, self.turn, None, self._players_view, self.carry[seat],
-                           self._timers_view)
+        return Observation(seat, self.turn, None, self._players_view, self._timers_view)
 
     @property
     def blocks(self) -> list[int]:
@@ -195,13 +178,7 @@ class FalldownState(State):
         waiting, or for anything but `U R D L A N`), its wait, then every block's timer."""
         seat = self.turn & 3
         action = actions.get(seat)
-        if action is None and self.carry[seat]:  # lines a crashed bot had already sent
-            action = Queued(command_of(self.carry[seat][0]), self.carry[seat][1:])
-        if type(action) is Queued:
-            self.carry[seat] = action.rest
-            command = action.command
-        else:
-            command = action if action in COMMANDS else "N"
+        command = action if action in COMMANDS else "N"
         if self.alive[seat]:
             waiting = self.wait[seat]
             if waiting:
@@ -279,11 +256,10 @@ class FalldownState(State):
     # -- faults and the end -----------------------------------------------------------------
     def fault(self, seat: int, status: Status, detail: str) -> None:
         """The bot is stopped (or ended by itself): its player stays on the board and does
-        `N`. A timed-out bot is never read again; lines an exited bot had already sent are
-        still read, one a slot, as the original engine's reader does."""
+        `N`. (Lines an exited bot had sent before it ended are still read, one a slot, as
+        the original engine's reader does: the core reports the end of output only after
+        them.)"""
         self.silent[seat] = True
-        if status is not Status.CRASHED:
-            self.carry[seat] = ()
 
     def living(self) -> list[int]:
         return [p for p in range(SEATS) if self.alive[p]]

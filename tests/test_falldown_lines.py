@@ -1,0 +1,62 @@
+"""Falldown reads bot lines as the original engine's Java `readLine` does: a line ends at
+LF, CR or CR LF; one line a slot, so extra lines wait for the bot's next slots; lines a bot
+wrote before it exited are still read, then it counts as crashed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import botarena
+
+RANDOMS = ["builtin:falldown/random"] * 3
+START = "start=0,0,R/17,0,D/0,17,U/17,17,L"
+
+
+def bot(tmp_path: Path, first: str, later: str | None, ready: str = "READY\n") -> str:
+    """A bot that writes `ready`, answers its first state with `first` (raw bytes, in one
+    write), each later one with `later`, or exits after the first if `later` is None."""
+    path = tmp_path / "bot.py"
+    path.write_text(f"""
+import sys
+out = sys.stdout.buffer
+out.write({ready.encode()!r}); out.flush()
+first = True
+for line in sys.stdin:
+    if line.strip() != "EOD":
+        continue
+    if first:
+        out.write({first.encode()!r}); out.flush(); first = False
+        if {later is None!r}:
+            sys.exit(0)
+    else:
+        out.write({(later or "").encode()!r}); out.flush()
+""")
+    return f"{sys.executable} {path}"
+
+
+def commands_of_seat_0(result) -> list[str]:
+    return [step["frame"]["command"] for step in result.document["steps"]
+            if step["frame"]["seat"] == 0][:4]
+
+
+def play(tmp_path: Path, spec: str):
+    return botarena.play("falldown", [spec, *RANDOMS], seed=1, replay=tmp_path / "r.json",
+                         **dict([START.split("=", 1)]), turns=40, reply_ms=2000)
+
+
+def test_a_lone_cr_ends_a_line_and_the_rest_waits_for_the_next_slots(tmp_path: Path) -> None:
+    result = play(tmp_path, bot(tmp_path, "L\rD\r\nU\n", "R\n"))
+    assert commands_of_seat_0(result) == ["L", "D", "U", "R"]
+    assert result.players[0].status == "ok"
+
+
+def test_lines_written_before_exiting_are_read_then_the_bot_is_crashed(tmp_path: Path) -> None:
+    result = play(tmp_path, bot(tmp_path, "D\rR\nU", None))  # last line without a newline
+    assert commands_of_seat_0(result) == ["D", "R", "U", "N"]
+    assert result.players[0].status == "crashed"
+
+
+def test_ready_after_a_lone_cr_completes_the_handshake(tmp_path: Path) -> None:
+    result = play(tmp_path, bot(tmp_path, "U\n", "L\n", ready="hello\rREADY\rD\n"))
+    assert commands_of_seat_0(result) == ["D", "U", "L", "L"]
