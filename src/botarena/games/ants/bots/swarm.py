@@ -1,9 +1,10 @@
 """`swarm`: gathers with one ant per food, razes hills, explores, fights only where it wins.
 
-Each turn, in order: ants near an enemy hill go for it; the nearest free ant goes for each
-food; ants that meet enemies attack where they outnumber them locally (the focus rule
-kills the side with fewer ants around) and step back where they do not; the rest spread
-towards the squares seen least recently. No move ever sends two own ants to one square.
+Each turn, in order: the nearest free ant goes for each food; once it has a few ants, those
+near a known enemy hill go for it (carefully, or all at once when they clearly outnumber
+its defenders); ants that meet enemies attack where they outnumber them locally (the focus
+rule kills the side with fewer ants around) and step back where they do not; the rest
+spread towards the squares seen least recently. No move sends two own ants to one square.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from botarena.games.ants.rules import Observation
 
 THREAT2 = 10  # squared reach of an enemy that may step once before the attack (5 -> 10)
 RAZE_REACH = 30  # steps from an enemy hill within which ants go and raze it
+MIN_RAIDERS = 6  # fewer ants than this stay home and gather
+DEFENCE_REACH = 10  # steps from a hill within which ants count as its defenders
 STALE_TURNS = 12  # squares unseen for this long are worth exploring
 EXPLORE_EVERY = 3  # turns between recomputations of the exploration map
 
@@ -35,9 +38,10 @@ class SwarmBot:
         mover = Mover(world)
         self.friends = world.coverage(world.my_ants, THREAT2)
         self.threats = world.coverage(world.enemies, THREAT2)
-        self._raze(world, mover)
-        self._fight(world, mover)
         gather(world, mover)
+        if len(world.my_ants) >= MIN_RAIDERS:
+            self._raze(world, mover)
+        self._fight(world, mover)
         self._explore(world, mover)
         return mover.hold_rest()
 
@@ -62,13 +66,20 @@ class SwarmBot:
         return False
 
     def _raze(self, world: World, mover: Mover) -> None:
+        """Ants near a known enemy hill go for it: carefully while the enemy holds the
+        area, all at once when they clearly outnumber the defenders."""
         if not world.enemy_hills:
             return
         dist = world.distances(sorted(world.enemy_hills), RAZE_REACH)
-        for ant in world.my_ants:
+        attackers = [ant for ant in world.my_ants if ant not in mover.moved
+                     and 0 < dist[world.index(ant)] <= RAZE_REACH]
+        defenders = sum(0 <= dist[world.index(enemy)] <= DEFENCE_REACH
+                        for enemy in world.enemies)
+        storm = len(attackers) >= 2 * defenders + 3
+        for ant in attackers:
             steps = dist[world.index(ant)]
-            if 0 < steps <= RAZE_REACH:
-                self._go(world, mover, ant, world.downhill(ant, dist), careful=steps > 3)
+            self._go(world, mover, ant, world.downhill(ant, dist),
+                     careful=not storm and steps > 3)
 
     def _fight(self, world: World, mover: Mover) -> None:
         if not world.enemies:
