@@ -1,0 +1,125 @@
+"""Invariants over random games (hypothesis), replay round trips, the bots and the starter."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import botarena
+from botarena.core.replay import load, verify
+from botarena.games.ants import INFO, new_state
+from botarena.games.ants.mapfile import bundled_map
+from botarena.games.ants.replay2011 import compare, export_replay, resimulate
+from botarena.games.ants.rules import AIM, LAND, AntsState
+
+
+def random_orders(state: AntsState, rng: random.Random, seat: int) -> list[str]:
+    """Random moves for the seat's ants, some of them invalid on purpose."""
+    orders = []
+    for (row, col), ant in state.current_ants.items():
+        if ant.owner == seat and rng.random() < 0.8:
+            orders.append(f"o {row} {col} {rng.choice('nesw')}")
+    if rng.random() < 0.1:
+        orders.append("o 0 0 x")
+    return orders
+
+
+def check_invariants(state: AntsState, base: int) -> None:
+    owners_on_grid = sum(value >= 0 for row in state.grid for value in row)
+    assert owners_on_grid == len(state.current_ants)
+    for loc, ant in state.current_ants.items():
+        assert ant.loc == loc and state.grid[loc[0]][loc[1]] == ant.owner
+        assert not ant.killed
+    for loc in state.current_food:
+        assert state.grid[loc[0]][loc[1]] == -3
+    for player in range(state.num_players):
+        razed = sum(hill.killed_by == player for hill in state.hills.values())
+        charged = sum(hill.raze_points for hill in state.hills.values() if hill.owner == player)
+        assert state.score[player] == base + 2 * razed - charged
+        assert state.score_history[player][-1] == state.score[player] or not state.is_alive(
+            player) or state.is_over()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 4]))
+def test_random_games_keep_the_invariants(seed: int, players: int) -> None:
+    ants_map = bundled_map(players)
+    options = INFO.resolve_options({"turns": "60", "attackradius2": "5"})
+    state = new_state(seed, options, ants_map, players)
+    base = ants_map.hill_counts()[0]
+    rng = random.Random(seed)
+    while not state.is_over():
+        seats = state.to_act()
+        for seat in seats:
+            state.observation(seat)
+        state.apply({seat: random_orders(state, rng, seat) for seat in seats})
+        check_invariants(state, base)
+        for ant in state.all_ants:
+            steps = (ant.die_turn if ant.killed else state.turn) - ant.spawn_turn
+            assert len(ant.orders) == steps
+            assert set(ant.orders) <= set(AIM) | {"-"}
+    assert state.cutoff is not None
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6))
+def test_replay_round_trip_verify_and_2011_export(seed: int, tmp_path_factory) -> None:
+    path = tmp_path_factory.mktemp("r") / "game.replay.gz"
+    result = botarena.play("ants", ["builtin:ants/random", "builtin:ants/greedy"], seed=seed,
+                           replay=path, turns=50)
+    document = load(path)
+    assert verify(document).ok
+    exported = export_replay(document)
+    assert exported["game_length"] == result.turns
+    assert exported["score"] == result.scores
+    again = resimulate(exported)
+    assert compare(exported, again) is None
+
+
+def test_swarm_beats_greedy_on_a_sample_of_official_maps() -> None:
+    maps = Path(__file__).parent.parent / "../shared/maps/ants"
+    names = ["maze/maze_02p_02", "cell_maze/cell_maze_p02_04", "random_walk/random_walk_02p_02"]
+    wins = 0
+    for index, name in enumerate(names):
+        for seat in (0, 1):
+            bots = ["builtin:ants/greedy"] * 2
+            bots[seat] = "builtin:ants/swarm"
+            result = botarena.play("ants", bots, seed=index, map=maps / f"{name}.map",
+                                   turns=300)
+            wins += result.scores[seat] > result.scores[1 - seat]
+    assert wins >= 5
+
+
+def test_builtin_bots_move_and_hold() -> None:
+    state = new_state(1, INFO.resolve_options({}), bundled_map(2), 2)
+    from botarena.games.ants.bots.greedy import GreedyBot
+    from botarena.games.ants.bots.hold import HoldBot
+
+    state.to_act()
+    observation = state.observation(0)
+    assert HoldBot().act(observation) == []
+    orders = GreedyBot().act(observation)
+    assert all(direction in AIM for _, _, direction in orders)
+    for row, col, direction in orders:
+        drow, dcol = AIM[direction]
+        target = ((row + drow) % state.height, (col + dcol) % state.width)
+        assert state.grid[target[0]][target[1]] == LAND
+
+
+def test_starter_writes_a_bot_that_plays(tmp_path: Path) -> None:
+    bot = tmp_path / "mybot.py"
+    made = subprocess.run([sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    result = botarena.play("ants", [f"{sys.executable} {bot}", "builtin:ants/hold"], seed=3,
+                           turns=40)
+    starter = result.players[0]
+    assert starter.status in ("ok", "eliminated") and starter.faults == 0
+    again = subprocess.run([sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
+                           capture_output=True, text=True)
+    assert again.returncode == 2 and "already exists" in again.stderr
