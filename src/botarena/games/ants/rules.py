@@ -308,13 +308,8 @@ class AntsState(State):
         return {"map": map_text(self.map), "map_name": self.map.name}
 
     def frame(self) -> dict[str, Any]:
-        """Compact per-turn check values: scores, live ants and hive per player, food."""
-        counts = [0] * self.num_players
-        for ant in self.current_ants.values():
-            counts[ant.owner] += 1
-        return {"turn": self.turn, "score": list(self.score), "ants": counts,
-                "hive": list(self.hive_food), "food": len(self.current_food),
-                "razed": sum(hill.killed_by is not None for hill in self.hills.values())}
+        """Small per-turn check values (replays stay small): scores and live ants."""
+        return {"score": list(self.score), "ants": len(self.current_ants)}
 
     @property
     def step_count(self) -> int:
