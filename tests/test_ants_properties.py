@@ -123,3 +123,9 @@ def test_starter_writes_a_bot_that_plays(tmp_path: Path) -> None:
     again = subprocess.run([sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
                            capture_output=True, text=True)
     assert again.returncode == 2 and "already exists" in again.stderr
+
+
+def test_pettingzoo_adapter_passes_the_api_test() -> None:
+    from pettingzoo.test import api_test
+
+    api_test(botarena.make("ants", seed=1, turns=20), num_cycles=60)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botarena.core.game import Game
+from botarena.core.game import EnvSpec, Game
 from botarena.core.rules import GameError, GameInfo, Option
 from botarena.games.ants.mapfile import AntsMap, bundled_map, load_map, parse_map
 from botarena.games.ants.protocol import PROTOCOL
@@ -102,5 +102,12 @@ def _cli() -> Any:
     return app
 
 
+ENV_SPEC = EnvSpec(observation_charset="turngowhafdeplyrsc0123456789 \n",
+                   observation_max_length=200_000,
+                   action_charset="o0123456789 neswgNESWGO#\n", action_max_length=100_000,
+                   action_min_length=0)
+"""For the PettingZoo adapter: the turn's text in, the order lines (and `go`) out."""
+
 GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), load_map=load_map,
-            map_from_header=_map_from_header, record_sent=False, cli=_cli())
+            map_from_header=_map_from_header, record_sent=False, cli=_cli(),
+            env_spec=ENV_SPEC)
