@@ -215,3 +215,19 @@ def test_bad_map_is_one_line_exit_2(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0
     assert "bad.map: line 5" in run.stderr and "'x'" in run.stderr
+
+
+def test_faulty_games_export_to_2011_and_check_back(bot: str, tmp_path: Path) -> None:
+    """A crash and a timeout, recorded by botarena, written in the 2011 format and
+    re-simulated from that format alone: no difference."""
+    from botarena.core.replay import load
+    from botarena.games.ants.replay2011 import compare, export_replay, resimulate
+
+    path = tmp_path / "faults.replay.gz"
+    botarena.play("ants", [f"{bot} crash", f"{bot} hang", "builtin:ants/greedy",
+                           "builtin:ants/random"], seed=2, turns=12, turntime=300,
+                  replay=path)
+    exported = export_replay(load(path))
+    assert exported["status"][:2] == ["crashed", "timeout"]
+    assert exported["playerturns"][:2] == [3, 2]
+    assert compare(exported, resimulate(exported)) is None

@@ -25,13 +25,28 @@ def _fail(message: str) -> NoReturn:
 
 
 @app.command("check-replay")
-def check_replay(path: Annotated[Path, typer.Argument(help="a 2011 replay (.replay[.gz])")]
-                 ) -> None:
+def check_replay(
+        path: Annotated[Path, typer.Argument(help="a 2011 replay (.replay[.gz])")],
+        option: Annotated[list[str] | None, typer.Option(
+            "-o", "--option", help="cutoff_turn=N or cutoff_percent=X, when the 2011 game"
+                                   " was not played with the defaults (replays omit them)")
+        ] = None,
+) -> None:
     """Re-simulate a 2011 replay with botarena's rules; exit 1 at the first difference."""
+    from botarena.games.ants import INFO
     from botarena.games.ants.replay2011 import check_replay as check
 
+    overrides = {}
+    for pair in option or []:
+        key, eq, value = pair.partition("=")
+        if key not in ("cutoff_turn", "cutoff_percent") or not eq:
+            _fail(f"option {pair!r}: only cutoff_turn=N and cutoff_percent=X apply here")
+        try:
+            overrides[key] = INFO.option(key).read(value)
+        except GameError as exc:
+            _fail(str(exc))
     try:
-        ok, message = check(path)
+        ok, message = check(path, overrides)
     except GameError as exc:
         _fail(str(exc))
     print(message)

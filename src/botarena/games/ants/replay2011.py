@@ -49,9 +49,11 @@ def options_from_replay(data: dict[str, Any]) -> dict[str, Any]:
             "strict": 0}
 
 
-def resimulate(document: dict[str, Any], name: str = "replay") -> AntsState:
+def resimulate(document: dict[str, Any], name: str = "replay",
+               overrides: dict[str, Any] | None = None) -> AntsState:
     """Play a 2011 replay again with its food, spawn choices, moves and faults as inputs.
 
+    `overrides` sets options the replay does not record (`cutoff_turn`, `cutoff_percent`).
     Raises ScriptMismatch when a recorded input cannot happen under botarena's rules.
     """
     data = document["replaydata"]
@@ -63,8 +65,9 @@ def resimulate(document: dict[str, Any], name: str = "replay") -> AntsState:
     for row, col, spawn, _end, owner, path in data["ants"]:
         spawn_script.setdefault(spawn, set()).add((row, col))
         moves[(row, col, spawn, owner)] = path
-    state = AntsState(int(data.get("engine_seed") or 0), options_from_replay(data),
-                      map_from_replay(data, name), food_script, spawn_script)
+    options = {**options_from_replay(data), **(overrides or {})}
+    state = AntsState(int(data.get("engine_seed") or 0), options, map_from_replay(data, name),
+                      food_script, spawn_script)
     faults: dict[int, list[int]] = {}
     for seat, (status, turn) in enumerate(zip(document.get("status", []),
                                               document.get("playerturns", []), strict=False)):
@@ -185,6 +188,7 @@ def compare(recorded: dict[str, Any], state: AntsState) -> tuple[int, str] | Non
             ("end reason", data["cutoff"], ours["cutoff"]),
             ("final score", recorded.get("score"), list(state.score)),
             ("status", recorded.get("status"), _statuses(recorded, state)),
+            ("playerturns", recorded.get("playerturns"), list(state.bot_turns)),
             ("ranking turn", data.get("ranking_turn"), ours["ranking_turn"]),
             ("winning turn", data.get("winning_turn"), ours["winning_turn"])):
         if theirs_value is not None and theirs_value != ours_value:
@@ -198,11 +202,12 @@ def _statuses(recorded: dict[str, Any], state: AntsState) -> list[str]:
                                     strict=False)]
 
 
-def check_replay(path: str | Path) -> tuple[bool, str]:
+def check_replay(path: str | Path, overrides: dict[str, Any] | None = None
+                 ) -> tuple[bool, str]:
     """Re-simulate a 2011 replay file and report (ok, message naming the first difference)."""
     document = read_2011(path)
     try:
-        state = resimulate(document, str(path))
+        state = resimulate(document, str(path), overrides)
     except ScriptMismatch as exc:
         return False, f"{path}: {exc}"
     difference = compare(document, state)
