@@ -118,6 +118,7 @@ def test_order_errors_are_named_as_in_2011_and_dropped() -> None:
                        "out of bounds"]
     assert ants(state) == {(1, 1): 0, (3, 1): 0}  # the first order stands; case is ignored
     assert state.bot_status[0] == "survived"
+    assert state.frame()["order_errors"]["0"][0] == "x 1 0 n # unknown action"
 
 
 def test_strict_mode_kills_on_an_invalid_order_but_runs_its_valid_ones() -> None:

@@ -28,6 +28,7 @@ RAZE_POINTS = -1
 AIM = {"n": (-1, 0), "e": (0, 1), "s": (1, 0), "w": (0, -1)}
 FOOD_KEY = FOOD  # the cutoff counter's key for food left on the map
 NO_LEADER = LAND  # the cutoff counter's key when nobody leads
+MAX_LOGGED_ERRORS = 10  # order errors kept per seat and turn in the replay
 
 
 class ScriptMismatch(Exception):
@@ -308,8 +309,14 @@ class AntsState(State):
         return {"map": map_text(self.map), "map_name": self.map.name}
 
     def frame(self) -> dict[str, Any]:
-        """Small per-turn check values (replays stay small): scores and live ants."""
-        return {"score": list(self.score), "ants": len(self.current_ants)}
+        """Small per-turn check values (replays stay small): scores and live ants, plus the
+        turn's order errors by seat (the 2011 engine's error log), when there were any."""
+        frame: dict[str, Any] = {"score": list(self.score), "ants": len(self.current_ants)}
+        errors = {str(seat): lines[:MAX_LOGGED_ERRORS]
+                  for seat, lines in enumerate(self.order_errors) if lines}
+        if errors:
+            frame["order_errors"] = errors
+        return frame
 
     @property
     def step_count(self) -> int:
