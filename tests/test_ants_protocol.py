@@ -231,3 +231,41 @@ def test_faulty_games_export_to_2011_and_check_back(bot: str, tmp_path: Path) ->
     assert exported["status"][:2] == ["crashed", "timeout"]
     assert exported["playerturns"][:2] == [3, 2]
     assert compare(exported, resimulate(exported)) is None
+
+
+RUN_LOOP_BOT = textwrap.dedent('''
+    import sys
+    # the 2011 sample bots' Ants.run loop: readline() never raises at EOF, so after the
+    # game this loop spins until the jury kills it
+    map_data = ""
+    rows = cols = None
+    while True:
+        current_line = sys.stdin.readline().rstrip("\\r\\n")
+        if current_line.lower() == "ready":
+            for line in map_data.split("\\n"):
+                words = line.split()
+                if words and words[0] == "rows":
+                    rows = int(words[1])
+            sys.stdout.write("go\\n"); sys.stdout.flush()
+            map_data = ""
+        elif current_line.lower() == "go":
+            for line in map_data.split("\\n"):
+                words = line.split()
+                if len(words) == 4 and words[0] == "a" and words[3] == "0":
+                    sys.stdout.write("o %s %s s\\n" % (words[1], words[2]))
+            sys.stdout.write("go\\n"); sys.stdout.flush()
+            map_data = ""
+        else:
+            map_data += current_line + "\\n"
+''')
+
+
+def test_the_2011_sample_bot_loop_runs_and_is_stopped_at_the_end(tmp_path: Path) -> None:
+    import time
+
+    path = tmp_path / "runloop.py"
+    path.write_text(RUN_LOOP_BOT)
+    started = time.monotonic()
+    result = play(f"{sys.executable} {path}", f"{sys.executable} {path}", turns=25)
+    assert [p["faults"] for p in result["players"]] == [0, 0]
+    assert time.monotonic() - started < 60
