@@ -661,9 +661,6 @@ class AntsState(State):
     def remaining_players(self) -> list[int]:
         return [p for p in range(self.num_players) if self.is_alive(p)]
 
-    def _hill_owners(self) -> set[int]:
-        return {h.owner for h in self.hills.values() if h.killed_by is None}
-
     def is_rank_stabilized(self) -> bool:
         standing = [h.owner for h in self.hills.values() if h.killed_by is None]
         for player in range(self.num_players):
