@@ -185,3 +185,20 @@ def test_process_builtin_bot_plays_a_whole_game() -> None:
     result = play([command, "builtin:amazes/random"])
     assert result.players[0].status == "ok"
     assert result.turns == 300
+
+
+def test_bots_that_never_exit_share_one_grace_period(tmp_path: Path) -> None:
+    import time
+
+    stubborn = bot(tmp_path, "stubborn", """
+        print("T", flush=True)
+        if turn == 2:
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            while True:
+                time.sleep(1)
+    """)
+    started = time.monotonic()
+    result = play([stubborn, stubborn], turns=2)
+    elapsed = time.monotonic() - started
+    assert [p.status for p in result.players] == ["ok", "ok"]
+    assert elapsed < 1.9  # one shared 1-second grace period, not one per bot

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from botarena.core.game import Game
-from botarena.core.player import Player, Reply
+from botarena.core.player import EXIT_GRACE_S, Player, Reply
 from botarena.core.replay import ReplayRecorder
 from botarena.core.rules import Clock, State, Status
 
@@ -93,8 +93,11 @@ class Referee:
                 self._step()
             self._farewell()
         finally:
-            for entry in self.seats:
-                entry.player.close()
+            for entry in self.seats:  # every bot sees its input end at once ...
+                entry.player.release()
+            deadline = time.monotonic() + EXIT_GRACE_S
+            for entry in self.seats:  # ... and all share one grace period to exit
+                entry.player.close(deadline)
 
     # -- phases -------------------------------------------------------------------------
     def _handshake(self) -> None:

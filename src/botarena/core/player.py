@@ -90,8 +90,13 @@ class Player:
     def notify(self, text: str) -> None:
         """Send a last message (the game is over) without waiting for an answer."""
 
-    def close(self) -> None:
-        """End the bot for good; no process may outlive this call."""
+    def release(self) -> None:
+        """The game is over: let the bot run and see the end of its input, so that it can
+        exit by itself while the other bots are released too."""
+
+    def close(self, deadline: float | None = None) -> None:
+        """End the bot for good, after waiting until `deadline` (monotonic) at most for it
+        to exit by itself; no process may outlive this call."""
 
     def kill(self) -> None:
         """Stop the bot at once (it timed out); later `collect` calls report it crashed."""
@@ -447,18 +452,23 @@ class ProcessPlayer(Player):
             if pid == 0:
                 time.sleep(0.002)
 
-    def close(self) -> None:
-        """Let the bot exit by itself for a moment, then kill its group; always reaps."""
+    def release(self) -> None:
+        if self.proc is None or self._exited():
+            return
+        self.resume()
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+
+    def close(self, deadline: float | None = None) -> None:
+        """Let the bot exit by itself until `deadline` (default: in EXIT_GRACE_S), then kill
+        its group; always reaps."""
         if self.proc is None:
             return
-        if not self._exited():
-            self.resume()
-            try:
-                if self.proc.stdin is not None:
-                    self.proc.stdin.close()
-            except OSError:
-                pass
-            self._wait_exit(EXIT_GRACE_S)
+        self.release()
+        if deadline is None:
+            deadline = time.monotonic() + EXIT_GRACE_S
+        self._wait_exit(max(0.0, deadline - time.monotonic()))
         self.kill()
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
