@@ -16,7 +16,8 @@ from botarena.games.ants.bots.world import DIRECTIONS, Mover, World
 from botarena.games.ants.rules import Observation
 
 THREAT2 = 10  # squared reach of an enemy that may step once before the attack (5 -> 10)
-RAZE_REACH = 30  # steps from an enemy hill within which ants go and raze it
+RAZE_REACH = 30  # steps from an enemy hill within which ants go and raze it ...
+MAX_RAZE_REACH = 150  # ... growing with the number of ants (2 steps an ant) up to this
 MIN_RAIDERS = 6  # fewer ants than this stay home and gather
 DEFENCE_REACH = 10  # steps from a hill within which ants count as its defenders
 STALE_TURNS = 12  # squares unseen for this long are worth exploring
@@ -70,9 +71,10 @@ class SwarmBot:
         area, all at once when they clearly outnumber the defenders."""
         if not world.enemy_hills:
             return
-        dist = world.distances(sorted(world.enemy_hills), RAZE_REACH)
+        reach = min(MAX_RAZE_REACH, max(RAZE_REACH, 2 * len(world.my_ants)))
+        dist = world.distances(sorted(world.enemy_hills), reach)
         attackers = [ant for ant in world.my_ants if ant not in mover.moved
-                     and 0 < dist[world.index(ant)] <= RAZE_REACH]
+                     and 0 < dist[world.index(ant)] <= reach]
         defenders = sum(0 <= dist[world.index(enemy)] <= DEFENCE_REACH
                         for enemy in world.enemies)
         storm = len(attackers) >= 2 * defenders + 3
