@@ -1,6 +1,7 @@
 """`swarm`: gathers with one ant per food, razes hills, explores, fights only where it wins.
 
-Each turn, in order: the nearest free ant goes for each food; once it has a few ants, those
+Each turn, in order: the nearest free ant goes for each food; the two nearest free ants go
+for each enemy ant that comes near one of its hills; once it has a few ants, those
 near a known enemy hill go for it (carefully, or all at once when they clearly outnumber
 its defenders); ants that meet enemies attack where they outnumber them locally (the focus
 rule kills the side with fewer ants around) and step back where they do not; the rest
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from botarena.games.ants.bots.greedy import gather
+from botarena.games.ants.bots.greedy import gather, nearest_ant
 from botarena.games.ants.bots.world import DIRECTIONS, Mover, World
 from botarena.games.ants.rules import Observation
 
@@ -40,6 +41,7 @@ class SwarmBot:
         self.friends = world.coverage(world.my_ants, THREAT2)
         self.threats = world.coverage(world.enemies, THREAT2)
         gather(world, mover)
+        self._defend(world, mover)
         if len(world.my_ants) >= MIN_RAIDERS:
             self._raze(world, mover)
         self._fight(world, mover)
@@ -65,6 +67,19 @@ class SwarmBot:
             if mover.try_move(ant, direction):
                 return True
         return False
+
+    def _defend(self, world: World, mover: Mover) -> None:
+        """Each enemy ant near one of our hills draws the two nearest free ants onto it."""
+        if not world.enemies or not world.my_hills:
+            return
+        dist = world.distances(world.my_hills, DEFENCE_REACH)
+        intruders = [enemy for enemy in world.enemies if dist[world.index(enemy)] >= 0]
+        for enemy in intruders:
+            for _ in range(2):
+                free = set(world.my_ants) - mover.moved
+                found = nearest_ant(world, enemy, free, DEFENCE_REACH)
+                if found is None or not mover.try_move(*found):
+                    break
 
     def _raze(self, world: World, mover: Mover) -> None:
         """Ants near a known enemy hill go for it: carefully while the enemy holds the
