@@ -241,3 +241,29 @@ def test_turn_limit() -> None:
         turn(state)
     assert state.is_over() and state.cutoff == "turn limit reached"
     assert state.score_history == [[1, 1, 1, 1], [1, 1, 1, 1]]
+
+
+def test_a_fault_at_turn_zero_ends_a_two_player_game_at_turn_zero() -> None:
+    from botarena.core.rules import Status
+
+    state = scenario(board("a", "", "", "", "", "", "", "", "", "", "b"), 2)
+    state.fault(1, Status.TIMEOUT, "no go within loadtime")
+    assert state.is_over() and state.turn == 0 and state.cutoff == "lone survivor"
+    assert (state.bot_status, state.bot_turns) == (["survived", "timeout"], [0, 0])
+    assert state.score == [3, 0]  # 0 razes nothing: +2 bonus for 1's standing hill
+
+
+def test_a_killed_players_hive_still_spawns_and_its_ants_stand() -> None:
+    from botarena.core.rules import Status
+
+    state = scenario(board("0*a", players=3), 3)  # hills of 0: (0, 0) empty and (16, 0)
+    turn(state)  # the ant at (0, 2) gathers the food at (0, 1)
+    assert state.hive_food[0] == 1
+    state.to_act()
+    state.fault(0, Status.CRASHED, "exited")
+    assert state.score[0] == 0  # its two hills are charged at once
+    turn(state, {0: ["o 0 2 e"]})  # a dead bot's orders are never read
+    assert state.current_ants[(0, 2)].orders == ["-", "-"]
+    assert [(a.initial_loc, a.spawn_turn) for a in state.all_ants if a.spawn_turn] == [
+        ((0, 0), 2)]  # the hive of a killed player still spawns
+    assert state.hive_food[0] == 0
