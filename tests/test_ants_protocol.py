@@ -67,8 +67,8 @@ def test_enemies_are_numbered_in_the_order_each_player_first_saw_them() -> None:
     state = scenario(rows, 3)
     # A sees B (d² 64) and C (wrapped, d² 64): numbered in row-major order B=1, C=2;
     # C sees A (d² 64) but not B (d² 196): A=1, B not yet numbered
-    assert state.switch[0][:3] == [0, 1, 2]
-    assert state.switch[2][:3] == [1, None, 0]
+    assert state.views.switch[0][:3] == [0, 1, 2]
+    assert state.views.switch[2][:3] == [1, None, 0]
     state.to_act()
     assert state.observation(2).ants == [(0, 0, 1), (0, 22, 0)]
     assert state.observation(0).ants == [(0, 0, 0), (0, 8, 1), (0, 22, 2)]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +19,9 @@ import numpy as np
 from botarena.core.rules import Clock, GameError, Outcome, State, Status
 from botarena.games.ants.mapfile import AntsMap
 from botarena.games.ants.symmetry import FoodCycle, MapSymmetry, distance2, food_sets
-from botarena.games.ants.vision import Vision
+from botarena.games.ants.view import Observation, Params, PlayerViews
+
+__all__ = ["AIM", "LAND", "AntsState", "Observation", "Params", "ScriptMismatch"]
 
 LAND, FOOD, WATER = -2, -3, -4
 HILL_POINTS = 2
@@ -37,43 +38,6 @@ class ScriptMismatch(Exception):
     def __init__(self, turn: int, message: str) -> None:
         super().__init__(f"turn {turn}: {message}")
         self.turn = turn
-
-
-@dataclass(frozen=True)
-class Params:
-    """What every bot is told at turn 0, plus the player count."""
-
-    rows: int
-    cols: int
-    players: int
-    turns: int
-    loadtime: int
-    turntime: int
-    viewradius2: int
-    attackradius2: int
-    spawnradius2: int
-    player_seed: int
-
-
-@dataclass
-class Observation:
-    """What one player is told at a turn, in its own numbering (itself 0).
-
-    `turn` 0 is the parameter block (answered with `go`); `end` marks the final message,
-    with `scores`, `statuses` and `playerturns` (None for players it never saw).
-    """
-
-    turn: int
-    params: Params
-    water: list[tuple[int, int]] = field(default_factory=list)
-    hills: list[tuple[int, int, int]] = field(default_factory=list)
-    ants: list[tuple[int, int, int]] = field(default_factory=list)
-    food: list[tuple[int, int]] = field(default_factory=list)
-    dead: list[tuple[int, int, int]] = field(default_factory=list)
-    end: bool = False
-    scores: list[Any] | None = None
-    statuses: list[Any] | None = None
-    playerturns: list[Any] | None = None
 
 
 class Ant:
@@ -203,15 +167,9 @@ class AntsState(State):
         self.bot_turns = [0] * players
         self.end_observations: dict[int, Observation] = {}
 
-        self.switch: list[list[int | None]] = [[None] * players + list(range(-5, 0))
-                                               for _ in range(players)]
-        for player in range(players):
-            self.switch[player][player] = 0
-        self.revealed_bits = np.zeros((self.height, self.width), dtype=np.uint16)
-        self.water_bits = np.where(self.water, np.uint16(0xFFFF), np.uint16(0))
         self._counts: list[int] | None = None  # live ants per player, None: recount
-        self._view: dict[str, list] | None = None  # this turn's sorted picture, shared
-        self.vision = Vision(self.height, self.width, self.params.viewradius2)
+        self.views = PlayerViews(self.height, self.width, players, self.water,
+                                 self.params.viewradius2)
         self.attack_offsets = self._offsets(self.params.attackradius2)
         self.spawn_offsets = self._offsets(self.params.spawnradius2)
         self._update_vision()
@@ -251,7 +209,7 @@ class AntsState(State):
 
     def observation(self, seat: int) -> Observation:
         self._check_start()
-        return self.render(seat, self.turn + 1)
+        return self.views.render(self, seat, self.turn + 1)
 
     def fault(self, seat: int, status: Status, detail: str) -> None:
         """Crash or timeout: the 2011 `kill_player`; its ants stand still from now on."""
@@ -730,7 +688,7 @@ class AntsState(State):
 
     def finish_game(self) -> None:
         """Lone survivor: +2 per standing enemy hill, −1 to each owner not yet charged."""
-        self._view = None  # bonus hills count as razed in the end message
+        self.views.forget_picture()  # bonus hills count as razed in the end message
         players = self.remaining_players()
         if len(players) == 1:
             survivor = players[0]
@@ -749,78 +707,15 @@ class AntsState(State):
         if self.cutoff is None:
             self.cutoff = "turn limit reached"
 
-    # -- vision and what each player is told -------------------------------------------
+    # -- what each player is told ------------------------------------------------------
     def _update_vision(self) -> None:
-        """Vision after the turn; reveals water and numbers newly seen enemies (row-major)."""
-        ants = [(loc[0], loc[1], ant.owner) for loc, ant in self.current_ants.items()]
-        self.seen_bits = bits = self.vision.bits(ants)
-        self._view = None
-        fresh_water = bits & ~self.revealed_bits & self.water_bits
-        self.revealed_bits |= bits
-        self.revealed_water: list[list[tuple[int, int]]] = [[] for _ in range(self.num_players)]
-        rows, cols = np.nonzero(fresh_water)
-        if len(rows):
-            seen_by = fresh_water[rows, cols].tolist()
-            for row, col, who in zip(rows.tolist(), cols.tolist(), seen_by, strict=True):
-                for player in range(self.num_players):
-                    if who >> player & 1:
-                        self.revealed_water[player].append((row, col))
-        waiting = [p for p in range(self.num_players)
-                   if None in self.switch[p][:self.num_players]]
-        if waiting:
-            for row, col, owner in sorted(ants):
-                seen_by = int(bits[row, col])
-                for player in waiting:
-                    if seen_by >> player & 1 and self.switch[player][owner] is None:
-                        self._number(player, owner)
-
-    def _number(self, player: int, owner: int) -> int:
-        switch = self.switch[player]
-        if switch[owner] is None:
-            switch[owner] = self.num_players - switch.count(None)
-        return switch[owner]  # type: ignore[return-value]
-
-    def _picture(self) -> dict[str, list]:
-        """Everything a viewer may be shown this turn, sorted once, with who sees each."""
-        if self._view is None:
-            grid = self.seen_bits.tolist()
-
-            def seen(items: list) -> list:
-                return [(*item, grid[item[0]][item[1]]) for item in items]
-
-            self._view = {
-                "h": seen(sorted((*h.loc, h.owner) for h in self.hills.values()
-                                 if h.killed_by is None)),
-                "a": seen(sorted((*loc, ant.owner) for loc, ant in self.current_ants.items())),
-                "f": seen(sorted(self.current_food)),
-                "d": seen(sorted((*ant.loc, ant.owner) for ant in self.killed_ants)),
-            }
-        return self._view
-
-    def render(self, player: int, turn: int) -> Observation:
-        """The 2011 `render_changes`: new water, then visible hills, ants, food, dead ants."""
-        mask = 1 << player
-        view = self._picture()
-        number = self._number
-        obs = Observation(turn=turn, params=self.params,
-                          water=list(self.revealed_water[player]))
-        obs.hills = [(r, c, number(player, o)) for r, c, o, who in view["h"] if who & mask]
-        obs.ants = [(r, c, number(player, o)) for r, c, o, who in view["a"] if who & mask]
-        obs.food = [(r, c) for r, c, who in view["f"] if who & mask]
-        obs.dead = [(r, c, number(player, o)) for r, c, o, who in view["d"]
-                    if who & mask or o == player]
-        return obs
-
-    def order_for_player(self, player: int, data: list[Any]) -> list[Any]:
-        switch = self.switch[player]
-        return [None if i not in switch else data[switch.index(i)]
-                for i in range(max(len(data), self.num_players))]
+        self.views.update(self.current_ants)
 
     def end_observation(self, player: int) -> Observation:
         """The `end` message: scores, statuses and turns in the player's numbering."""
-        obs = self.render(player, self.turn)
+        obs = self.views.render(self, player, self.turn)
         obs.end = True
-        obs.scores = self.order_for_player(player, self.score)
-        obs.statuses = self.order_for_player(player, self.bot_status)
-        obs.playerturns = self.order_for_player(player, self.bot_turns)
+        obs.scores = self.views.order_for_player(player, self.score)
+        obs.statuses = self.views.order_for_player(player, self.bot_status)
+        obs.playerturns = self.views.order_for_player(player, self.bot_turns)
         return obs

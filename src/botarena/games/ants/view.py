@@ -1,0 +1,142 @@
+"""What each player is shown: fog of war, enemies numbered in the order first seen, and the
+content of the 2011 `render_changes` text (new water, hills, ants, food, dead ants)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from botarena.games.ants.vision import Vision
+
+if TYPE_CHECKING:
+    from botarena.games.ants.rules import Ant, AntsState
+
+@dataclass(frozen=True)
+class Params:
+    """What every bot is told at turn 0, plus the player count."""
+
+    rows: int
+    cols: int
+    players: int
+    turns: int
+    loadtime: int
+    turntime: int
+    viewradius2: int
+    attackradius2: int
+    spawnradius2: int
+    player_seed: int
+
+
+@dataclass
+class Observation:
+    """What one player is told at a turn, in its own numbering (itself 0).
+
+    `turn` 0 is the parameter block (answered with `go`); `end` marks the final message,
+    with `scores`, `statuses` and `playerturns` (None for players it never saw).
+    """
+
+    turn: int
+    params: Params
+    water: list[tuple[int, int]] = field(default_factory=list)
+    hills: list[tuple[int, int, int]] = field(default_factory=list)
+    ants: list[tuple[int, int, int]] = field(default_factory=list)
+    food: list[tuple[int, int]] = field(default_factory=list)
+    dead: list[tuple[int, int, int]] = field(default_factory=list)
+    end: bool = False
+    scores: list[Any] | None = None
+    statuses: list[Any] | None = None
+    playerturns: list[Any] | None = None
+
+
+class PlayerViews:
+    """Every player's vision, revealed water and numbering of the others (the 2011 `switch`:
+    itself 0, the others 1, 2, ... in the order it first saw them)."""
+
+    def __init__(self, rows: int, cols: int, players: int, water: np.ndarray,
+                 viewradius2: int) -> None:
+        self.players = players
+        self.switch: list[list[int | None]] = [[None] * players + list(range(-5, 0))
+                                               for _ in range(players)]
+        for player in range(players):
+            self.switch[player][player] = 0
+        self.vision = Vision(rows, cols, viewradius2)
+        self.revealed_bits = np.zeros((rows, cols), dtype=np.uint16)
+        self.water_bits = np.where(water, np.uint16(0xFFFF), np.uint16(0))
+        self.seen_bits = np.zeros((rows, cols), dtype=np.uint16)
+        self.revealed_water: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+        self._picture: dict[str, list] | None = None
+
+    def update(self, current_ants: dict[tuple[int, int], Ant]) -> None:
+        """After a turn: who sees what, water seen for the first time, enemies newly met
+        (numbered in row-major order of the squares where they are seen)."""
+        ants = [(loc[0], loc[1], ant.owner) for loc, ant in current_ants.items()]
+        self.seen_bits = bits = self.vision.bits(ants)
+        self._picture = None
+        fresh_water = bits & ~self.revealed_bits & self.water_bits
+        self.revealed_bits |= bits
+        self.revealed_water = [[] for _ in range(self.players)]
+        rows, cols = np.nonzero(fresh_water)
+        if len(rows):
+            seen_by = fresh_water[rows, cols].tolist()
+            for row, col, who in zip(rows.tolist(), cols.tolist(), seen_by, strict=True):
+                for player in range(self.players):
+                    if who >> player & 1:
+                        self.revealed_water[player].append((row, col))
+        waiting = [p for p in range(self.players) if None in self.switch[p][:self.players]]
+        if waiting:
+            for row, col, owner in sorted(ants):
+                seen_by = int(bits[row, col])
+                for player in waiting:
+                    if seen_by >> player & 1 and self.switch[player][owner] is None:
+                        self.number(player, owner)
+
+    def forget_picture(self) -> None:
+        """The state changed after the turn (the lone-survivor bonus razes hills)."""
+        self._picture = None
+
+    def number(self, player: int, owner: int) -> int:
+        """`owner` in `player`'s numbering, giving it the next number if it has none yet."""
+        switch = self.switch[player]
+        if switch[owner] is None:
+            switch[owner] = self.players - switch.count(None)
+        return switch[owner]  # type: ignore[return-value]
+
+    def _sorted_picture(self, state: AntsState) -> dict[str, list]:
+        """Everything a viewer may be shown this turn, sorted once, with who sees each."""
+        if self._picture is None:
+            grid = self.seen_bits.tolist()
+
+            def seen(items: list) -> list:
+                return [(*item, grid[item[0]][item[1]]) for item in items]
+
+            self._picture = {
+                "h": seen(sorted((*h.loc, h.owner) for h in state.hills.values()
+                                 if h.killed_by is None)),
+                "a": seen(sorted((*loc, ant.owner) for loc, ant in state.current_ants.items())),
+                "f": seen(sorted(state.current_food)),
+                "d": seen(sorted((*ant.loc, ant.owner) for ant in state.killed_ants)),
+            }
+        return self._picture
+
+    def render(self, state: AntsState, player: int, turn: int) -> Observation:
+        """The 2011 `render_changes`: new water, then visible hills, ants, food, dead ants
+        (its own dead ants even out of sight)."""
+        mask = 1 << player
+        picture = self._sorted_picture(state)
+        number = self.number
+        obs = Observation(turn=turn, params=state.params,
+                          water=list(self.revealed_water[player]))
+        obs.hills = [(r, c, number(player, o)) for r, c, o, who in picture["h"] if who & mask]
+        obs.ants = [(r, c, number(player, o)) for r, c, o, who in picture["a"] if who & mask]
+        obs.food = [(r, c) for r, c, who in picture["f"] if who & mask]
+        obs.dead = [(r, c, number(player, o)) for r, c, o, who in picture["d"]
+                    if who & mask or o == player]
+        return obs
+
+    def order_for_player(self, player: int, data: list[Any]) -> list[Any]:
+        """`data` (one entry per player) in `player`'s numbering; None for players unseen."""
+        switch = self.switch[player]
+        return [None if i not in switch else data[switch.index(i)]
+                for i in range(max(len(data), self.players))]
