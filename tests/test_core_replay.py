@@ -108,3 +108,11 @@ def test_in_process_bot_may_read_the_exact_text(tmp_path: Path) -> None:
     sent = [act["sent"] for step in result.document["steps"] for act in step["acts"]
             if act["seat"] == 0]
     assert reader.seen == sent and sent[0].startswith("Start\n")
+
+
+def test_replies_are_kept_verbatim_unless_the_game_packs_them(tmp_path: Path) -> None:
+    """Amazes does not pack: every act keeps the reply text exactly as the bot sent it."""
+    document = random_game(5, tmp_path / "game.json")
+    acts = [act for step in document["steps"] for act in step["acts"]]
+    assert all("packed" not in act and isinstance(act["reply"], str) for act in acts)
+    assert all(act["ms"] == round(act["ms"], 1) for act in acts)

@@ -142,7 +142,7 @@ class Referee:
                 actions[seat] = reply.action
         state.apply(actions)
         if self.recorder is not None:
-            self.recorder.step(seats, texts, replies, state.frame())
+            self.recorder.step(seats, observations, texts, replies, state.frame())
 
     def _collect(self, seat: int, observation: Any, clock: Clock, started: float,
                  cpu_before: float | None) -> Reply:

@@ -46,6 +46,19 @@ class Protocol:
         """The reply text (without the final newline) for `action`; inverse of `parse`."""
         return str(action)
 
+    def pack_reply(self, text: str, observation: Any) -> str | None:
+        """A shorter form of the reply `text` for the replay, or None to keep the text.
+
+        Games whose replies repeat what the observation already says (Ants: the square of
+        every ordered ant) store less; the recorder keeps the packed form only when
+        `unpack_reply` gives back exactly `text`.
+        """
+        return None
+
+    def unpack_reply(self, packed: str, observation: Any) -> str:
+        """The reply text `pack_reply` packed, given the same observation."""
+        raise NotImplementedError
+
     def farewell(self, state: Any, seat: int) -> str | None:
         """Text sent to a still-running bot when the game ends (Amazes' `Quit`), or None."""
         return None

@@ -53,13 +53,20 @@ class ReplayRecorder:
             str(seat): [reply.fault.value if reply.fault else "invalid", reply.detail]
             for seat, reply in faults.items()}
 
-    def step(self, seats: list[int], texts: dict[int, str], replies: dict[int, Reply],
-             frame: dict[str, Any]) -> None:
+    def step(self, seats: list[int], observations: dict[int, Any], texts: dict[int, str],
+             replies: dict[int, Reply], frame: dict[str, Any]) -> None:
         acts = []
+        protocol = self.game.protocol
         for seat in seats:
             reply = replies[seat]
-            act: dict[str, Any] = {"seat": seat, "reply": reply.text,
-                                   "ms": round(reply.wall_s * 1000, 3)}
+            act: dict[str, Any] = {"seat": seat}
+            packed = protocol.pack_reply(reply.text, observations[seat])
+            if packed is not None and protocol.unpack_reply(packed,
+                                                            observations[seat]) == reply.text:
+                act["packed"] = packed
+            else:
+                act["reply"] = reply.text
+            act["ms"] = round(reply.wall_s * 1000, 1)
             if self.game.record_sent:
                 act["sent"] = texts[seat]
             if reply.cpu_s is not None:
@@ -169,7 +176,8 @@ def verify(document: dict[str, Any]) -> Verdict:
             if "cpu_s" in act:
                 state.charge(seat, act["cpu_s"])
             try:
-                actions[seat] = protocol.parse(act["reply"].split("\n"), observation)
+                actions[seat] = protocol.parse(reply_text(game, act, observation).split("\n"),
+                                               observation)
             except ProtocolError as exc:
                 return Verdict(False, f"step {number}: recorded reply of seat {seat} no longer"
                                       f" parses ({exc})", number)
@@ -190,6 +198,13 @@ def verify(document: dict[str, Any]) -> Verdict:
         return Verdict(False, f"end reason {outcome.end_reason!r} differs from recorded"
                               f" {recorded_result['end_reason']!r}")
     return Verdict(True, f"ok: {len(document['steps'])} steps and the result reproduced")
+
+
+def reply_text(game: Game, act: dict[str, Any], observation: Any) -> str:
+    """The text a recorded act answered, unpacked when the recorder packed it."""
+    if "packed" in act:
+        return game.protocol.unpack_reply(act["packed"], observation)
+    return act["reply"]
 
 
 def _json(value: Any) -> Any:

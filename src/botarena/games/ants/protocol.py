@@ -14,6 +14,7 @@ from typing import Any
 from botarena.core.protocol import Protocol
 from botarena.games.ants.rules import Observation, Params
 
+DIRECTIONS = frozenset("nesw")
 PARAMETER_ORDER = ("loadtime", "turntime", "rows", "cols", "turns", "viewradius2",
                    "attackradius2", "spawnradius2", "player_seed")
 
@@ -26,6 +27,10 @@ def parameter_block(params: Params) -> str:
 
 def _join(values: list[Any]) -> str:
     return " ".join(str(value) for value in values)
+
+
+def _own_ants(observation: Observation) -> list[tuple[int, int]]:
+    return [(row, col) for row, col, owner in observation.ants if owner == 0]
 
 
 class AntsProtocol(Protocol):
@@ -70,6 +75,36 @@ class AntsProtocol(Protocol):
         """Orders as (row, col, direction) tuples or lines, then `go`."""
         lines = [item if isinstance(item, str) else "o {} {} {}".format(*tuple(item))
                  for item in action]
+        return "\n".join([*lines, "go"])
+
+    def pack_reply(self, text: str, observation: Any) -> str | None:
+        """One letter per own ant in the order the bot was told them (`-`: no order), as the
+        2011 replay stores moves, then `/` and the ants' indices in the bot's order when it
+        ordered them otherwise; None when the reply is not exactly such orders."""
+        if not isinstance(observation, Observation) or observation.turn == 0:
+            return None
+        index = {(str(row), str(col)): number for number, (row, col) in
+                 enumerate(_own_ants(observation))}
+        letters = ["-"] * len(index)
+        order = []
+        for line in text.split("\n")[:-1]:
+            words = line.split(" ")
+            number = index.get((words[1], words[2])) if len(words) == 4 else None
+            if number is None or words[0] != "o" or words[3] not in DIRECTIONS:
+                return None
+            letters[number] = words[3]
+            order.append(number)
+        packed = "".join(letters).rstrip("-")
+        if order != sorted(order):
+            packed += "/" + ",".join(map(str, order))
+        return packed
+
+    def unpack_reply(self, packed: str, observation: Any) -> str:
+        letters, _, order_text = packed.partition("/")
+        own = _own_ants(observation)
+        order = ([int(number) for number in order_text.split(",")] if order_text else
+                 [number for number, letter in enumerate(letters) if letter != "-"])
+        lines = [f"o {own[number][0]} {own[number][1]} {letters[number]}" for number in order]
         return "\n".join([*lines, "go"])
 
     def farewell(self, state: Any, seat: int) -> str | None:

@@ -220,6 +220,7 @@ def check_replay(path: str | Path, overrides: dict[str, Any] | None = None
 
 def state_from_botarena(document: dict[str, Any]) -> AntsState:
     """Re-play a botarena Ants replay (its seed, options, map, answers and faults)."""
+    from botarena.core.replay import reply_text
     from botarena.core.rules import Status
     from botarena.games.ants import GAME
 
@@ -238,7 +239,8 @@ def state_from_botarena(document: dict[str, Any]) -> AntsState:
             if "fault" in act:
                 state.fault(act["seat"], Status(act["fault"][0]), act["fault"][1])
             else:
-                actions[act["seat"]] = GAME.protocol.parse(act["reply"].split("\n"))
+                text = reply_text(GAME, act, state.observation(act["seat"]))
+                actions[act["seat"]] = GAME.protocol.parse(text.split("\n"))
         state.apply(actions)
     return state
 
