@@ -38,10 +38,11 @@ LOOK = b"W\nW\nRW\nW\n505\n"
 
 
 def in_process_rate(games: int) -> float:
-    started = time.perf_counter()
+    """Games per second of this process's CPU time: one core's rate, even on a busy machine."""
+    started = time.process_time()
     for seed in range(games):
         botarena.play("amazes", ["builtin:amazes/random"] * 2, seed=seed)
-    return games / (time.perf_counter() - started)
+    return games / (time.process_time() - started)
 
 
 def compile_bot(folder: Path) -> Path:
@@ -90,8 +91,8 @@ def run(quick: bool) -> list[dict]:
         ours = best(lambda: referee(binary, 150), repeats) - best(
             lambda: referee(binary, 1), repeats)
     return [
-        {"name": "amazes in-process random vs random", "value": rate, "unit": "games/s",
-         "goal": ">= 100"},
+        {"name": "amazes in-process random vs random (per CPU second)", "value": rate,
+         "unit": "games/s", "goal": ">= 100"},
         {"name": "amazes 298 exchanges, raw pipes", "value": raw * 1000, "unit": "ms",
          "goal": ""},
         {"name": "amazes 298 exchanges, botarena referee", "value": ours * 1000, "unit": "ms",
