@@ -1,6 +1,8 @@
 """The Labyrinth wire format: JSON lines. Each request is one line `{"call": NAME, "args":
 [...]}` carrying the original interface's call and arguments; each reply is one line holding
-the call's return value as JSON (NaN and Infinity literals allowed).
+the call's return value as JSON (NaN and Infinity literals allowed), or `error: MESSAGE`
+when the bot's method raised (a strike quoting MESSAGE). docs/games/labyrinth.md has the
+calls, their shapes and a sample dialogue.
 
 A handshake comes first: `{"call": "setup", "args": [ROLE, SEED]}`, answered by any one line
 (`"ready"`); SEED is the seed string of that bot's RNG (`GAMESEED:A` or `GAMESEED:M`).
@@ -9,6 +11,8 @@ A handshake comes first: `{"call": "setup", "args": [ROLE, SEED]}`, answered by 
 '{"call":"startRound","args":[3]}\\n'
 >>> PROTOCOL.parse(['[1, 4]'], None)
 Answer(value=[1, 4])
+>>> PROTOCOL.parse(['[NaN, 0, "east"]'], None).value[1:]
+[0, 'east']
 """
 
 from __future__ import annotations
@@ -20,6 +24,9 @@ from typing import Any
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError
 from botarena.games.labyrinth.rules import ROLE_NAMES, Answer, Call
+
+ERROR_PREFIX = "error: "
+"""A reply line starting with this reports an exception in the bot (a strike naming it)."""
 
 SEED_SUFFIX = (":A", ":M")
 """The original controller seeds the adventurers' RNG with seed + ':A', the maze master's
@@ -48,10 +55,12 @@ class LabyrinthProtocol(Protocol):
 
     def parse(self, lines: list[str], observation: Any) -> Answer:
         text = lines[0]
+        shown = text if len(text) <= 300 else text[:300] + "..."
+        if text.startswith(ERROR_PREFIX):
+            raise ProtocolError(f"the bot reports an error: {shown[len(ERROR_PREFIX):]}")
         try:
             return Answer(json.loads(text))
         except ValueError:
-            shown = text if len(text) <= 200 else text[:200] + "..."
             raise ProtocolError(f"reply is not JSON: {shown!r}") from None
 
     def format(self, action: Any) -> str:

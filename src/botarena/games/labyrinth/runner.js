@@ -5,7 +5,8 @@
 // body of a function of (random, Math, _logs_) behind the same BOT_HEADER), then speaks
 // botarena's JSON-lines protocol on stdin/stdout: a request line {"call", "args"}, a reply
 // line with the return value. A bot exception is answered `error: ...` (a strike) and its
-// stack goes to stderr, as do console.log lines.
+// place in the post goes to stderr, as do console.log lines; a post that does not compile
+// or build answers every call `error: ...` with the reason.
 "use strict";
 
 const fs = require("fs");
@@ -82,9 +83,15 @@ const realmJSON = vm.runInContext("JSON", context);
 const realmMath = vm.runInContext("Math", context);
 const realmLogs = () => vm.runInContext("[]", context);
 
+// What went wrong building the bot: --check prints it and exits 1; a game gets it on
+// stderr and as the `error:` answer to every call, so the strike names the real problem.
+let broken = null;
+
 function fail(message) {
     process.stderr.write(message + "\n");
-    process.exit(1);
+    if (mode === "--check") process.exit(1);
+    broken = broken || message;
+    return null;
 }
 
 function compile() {
@@ -96,7 +103,7 @@ function compile() {
         });
     }
     catch (err) {
-        fail(describeSyntaxError(err));
+        return fail(describeSyntaxError(err));
     }
 }
 
@@ -119,16 +126,17 @@ function build(factory, seedString) {
     }
     catch (err) {
         flush(logs);
-        fail(`${postPath}: ${err && err.name} while building ${name}: ${err && err.message}\n`
-             + locate(err));
+        return fail(`${postPath}: ${err && err.name} while building ${name}:`
+                    + ` ${err && err.message}\n${locate(err)}`);
     }
     flush(logs);
     if (botObj === null || (typeof botObj !== "object" && typeof botObj !== "function")) {
-        fail(`${postPath}: the code of ${name} returned ${String(botObj)}, not the bot object`);
+        return fail(`${postPath}: the code of ${name} returned ${String(botObj)},`
+                    + " not the bot object");
     }
     const missing = METHODS[role].filter(method => typeof botObj[method] !== "function");
     if (missing.length) {
-        fail(`${postPath}: the ${role} bot ${name} has no method ${missing.join(", ")}`);
+        return fail(`${postPath}: the ${role} bot ${name} has no method ${missing.join(", ")}`);
     }
     const methods = {};
     for (const method of METHODS[role]) methods[method] = botObj[method].bind(botObj);
@@ -186,21 +194,27 @@ const input = readline.createInterface({input: process.stdin, crlfDelay: Infinit
 input.on("line", line => {
     if (!line.trim()) return;
     const request = realmJSON.parse(line);  // objects of the bot's own realm
-    if (request.call === "setup") {
+    if (request.call === "setup" && !broken) {
         bot = build(factory, request.args[1]);
+    }
+    if (broken) {
+        process.stdout.write("error: " + oneLine(broken) + "\n");
+        return;
+    }
+    if (request.call === "setup") {
         process.stdout.write('"ready"\n');
         return;
     }
     const method = bot.methods[request.call];
-    const args = request.args;
     let reply;
     try {
-        reply = wire(method(...args), 0);
+        reply = wire(method(...request.args), 0);
     }
     catch (err) {
-        process.stderr.write(String((err && err.stack) || err) + "\n");
+        const where = locate(err);
+        process.stderr.write(`${err && err.name}: ${err && err.message}\n${where}\n`);
         reply = "error: " + oneLine(`${err && err.name} in ${name}.${request.call}: `
-                                    + `${err && err.message} ${locate(err).trim()}`);
+                                    + `${err && err.message} ${where.trim()}`);
     }
     flush(bot.logs);
     process.stdout.write(reply + "\n");
