@@ -258,6 +258,14 @@ def test_check_post_indented_block_line_numbers(tmp_path: Path) -> None:
         1, f"{path} at line 6: SyntaxError: Unexpected identifier 'b'")
 
 
+def test_check_post_bom_and_crlf_keep_line_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "dos.md"
+    path.write_bytes(b"\xef\xbb\xbf" + SYNTAX_POST.replace("\n", "\r\n").encode())
+    code, out, _ = check(str(path))
+    assert (code, out.splitlines()[0]) == (
+        1, f"{path} at line 9: SyntaxError: Unexpected token ';'")
+
+
 @pytest.mark.parametrize(("code_text", "message"), [
     ("null.boom;\nreturn {};", "TypeError while building bad: Cannot read properties of null"),
     ("return 7;", "the code of bad returned 7, not the bot object"),

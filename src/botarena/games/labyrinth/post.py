@@ -112,7 +112,7 @@ def node_program() -> str:
 def load_post(path: str) -> Post:
     """Read and parse a post file; raises BotSpecError naming the file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")  # a saved post may start with a BOM
     except (OSError, UnicodeDecodeError) as exc:
         raise BotSpecError(f"{path}: cannot read the post ({exc})") from None
     try:
