@@ -19,12 +19,15 @@ SIDES = ("east", "south")
 SIDE_INDEX = {"east": EAST, "south": SOUTH}
 
 
+_FIB = [1, 1]
+"""fib(0), fib(1), ... as far as any edge's count has gone (a memo, extended on demand)."""
+
+
 def fib(count: int) -> int:
     """Mana to change an edge already changed `count` times: 1, 1, 2, 3, 5, 8, ..."""
-    a, b = 1, 1
-    for _ in range(count):
-        a, b = b, a + b
-    return a
+    while len(_FIB) <= count:
+        _FIB.append(_FIB[-1] + _FIB[-2])
+    return _FIB[count]
 
 
 def mana_income(turn: int, n: int) -> int:
@@ -37,16 +40,45 @@ def mana_income(turn: int, n: int) -> int:
     return 1 + exponent
 
 
+_NEIGHBOURS: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+"""Per maze size, each cell's (neighbour, edge between) pairs (a memo)."""
+
+
+def neighbours(n: int) -> list[tuple[tuple[int, int], ...]]:
+    """For each cell of an n×n grid, its neighbours and the edge numbers between them."""
+    table = _NEIGHBOURS.get(n)
+    if table is None:
+        table = []
+        for cell in range(n * n):
+            row, col = divmod(cell, n)
+            pairs = []
+            if col < n - 1:
+                pairs.append((cell + 1, cell * 2))
+            if row < n - 1:
+                pairs.append((cell + n, cell * 2 + 1))
+            if col > 0:
+                pairs.append((cell - 1, cell * 2 - 2))
+            if row > 0:
+                pairs.append((cell - n, (cell - n) * 2 + 1))
+            table.append(tuple(pairs))
+        _NEIGHBOURS[n] = table
+    return table
+
+
 class Maze:
     """The walls and change counts of one round's maze. Edges are numbered
-    `(row * n + col) * 2 + side` (side 0 = east, 1 = south)."""
+    `(row * n + col) * 2 + side` (side 0 = east, 1 = south).
 
-    __slots__ = ("changes", "n", "walls")
+    Change walls with `set` once `bot_view` has been called: it keeps its template in step.
+    """
+
+    __slots__ = ("_view", "changes", "n", "walls")
 
     def __init__(self, n: int, walls: list[bool]) -> None:
         self.n = n
         self.walls = walls  # indexed by edge number; border slots stay False, unused
         self.changes = [0] * (2 * n * n)
+        self._view: list[list[dict]] | None = None
 
     @classmethod
     def open(cls, n: int) -> Maze:
@@ -103,54 +135,56 @@ class Maze:
             return False
         self.walls[edge] = wall
         self.changes[edge] += 1
+        if self._view is not None:
+            cell, side = divmod(edge, 2)
+            entry = self._view[cell // self.n][cell % self.n]
+            name = SIDES[side]
+            entry[name] = wall
+            entry[name + "Cost"] = fib(self.changes[edge])
         return True
 
     def is_connected(self) -> bool:
         """Whether every cell is reachable from (0, 0): an iterative flood fill (the
         original's recursion overflowed the stack on large open mazes)."""
-        n, walls = self.n, self.walls
-        size = n * n
-        seen = bytearray(size)
-        seen[0] = 1
-        stack = [0]
+        return self._flood(0, -1) == self.n * self.n
+
+    def still_connected(self, edge: int) -> bool:
+        """Whether a connected maze stays connected after wall `edge` went up (and any walls
+        came down): every cell still reaches one of its two cells, so it is enough that they
+        still reach each other."""
+        cell, side = divmod(edge, 2)
+        return self._flood(cell, cell + 1 if side == 0 else cell + self.n) < 0
+
+    def _flood(self, start: int, target: int) -> int:
+        """Cells reachable from `start`, or -1 as soon as `target` is reached."""
+        walls, table = self.walls, neighbours(self.n)
+        seen = bytearray(self.n * self.n)
+        seen[start] = 1
+        stack = [start]
         count = 1
         while stack:
-            cell = stack.pop()
-            col = cell % n
-            base = cell * 2
-            neighbours = []
-            if col < n - 1 and not walls[base]:
-                neighbours.append(cell + 1)
-            if col > 0 and not walls[base - 2]:
-                neighbours.append(cell - 1)
-            if cell + n < size and not walls[base + 1]:
-                neighbours.append(cell + n)
-            if cell >= n and not walls[base - 2 * n + 1]:
-                neighbours.append(cell - n)
-            for other in neighbours:
-                if not seen[other]:
+            for other, edge in table[stack.pop()]:
+                if not walls[edge] and not seen[other]:
+                    if other == target:
+                        return -1
                     seen[other] = 1
                     count += 1
                     stack.append(other)
-        return count == size
+        return count
 
     def bot_view(self) -> list[list[dict]]:
         """The fresh copy a maze master's takeTurn receives: `{east, eastCost, south,
-        southCost}` per cell, border values null (their cost 1, meaningless)."""
-        n, walls, changes = self.n, self.walls, self.changes
-        rows = []
-        for row in range(n):
-            cells = []
-            for col in range(n):
-                base = (row * n + col) * 2
-                cells.append({
-                    "east": walls[base] if col < n - 1 else None,
-                    "eastCost": fib(changes[base]),
-                    "south": walls[base + 1] if row < n - 1 else None,
-                    "southCost": fib(changes[base + 1]),
-                })
-            rows.append(cells)
-        return rows
+        southCost}` per cell, border values null (their cost 1, meaningless). Copied from a
+        template that `set` keeps up to date, so the bot may change its copy freely."""
+        if self._view is None:
+            n, walls, changes = self.n, self.walls, self.changes
+            self._view = [[{"east": walls[edge] if col < n - 1 else None,
+                            "eastCost": fib(changes[edge]),
+                            "south": walls[edge + 1] if row < n - 1 else None,
+                            "southCost": fib(changes[edge + 1])}
+                           for col, edge in enumerate(range(2 * n * row, 2 * n * (row + 1), 2))]
+                          for row in range(n)]
+        return [[cell.copy() for cell in row] for row in self._view]
 
     def rows_text(self) -> list[str]:
         """One string per row, a digit per cell: 1 = east wall, 2 = south wall, 3 = both."""

@@ -25,7 +25,7 @@ from botarena.games.labyrinth.vision import (
     Sight,
     look,
     protected_edges,
-    side_edge,
+    wall_edge,
 )
 
 ADVENTURERS, MAZE_MASTER = 0, 1
@@ -96,7 +96,8 @@ def move_code(move: Any) -> int:
 
 def parse_maze(value: Any, n: int) -> Maze:
     """The maze a `generateMaze` return value describes; raises Strike when it is illegal
-    (shape, a missing interior property, a non-object cell). Border values are ignored."""
+    (shape, a null cell, an interior cell without its own `east`/`south`, disconnected).
+    Border values are ignored (the controller forces them to null)."""
     if not isinstance(value, list):
         raise Strike(f"generateMaze({n}) returned {_kind(value)}, not an array of rows")
     if len(value) != n:
@@ -109,6 +110,8 @@ def parse_maze(value: Any, n: int) -> Maze:
         if len(cells) != n:
             raise Strike(f"generateMaze({n}): row {row} has {len(cells)} cells, expected {n}")
         for col, cell in enumerate(cells):
+            if cell is None:
+                raise Strike(f"generateMaze({n}): cell [{row}][{col}] is null")
             for side, needed in ((0, col < n - 1), (1, row < n - 1)):
                 if not needed:
                     continue
@@ -120,6 +123,18 @@ def parse_maze(value: Any, n: int) -> Maze:
     if not maze.is_connected():
         raise Strike(f"generateMaze({n}) returned a maze that is not fully connected")
     return maze
+
+
+def parse_wall(item: Any) -> tuple[int, int, str] | None:
+    """A wall coordinate `[row, col, 'south'|'east']` (or null) of the maze master's reply;
+    raises Strike when it is anything else, fractional, NaN or infinite included."""
+    if item is None:
+        return None
+    if (isinstance(item, list) and len(item) == 3 and item[2] in ("south", "east")
+            and all(_is_number(x) and math.isfinite(x) and x == int(x) for x in item[:2])):
+        return int(item[0]), int(item[1]), item[2]
+    raise Strike(f"maze master's takeTurn returned the wall {item!r}; a wall is"
+                 " [row, col, 'south'|'east'] with integer row and col")
 
 
 def _kind(value: Any) -> str:
@@ -136,7 +151,11 @@ def _kind(value: Any) -> str:
 
 
 class LabyrinthState(State):
-    """A game in progress: rounds n = 3, 4, ...; see the module docstring."""
+    """A game in progress: rounds n = 3, 4, ...; see the module docstring.
+
+    `round` and `n` describe the maze on the board (0 before the first); after a goal the
+    board stays as it was, the adventurers on the goal, until the next maze is generated.
+    """
 
     def __init__(self, seed: int | str, max_rounds: int = 500, cpu_limits: bool = True,
                  wall_slack_s: float = 2.0) -> None:
@@ -144,41 +163,46 @@ class LabyrinthState(State):
         self.max_rounds = max_rounds
         self.cpu_limits = cpu_limits
         self.wall_slack_s = wall_slack_s
-        self.n = FIRST_MAZE_SIZE - 1
         self.round = 0
+        self.n = 0
         self.completed = 0
         self.turn = 0
         self.total_turns = 0
         self.score = 0
         self.mana = 0
         self.banks = [ROUND_BANK_S, ROUND_BANK_S]
-        self.maze = Maze.open(1)
+        self.maze = Maze.open(0)
         self.positions: list[Position] = [(0, 0, EAST), (0, 0, SOUTH)]
         self.phase = Phase.GENERATE
         self.end_reason = ""
         self.strike: dict[str, Any] | None = None
         self.last: dict[str, Any] = {}
-        self._next_round()
+
+    @property
+    def next_size(self) -> int:
+        """The size of the next maze to generate: 3 for the first round, then one more."""
+        return FIRST_MAZE_SIZE + self.round
 
     # -- whose call, and what it receives ------------------------------------------------
     def to_act(self) -> list[int]:
-        if self.phase in (Phase.GENERATE, Phase.MAZE_MASTER_TURN):
-            return [MAZE_MASTER]
-        if self.phase is Phase.OVER:
+        phase = self.phase
+        if phase is Phase.ADVENTURERS_TURN or phase is Phase.START_ROUND:
+            return [ADVENTURERS]
+        if phase is Phase.OVER:
             return []
-        return [ADVENTURERS]
+        return [MAZE_MASTER]
 
     def observation(self, seat: int) -> Call:
         phase = self.phase
-        if phase is Phase.GENERATE:
-            return Call("generateMaze", (self.n,))
-        if phase is Phase.START_ROUND:
-            return Call("startRound", (self.n,))
         if phase is Phase.ADVENTURERS_TURN:
             first, second = self.positions
             return Call("takeTurn", ([look(self.maze, first, second),
                                       look(self.maze, second, first)],))
-        return Call("takeTurn", (self.mana, self.maze.bot_view(), self.adventurer_views()))
+        if phase is Phase.MAZE_MASTER_TURN:
+            return Call("takeTurn", (self.mana, self.maze.bot_view(), self.adventurer_views()))
+        if phase is Phase.GENERATE:
+            return Call("generateMaze", (self.next_size,))
+        return Call("startRound", (self.n,))
 
     def adventurer_views(self) -> list[dict[str, Any]]:
         """The adventurers as the maze master's third argument: `{row, col, dir}`."""
@@ -189,7 +213,7 @@ class LabyrinthState(State):
     def clock(self, seat: int) -> Clock:
         phase = self.phase
         if phase is Phase.GENERATE:
-            cpu = GENERATE_S_PER_CELL * self.n * self.n
+            cpu = GENERATE_S_PER_CELL * self.next_size ** 2
         elif phase is Phase.START_ROUND:
             cpu = START_ROUND_S
         else:
@@ -203,31 +227,32 @@ class LabyrinthState(State):
 
     def charge(self, seat: int, cpu_s: float) -> None:
         """A takeTurn's CPU comes out of the round's bank, 1 ms a turn comes in."""
-        if self.phase in (Phase.ADVENTURERS_TURN, Phase.MAZE_MASTER_TURN):
+        if self.phase is Phase.ADVENTURERS_TURN or self.phase is Phase.MAZE_MASTER_TURN:
             self.banks[seat] += TURN_ALLOWANCE_S - cpu_s
 
     # -- steps -------------------------------------------------------------------------
     def apply(self, actions: Mapping[int, Any]) -> None:
-        if self.phase is Phase.OVER:
+        phase = self.phase
+        if phase is Phase.OVER:
             return
-        seat = self.to_act()[0]
+        seat = ADVENTURERS if phase is Phase.ADVENTURERS_TURN or phase is Phase.START_ROUND \
+            else MAZE_MASTER
         if seat not in actions:  # the fault rule already struck
             return
         value = actions[seat]
         if isinstance(value, Answer):
             value = value.value
-        self.last = {"call": str(self.phase)}
+        self.last = {"call": str(phase)}
         try:
-            if self.phase is Phase.GENERATE:
-                self.maze = parse_maze(value, self.n)
-                self.phase = Phase.START_ROUND
-            elif self.phase is Phase.START_ROUND:
-                self.phase = Phase.ADVENTURERS_TURN  # its return value means nothing
-            elif self.phase is Phase.ADVENTURERS_TURN:
+            if phase is Phase.ADVENTURERS_TURN:
                 self._adventurers_turn(value)
-            else:
+            elif phase is Phase.MAZE_MASTER_TURN:
                 self._maze_master_turn(value)
                 self.phase = Phase.ADVENTURERS_TURN
+            elif phase is Phase.GENERATE:
+                self._start_round(parse_maze(value, self.next_size))
+            else:
+                self.phase = Phase.ADVENTURERS_TURN  # startRound's return value means nothing
         except Strike as strike:
             self._strike(seat, str(strike))
 
@@ -246,17 +271,16 @@ class LabyrinthState(State):
         self.phase = Phase.OVER
         self.end_reason = reason
 
-    def _next_round(self) -> None:
-        if self.round >= self.max_rounds:
-            self._end("round_cap")
-            return
+    def _start_round(self, maze: Maze) -> None:
+        """A valid maze is on the board: the controller's startRound from step 5 on."""
+        self.maze = maze
         self.round += 1
-        self.n += 1
-        self.phase = Phase.GENERATE
+        self.n = maze.n
         self.mana = 0
         self.banks = [ROUND_BANK_S, ROUND_BANK_S]
         self.turn = 0
         self.positions = [(0, 0, EAST), (0, 0, SOUTH)]
+        self.phase = Phase.START_ROUND
 
     def _adventurers_turn(self, moves: Any) -> None:
         if not isinstance(moves, list):
@@ -264,35 +288,37 @@ class LabyrinthState(State):
         codes = [move_code(move) for move in moves]
         if any(code != WAIT for code in codes[2:]):
             raise Strike("adventurers' takeTurn returned an action for a third adventurer")
+        codes = [*codes, WAIT, WAIT][:2]
         self.turn += 1
         self.total_turns += 1
-        for index, code in enumerate(codes[:2]):
-            self.positions[index] = self._moved(self.positions[index], code)
-        self.last["moves"] = codes[:2] + [WAIT] * (2 - len(codes[:2]))
+        n, walls, positions = self.n, self.maze.walls, self.positions
+        for index, code in enumerate(codes):
+            if code == WAIT:
+                continue
+            row, col, facing = positions[index]
+            if code != FORWARD:
+                positions[index] = (row, col, (facing + code - 1) % 4)
+                continue
+            edge = wall_edge(n, row, col, facing)
+            if edge >= 0 and not walls[edge]:
+                d_row, d_col = OFFSETS[facing]
+                positions[index] = (row + d_row, col + d_col, facing)
+        self.last["moves"] = codes
         self.score -= 1
-        n = self.n
-        if any(row >= n - 1 and col >= n - 1 for row, col, _ in self.positions):
+        goal = n - 1
+        if any(row == goal and col == goal for row, col, _ in positions):
             self.score += SCORE_PER_MAZE
             self.completed += 1
             self.last["goal"] = True
-            self._next_round()
+            if self.round >= self.max_rounds:
+                self._end("round_cap")
+            else:
+                self.phase = Phase.GENERATE
         elif self.turn >= TURNS_PER_ROUND:
             self._end("turns")
         else:
             self.mana += mana_income(self.turn, n)
             self.phase = Phase.MAZE_MASTER_TURN
-
-    def _moved(self, position: Position, code: int) -> Position:
-        row, col, facing = position
-        if code == FORWARD:
-            edge = side_edge(self.maze, row, col, facing)
-            if edge is None or self.maze.walls[edge]:
-                return position
-            d_row, d_col = OFFSETS[facing]
-            return row + d_row, col + d_col, facing
-        if code in (TURN_RIGHT, TURN_AROUND, TURN_LEFT):
-            return row, col, (facing + code - 1) % 4
-        return position
 
     def _maze_master_turn(self, value: Any) -> None:
         """Remove then add one wall, as the controller's takeTurn handling (research §4)."""
@@ -301,67 +327,61 @@ class LabyrinthState(State):
         if not (isinstance(value, list) and len(value) == 2):
             raise Strike(f"maze master's takeTurn returned {_kind(value)}; it must be null"
                          " or an array of 2 wall coordinates or nulls")
-        for item in value:
-            if item is not None and not (
-                    isinstance(item, list) and len(item) == 3 and _is_number(item[0])
-                    and _is_number(item[1]) and item[2] in ("south", "east")):
-                raise Strike(f"maze master's takeTurn returned the wall {item!r}; a wall is"
-                             " [row, col, 'south'|'east']")
-        remove, add = value
-        changes = self.last.setdefault("changes", [])
-        if remove is not None and add is not None and all(
-                a == b for a, b in zip(remove, add, strict=True)):  # JS ===: NaN differs
+        remove, add = parse_wall(value[0]), parse_wall(value[1])
+        if remove is not None and remove == add:
             self.last["ignored"] = "the same wall to remove and to add"
             return
-        for item in (remove, add):
-            if item is not None and not all(math.isfinite(x) and x == int(x) for x in item[:2]):
-                raise Strike(f"maze master's takeTurn: wall {item!r} has a non-integer"
-                             " coordinate")
         maze = self.maze
+        walls = maze.walls
         slots = []
         total = 0
-        for op, item in (("remove", remove), ("add", add)):
-            if item is None:
+        for op, wall, wanted in (("remove", remove, False), ("add", add, True)):
+            if wall is None:
                 continue
-            edge = maze.edge(int(item[0]), int(item[1]), item[2])
-            wanted = op == "add"
-            cost = 0 if edge is None or maze.walls[edge] == wanted else maze.cost(edge)
+            edge = maze.edge(*wall)
+            cost = 0 if edge is None or walls[edge] == wanted else maze.cost(edge)
             total += cost
-            slots.append((op, item, edge, wanted, cost))
+            slots.append((op, wall, edge, cost))
         if total > self.mana:
             self.last["ignored"] = f"costs {total} mana, has {self.mana}"
             return
         self.mana -= total
-        protected = protected_edges(maze, self.positions)
-        added = None
-        for op, item, edge, wanted, cost in slots:
-            wall = [int(item[0]), int(item[1]), item[2]]
+        # visibility is judged once, before either change, from where the adventurers stand
+        protected = protected_edges(maze, self.positions) if total else set()
+        changes = self.last["changes"] = []
+        added = -1
+        for op, wall, edge, cost in slots:
             if edge is None:
                 result = "border"
-            elif maze.walls[edge] == wanted:
+            elif not cost:
                 result = "unchanged"
             elif edge in protected:
                 result = "visible"
             else:
-                maze.set(edge, wanted)
+                maze.set(edge, op == "add")
                 result = "changed"
-                if wanted:
-                    added = wall
-            changes.append({"op": op, "wall": wall, "cost": cost, "result": result})
-        if added is not None and not maze.is_connected():
-            raise Strike(f"the wall {added} added by the maze master's takeTurn disconnects"
-                         " the maze")
+                if op == "add":
+                    added = edge
+            changes.append({"op": op, "wall": list(wall), "cost": cost, "result": result})
+        if added >= 0 and not maze.still_connected(added):
+            raise Strike(f"the wall {list(maze.coords(added))} added by the maze master's"
+                         " takeTurn disconnects the maze")
 
     # -- results -----------------------------------------------------------------------
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
     def outcome(self) -> Outcome:
+        """Both roles get the game's one score (the adventurers want it high, the maze master
+        low); both rank 1 (each role competes only within its role), except that a bot with
+        a strike ranks 2."""
         statuses: list[str | None] = [None, None]
+        ranks = [1, 1]
         if self.strike is not None:
             statuses[self.strike["seat"]] = "strike"
+            ranks[self.strike["seat"]] = 2
         return Outcome(scores=[self.score, self.score], end_reason=self.end_reason,
-                       ranks=[1, 1], statuses=statuses)
+                       ranks=ranks, statuses=statuses)
 
     @property
     def step_count(self) -> int:
@@ -371,13 +391,14 @@ class LabyrinthState(State):
         return {"seed_string": self.seed_text, "roles": list(ROLE_NAMES)}
 
     def frame(self) -> dict[str, Any]:
-        """The maze, both adventurers with what each sees, mana, banks and this step's
-        changes (the controller's to-do: show visible cells and changes since last move)."""
+        """The board after this step: the maze, both adventurers with facing and the cells
+        and walls each one sees, mana, and this step's moves or wall changes with their
+        costs (the controller's to-do: show visible cells and changes since the last move)."""
         frame: dict[str, Any] = {
             "round": self.round, "n": self.n, "turn": self.turn, "score": self.score,
             "mana": self.mana, "next": str(self.phase), **self.last,
         }
-        if self.maze.n == self.n:
+        if self.round:
             frame["maze"] = self.maze.rows_text()
             adventurers = []
             for index, me in enumerate(self.positions):
