@@ -77,6 +77,26 @@ def test_killed_by_a_signal(tmp_path: Path) -> None:
     assert faults == [["crashed", "closed its output, killed by SIGSEGV"]]
 
 
+def test_exit_leaving_a_child_on_the_pipe_is_a_crash(tmp_path: Path) -> None:
+    """The bot is its own process: a child still holding its output open does not turn its
+    exit into a timeout, and the child goes with the bot's process group."""
+    pid_file = tmp_path / "child.pid"
+    leaver = bot(tmp_path, "leaver", f"""
+        if turn == 2:
+            import subprocess
+            child = subprocess.Popen(["sleep", "60"])
+            open({str(pid_file)!r}, "w").write(str(child.pid))
+            sys.exit(3)
+        print("T", flush=True)
+    """)
+    result = play([leaver, "builtin:amazes/random"], replay=tmp_path / "r.json")
+    assert_rules_outcome(result, 0, "crashed")
+    faults = [act["fault"] for step in result.document["steps"] for act in step["acts"]
+              if "fault" in act]
+    assert faults == [["crashed", "closed its output, exit code 3"]]
+    assert gone(int(pid_file.read_text()))
+
+
 def test_hang_past_the_game_budget_is_a_timeout(tmp_path: Path) -> None:
     hanger = bot(tmp_path, "hang", """
         if turn == 2:

@@ -208,6 +208,7 @@ class ProcessPlayer(Player):
         self._stderr_thread: threading.Thread | None = None
         self._cpu_final: float | None = None
         self._send_error: str | None = None
+        self._pidfd: int | None = None
         self.exit_detail = ""
 
     # -- life cycle ---------------------------------------------------------------------
@@ -222,6 +223,10 @@ class ProcessPlayer(Player):
         self._stdin_fd = self.proc.stdin.fileno()
         self._stdout_fd = self.proc.stdout.fileno()
         os.set_blocking(self._stdout_fd, False)
+        self._watched = [self._stdout_fd]
+        with contextlib.suppress(OSError):  # readable once the bot's own process has ended
+            self._pidfd = os.pidfd_open(self.proc.pid)
+            self._watched.append(self._pidfd)
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
         self.pause()
@@ -331,9 +336,13 @@ class ProcessPlayer(Player):
                 chunk = os.read(self._stdout_fd, 65536)
             except BlockingIOError:
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-                ready, _, _ = select.select([self._stdout_fd], [], [], timeout)
+                ready, _, _ = select.select(self._watched, [], [], timeout)
                 if not ready:
                     return None, Status.TIMEOUT
+                if self._stdout_fd not in ready:
+                    # The bot itself has ended and its output is empty: a child it left
+                    # holding the pipe open does not keep it in the game.
+                    self._eof = True
                 continue
             if chunk:
                 self._buffer += chunk
@@ -478,6 +487,9 @@ class ProcessPlayer(Player):
             self._stderr_thread.join(timeout=1)
         if self.proc.stderr is not None:
             self.proc.stderr.close()
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
 
     @property
     def stderr(self) -> str:
