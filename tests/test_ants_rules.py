@@ -267,3 +267,48 @@ def test_a_killed_players_hive_still_spawns_and_its_ants_stand() -> None:
     assert [(a.initial_loc, a.spawn_turn) for a in state.all_ants if a.spawn_turn] == [
         ((0, 0), 2)]  # the hive of a killed player still spawns
     assert state.hive_food[0] == 0
+
+
+def test_ants_cutoff_stalls_on_a_hill_kill_and_restarts_after_a_raze() -> None:
+    """2011 `finish_turn`: the leader's counter grows each turn it holds >= 85 %, except on a
+    turn when an ant died on a standing hill of another player; `raze_hill` resets it to 0
+    before that turn's count."""
+    rows = [BLANK] * 20
+    rows[0] = "a" * 8 + "." * 12
+    for row in (8, 9, 11):
+        rows[row] = "." * 10 + "a" + "." * 9
+    rows[10] = "." * 10 + "1" + "." * 9
+    rows[15] = "." * 16 + "B" + "." * 3
+    rows[19] = "A" + "." * 19
+    state = scenario(rows, 2, cutoff_turn=4)
+    counters = []
+    orders: list[dict[int, list[str]]] = [
+        {},
+        {0: ["o 9 10 s", "o 11 10 n"]},  # two ants collide on 1's hill: a hill kill
+        {0: ["o 8 10 s"]},
+        {0: ["o 9 10 s"]},  # razes 1's hill at (10, 10)
+        {}, {}, {}]
+    for given in orders:
+        assert not state.is_over()
+        turn(state, given)
+        counters.append((state.cutoff_bot, state.cutoff_turns))
+    # 12 of 13 ants, then 10 of 11: player 0 leads throughout
+    assert counters == [(0, 1), (0, 1), (0, 2), (0, 1), (0, 2), (0, 3), (0, 4)]
+    assert state.score == [3, 0]
+    assert state.is_over() and state.cutoff == "ants not razing hills" and state.turn == 7
+
+
+def test_cutoff_counts_the_hive_once_per_standing_hill() -> None:
+    """The engine adds `hive_food[owner]` for each owner in `remaining_hills()`, one entry
+    per standing hill: 20 ants against 2 ants + 1 hive food on 2 hills is 20 of 24
+    (83 %, nobody leads), not 20 of 23 (87 %)."""
+    rows = [BLANK] * 20
+    rows[0] = "a" * 19 + "."
+    rows[10] = "." * 10 + "B" + "." * 9
+    rows[15] = "." * 15 + "B" + "." * 4
+    rows[19] = "A" + "." * 19
+    state = scenario(rows, 2)
+    state.hive_food[1] = 1  # both its hills are occupied: it cannot spawn
+    turn(state)
+    assert state.hive_food == [0, 1]
+    assert (state.cutoff_bot, state.cutoff_turns) == (-2, 0)  # LAND: nobody leads
