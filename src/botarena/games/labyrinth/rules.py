@@ -406,7 +406,7 @@ class LabyrinthState(State):
                 look(self.maze, me, self.positions[1 - index], sight)
                 adventurers.append({
                     "row": me[0], "col": me[1], "dir": DIR_NAMES[me[2]],
-                    "cells": sorted(set(sight.cells)),
+                    "cells": [list(cell) for cell in sorted(set(sight.cells))],
                     "walls": [list(self.maze.coords(edge)) for edge in sorted(sight.edges)],
                 })
             frame["adventurers"] = adventurers
