@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -22,6 +23,20 @@ def scenario(rows: list[str], players: int, **options):
     given = {"food": "none", "scenario": 1, **options}
     resolved = INFO.resolve_options({k: str(v) for k, v in given.items()})
     return new_state(42, resolved, parse_map(text), players)
+
+
+def test_the_2011_options_with_the_servers_defaults(tmp_path: Path) -> None:
+    """The engine's own option names, with the 2011 server's values (research §3)."""
+    expected = {"turns": "1000", "loadtime": "3000", "turntime": "500", "viewradius2": "77",
+                "attackradius2": "5", "spawnradius2": "1", "food_rate": "5,11",
+                "food_turn": "19,37", "food_start": "75,175", "food_visible": "3,5",
+                "food": "symmetric", "cutoff_turn": "150", "cutoff_percent": "0.85",
+                "strict": "0", "scenario": "0", "player_seed": ""}
+    assert {opt.name: str(opt.default) for opt in INFO.options} == expected
+    shown = subprocess.run([sys.executable, "-m", "botarena", "games", "ants"],
+                           capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
+    rows = [line.split("│")[1:3] for line in shown.stdout.splitlines() if "│" in line]
+    assert {name.strip(): value.strip() for name, value in rows} == expected
 
 
 def test_turn_zero_parameters_in_the_2011_order() -> None:

@@ -11,14 +11,22 @@ from botarena.games.ants.protocol import PROTOCOL
 from botarena.games.ants.rules import AntsState
 
 
-def _int_or_range(text: str) -> int | tuple[int, int]:
-    """`7` or `5,11` (drawn per game from the engine seed, both ends included)."""
+class Range(tuple[int, int]):
+    """LOW,HIGH, drawn per game from the engine seed, both ends included; printed as it is
+    typed after `-o` (`5,11`)."""
+
+    def __str__(self) -> str:
+        return f"{self[0]},{self[1]}"
+
+
+def _int_or_range(text: str) -> int | Range:
+    """`7` or `5,11`."""
     parts = [int(part) for part in text.replace(" ", "").split(",")]
     if len(parts) == 1:
         return parts[0]
     if len(parts) != 2 or parts[0] > parts[1]:
         raise ValueError("expected N or LOW,HIGH")
-    return parts[0], parts[1]
+    return Range(parts)
 
 
 def _food_mode(text: str) -> str:
@@ -49,13 +57,14 @@ INFO = GameInfo(
         Option("viewradius2", 77, "squared view radius", int, 0, 10_000),
         Option("attackradius2", 5, "squared attack radius", int, 0, 10_000),
         Option("spawnradius2", 1, "squared food-gathering radius", int, 0, 10_000),
-        Option("food_rate", (5, 11), "food per player per food_turn turns (N or LOW,HIGH)",
+        Option("food_rate", Range((5, 11)),
+               "food per player per food_turn turns (N or LOW,HIGH)", _int_or_range),
+        Option("food_turn", Range((19, 37)), "turns per food_rate (N or LOW,HIGH)",
                _int_or_range),
-        Option("food_turn", (19, 37), "turns per food_rate (N or LOW,HIGH)", _int_or_range),
-        Option("food_start", (75, 175), "land squares per starting food (N or LOW,HIGH)",
+        Option("food_start", Range((75, 175)), "land squares per starting food (N or LOW,HIGH)",
                _int_or_range),
-        Option("food_visible", (3, 5), "starting food sets in view of each hill (N or LOW,HIGH)",
-               _int_or_range),
+        Option("food_visible", Range((3, 5)),
+               "starting food sets in view of each hill (N or LOW,HIGH)", _int_or_range),
         Option("food", "symmetric", "food placement: symmetric or none", _food_mode),
         Option("cutoff_turn", 150, "turns one side may hold cutoff_percent before the end",
                int, 1, 1_000_000),
