@@ -132,3 +132,24 @@ def test_pettingzoo_adapter_passes_the_api_test() -> None:
     from pettingzoo.test import api_test
 
     api_test(botarena.make("ants", seed=1, turns=20), num_cycles=60)
+
+
+class CrashAtTurnFive:
+    """An in-process bot with a bug: it raises at turn 5 (status `crashed`)."""
+
+    def act(self, observation):
+        if observation.turn == 5:
+            raise RuntimeError("a bug at turn 5")
+        return []
+
+
+def test_a_ten_player_game_with_a_crash_round_trips_through_the_2011_format(
+        tmp_path: Path) -> None:
+    path = tmp_path / "ten.replay.gz"
+    ten = Path(__file__).parent.parent / "../shared/maps/ants/random_walk/random_walk_p10_02.map"
+    bots = ["builtin:ants/random"] * 4 + [CrashAtTurnFive()] + ["builtin:ants/greedy"] * 5
+    botarena.play("ants", bots, seed=3, map=ten, turns=60, replay=path)
+    exported = export_replay(load(path))
+    assert exported["status"] == ["survived"] * 4 + ["crashed"] + ["survived"] * 5
+    assert exported["playerturns"][4] == 5
+    assert compare(exported, resimulate(exported)) is None
