@@ -15,17 +15,38 @@ MAPS = sorted((Path(__file__).parent.parent / "../shared/maps/ants").glob("*/*.m
 
 
 def test_all_302_official_maps_load_and_round_trip() -> None:
+    """Read, then written back: the same map, with every `m` line as in the file."""
     assert len(MAPS) == 302
     players = set()
     for path in MAPS:
         ants_map = load_map(str(path))
-        again = parse_map(map_text(ants_map), "again")
+        written = map_text(ants_map)
+        assert [line for line in written.splitlines() if line.startswith("m ")] == [
+            line for line in path.read_text().splitlines() if line.startswith("m ")]
+        again = parse_map(written, "again")
         assert (again.rows, again.cols, again.players) == (
             ants_map.rows, ants_map.cols, ants_map.players)
-        assert again.water == ants_map.water and again.hills == ants_map.hills
+        assert (again.water, again.hills, again.ants, again.food) == (
+            ants_map.water, ants_map.hills, ants_map.ants, ants_map.food)
         assert max(ants_map.rows, ants_map.cols) <= 200
         players.add(ants_map.players)
     assert players == set(range(2, 11))
+
+
+def test_a_scenario_game_replay_verifies(tmp_path: Path) -> None:
+    """The replay keeps the map's ants and food, which a scenario game starts from."""
+    from botarena.core.replay import load, verify
+
+    scenario_map = tmp_path / "scenario.map"
+    scenario_map.write_text("rows 10\ncols 10\nplayers 2\nm a.......*.\nm ....0.....\n"
+                            + "m ..........\n" * 3 + "m ....B....b\n" + "m ..........\n" * 2
+                            + "m ....1.....\nm ..........\n")
+    path = tmp_path / "scenario.replay.gz"
+    botarena.play("ants", ["builtin:ants/greedy"] * 2, seed=1, map=scenario_map, replay=path,
+                  turns=20, scenario=1, food="none")
+    document = load(path)
+    assert parse_map(document["header"]["map"]).ants == [(0, 0, 0), (5, 4, 1), (5, 9, 1)]
+    assert verify(document).ok
 
 
 @pytest.mark.parametrize("path", MAPS[::25], ids=lambda p: p.stem)

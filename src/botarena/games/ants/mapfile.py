@@ -121,12 +121,19 @@ def load_map(path: str) -> AntsMap:
 
 
 def map_text(ants_map: AntsMap) -> str:
-    """The `.map` text of `ants_map` (water and hills only), as the 2011 tools write it."""
+    """The `.map` text of `ants_map`: `rows`, `cols`, `players`, then the `m` lines with
+    water, hills, ants (`A`-`J` on a hill of their own) and food, so that parsing it gives
+    the same map back (a scenario replay needs its ants and food)."""
     grid = [["."] * ants_map.cols for _ in range(ants_map.rows)]
     for row, col in ants_map.water:
         grid[row][col] = "%"
+    for row, col in ants_map.food:
+        grid[row][col] = "*"
     for row, col, owner in ants_map.hills:
         grid[row][col] = HILL_DIGITS[owner]
+    for row, col, owner in ants_map.ants:
+        on_own_hill = grid[row][col] == HILL_DIGITS[owner]
+        grid[row][col] = (HILL_ANT_LETTERS if on_own_hill else ANT_LETTERS)[owner]
     lines = [f"rows {ants_map.rows}", f"cols {ants_map.cols}", f"players {ants_map.players}"]
     lines += ["m " + "".join(row) for row in grid]
     return "\n".join(lines) + "\n"
