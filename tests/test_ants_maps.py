@@ -73,8 +73,11 @@ def test_greedy_bots_play_official_maps(name: str) -> None:
     ("rows 2\ncols 2\nm ..\n", "line 3: players count expected before map lines"),
     ("rows 2\ncols 2\nplayers 11\n", "line 3: player count must be between 2 and 10"),
     ("rows 1\ncols 3\nplayers 2\nm 0.\n", "line 4: row 0 has 2 columns, expected 3"),
-    ("rows 2\ncols 2\nplayers 2\nm 01\n", "1 map rows, expected 2"),
-    ("rows 1\ncols 2\nplayers 2\nm 0.\n", "player 1 has no starting hill"),
+    ("rows 2\ncols 2\nplayers 2\nm 01\n", "line 4: the file ends after 1 map rows, expected 2"),
+    ("rows 1\ncols 2\nplayers 2\nm 01\nm 10\n", "line 5: more map rows than rows 1"),
+    ("rows 1\ncols 2\nplayers 2\nm 0.\n", "line 4: the map ends without a hill of player 1"),
+    ("rows 1\nplayers 2\n\n", "line 2: the file ends without cols"),
+    ("rows 1\ncols 2\nplayers 2\nmap 0.\n", "line 4: unknown line key 'map'"),
     ("rows 1\ncols 2\nplayers 2\nm 0!\n", "line 4: invalid character '!'"),
     ("rows x\n", "line 1: rows needs a whole number"),
 ])

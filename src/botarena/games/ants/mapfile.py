@@ -77,6 +77,8 @@ def parse_map(text: str, name: str = "map") -> AntsMap:
                 raise fail(number, "players count expected before map lines")
             if cols is None or len(value) != cols:
                 raise fail(number, f"row {len(grid)} has {len(value)} columns, expected {cols}")
+            if rows is not None and len(grid) == rows:
+                raise fail(number, f"more map rows than rows {rows}")
             row = len(grid)
             for col, char in enumerate(value):
                 if char == "%":
@@ -98,15 +100,16 @@ def parse_map(text: str, name: str = "map") -> AntsMap:
             grid.append(value)
         else:
             raise fail(number, f"unknown line key {key!r}")
+    end = text.rstrip("\n").count("\n") + 1  # problems found at the end name the last line
     if rows is None or cols is None or players is None:
         missing = [k for k, v in (("rows", rows), ("cols", cols), ("players", players))
                    if v is None]
-        raise GameError(f"{name}: missing {', '.join(missing)}")
+        raise fail(end, f"the file ends without {', '.join(missing)}")
     if len(grid) != rows:
-        raise GameError(f"{name}: {len(grid)} map rows, expected {rows}")
+        raise fail(end, f"the file ends after {len(grid)} map rows, expected {rows}")
     for owner in range(players):
         if owner not in hills_by_owner:
-            raise GameError(f"{name}: player {owner} has no starting hill")
+            raise fail(end, f"the map ends without a hill of player {owner}")
     hills = [(r, c, owner) for owner, locs in hills_by_owner.items() for r, c in locs]
     return AntsMap(rows, cols, players, frozenset(water), hills, name, ants, food)
 
