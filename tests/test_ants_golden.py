@@ -70,6 +70,21 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
                           str(broken)], capture_output=True, text=True)
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "broken.replay" in bad.stderr
+    import gzip
+    import json
+
+    document = json.loads(gzip.decompress(Path(GOLDEN[0]).read_bytes()))
+    del document["replaydata"]["ants"]
+    broken.write_text(json.dumps(document))
+    missing = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay",
+                              str(broken)], capture_output=True, text=True)
+    assert (missing.returncode, missing.stderr) == (
+        2, f"botarena: error: {broken}: not a well-formed 2011 replay (KeyError: 'ants')\n")
+    export = subprocess.run([sys.executable, "-m", "botarena", "ants", "export-replay",
+                             GOLDEN[0], str(tmp_path / "out.replay")],
+                            capture_output=True, text=True)
+    assert export.returncode == 2 and export.stderr.count("\n") == 1
+    assert "not a botarena replay" in export.stderr
 
 
 def test_a_tampered_replay_fails_at_the_first_difference(tmp_path: Path) -> None:

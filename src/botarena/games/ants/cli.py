@@ -49,6 +49,8 @@ def check_replay(
         ok, message = check(path, overrides)
     except GameError as exc:
         _fail(str(exc))
+    except (KeyError, IndexError, TypeError, ValueError) as exc:  # a field missing or odd
+        _fail(f"{path}: not a well-formed 2011 replay ({exc.__class__.__name__}: {exc})")
     print(message)
     raise typer.Exit(0 if ok else 1)
 
@@ -63,9 +65,15 @@ def export_replay(
     from botarena.games.ants.replay2011 import export_replay as export
 
     try:
-        document = export(load(replay))
-    except (ReplayError, GameError, KeyError) as exc:
-        _fail(f"{replay}: {exc}")
+        document = load(replay)
+    except ReplayError as exc:
+        _fail(str(exc))  # it names the file
+    if document.get("game") != "ants":
+        _fail(f"{replay}: not an Ants replay (game {document.get('game')!r})")
+    try:
+        document = export(document)
+    except (GameError, KeyError, IndexError, TypeError, ValueError) as exc:
+        _fail(f"{replay}: cannot export it ({exc.__class__.__name__}: {exc})")
     data = json.dumps(document, sort_keys=True).encode()
     if output.suffix == ".gz":
         data = gzip.compress(data, mtime=0)
