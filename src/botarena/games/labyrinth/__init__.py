@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botarena.core.game import Game
+from botarena.core.game import EnvSpec, Game
 from botarena.core.rules import GameInfo, Option
 from botarena.games.labyrinth.post import post_player
 from botarena.games.labyrinth.protocol import PROTOCOL
@@ -56,5 +56,16 @@ def _cli() -> Any:
     return app
 
 
+_WORDS = ("call args generateMaze startRound takeTurn ahead left right leftAhead rightAhead"
+          " friend east eastCost south southCost row col dir north west true false null")
+ENV_SPEC = EnvSpec(
+    observation_charset="".join(sorted(set(_WORDS.replace(" ", "")) | set('{}[]":,-0123456789\n'))),
+    observation_max_length=1_000_000,
+    action_charset="".join(sorted(set("null true false east south NaN Infinity")
+                                  | set('{}[]":,-+.eE0123456789 \n'))),
+    action_max_length=1_000_000)
+"""For the PettingZoo adapter: each call as its JSON line in, the JSON reply out. The spaces
+fit mazes up to n = 120 (the maze master's view is about 60 characters a cell)."""
+
 GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), cli=_cli(),
-            player_factories={"post": post_player})
+            player_factories={"post": post_player}, env_spec=ENV_SPEC)
