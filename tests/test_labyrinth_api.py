@@ -174,14 +174,18 @@ def test_play_json_carries_each_roles_score_and_the_replay_verifies(tmp_path: Pa
 def test_a_maze_master_that_is_not_json_is_struck_and_ranks_last(tmp_path: Path) -> None:
     bot = tmp_path / "garbage.py"
     bot.write_text("import sys\nfor line in sys.stdin:\n    print('oops', flush=True)\n")
+    replay = tmp_path / "struck.json.gz"
     run = botarena_cli("play", "labyrinth", "builtin:labyrinth/wallfollower",
-                       f"{sys.executable} {bot}", "--seed", "1", "--json")
+                       f"{sys.executable} {bot}", "--seed", "1", "--json", "--replay",
+                       str(replay))
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["players"][1]["status"] == "strike" and result["players"][1]["rank"] == 2
     assert result["players"][0]["status"] == "ok" and result["players"][0]["rank"] == 1
     assert "strike (maze master)" in result["end_reason"] and "outlier" in result["end_reason"]
     assert "not JSON" in result["end_reason"] and result["turns"] == 0
+    assert load(replay)["steps"][-1]["frame"]["outlier"] is True
+    assert botarena_cli("verify", str(replay)).returncode == 0
 
 
 def test_a_bad_option_is_one_line_and_exit_2() -> None:

@@ -461,6 +461,9 @@ def test_every_transport_fault_is_a_strike_with_its_reason(status: Status, words
     state = LabyrinthState("t")
     state.fault(MAZE_MASTER, status, "slow")
     struck(state, MAZE_MASTER, "generateMaze", words)
+    state = LabyrinthState("t")
+    state.fault(ADVENTURERS, status, "no reply to setup")  # before any call: the handshake
+    struck(state, ADVENTURERS, "setup", words)
 
 
 # -- clocks ---------------------------------------------------------------------------------

@@ -258,10 +258,11 @@ class LabyrinthState(State):
 
     def fault(self, seat: int, status: Status, detail: str) -> None:
         """Every fault is a strike: a crash (an exception in a bot method), a timeout (over
-        a CPU limit) or an invalid reply."""
+        a CPU limit) or an invalid reply; a seat faulting out of turn failed the handshake."""
         what = {Status.TIMEOUT: "over its time limit", Status.CRASHED: "crashed",
                 Status.INVALID: "invalid reply"}.get(status, str(status))
-        self._strike(seat, f"{self.phase} {what}: {detail}")
+        call = str(self.phase) if seat in self.to_act() else "setup"  # the handshake
+        self._strike(seat, f"{call} {what}: {detail}")
 
     def _strike(self, seat: int, reason: str) -> None:
         self.strike = {"seat": seat, "role": ROLE_NAMES[seat], "reason": reason}
