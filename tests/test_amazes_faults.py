@@ -97,6 +97,19 @@ def test_exit_leaving_a_child_on_the_pipe_is_a_crash(tmp_path: Path) -> None:
     assert gone(int(pid_file.read_text()))
 
 
+def test_endless_output_is_a_timeout_at_the_budget(tmp_path: Path) -> None:
+    """A bot that writes without end never completes a reply (Amazes replies are one line,
+    so this writes one endless line): the clock still runs out."""
+    flooder = bot(tmp_path, "flood", """
+        if turn == 2:
+            while True:
+                sys.stdout.write("F" * 65536)
+        print("T", flush=True)
+    """)
+    result = play([flooder, "builtin:amazes/random"], budget_ms=800)
+    assert_rules_outcome(result, 0, "timeout")
+
+
 def test_hang_past_the_game_budget_is_a_timeout(tmp_path: Path) -> None:
     hanger = bot(tmp_path, "hang", """
         if turn == 2:

@@ -332,6 +332,8 @@ class ProcessPlayer(Player):
                     line, self._buffer = self._buffer, b""
                     return line.decode("utf-8", errors="replace"), None
                 return None, Status.CRASHED
+            if deadline is not None and time.monotonic() > deadline:
+                return None, Status.TIMEOUT  # a bot writing without end is still late
             try:
                 chunk = os.read(self._stdout_fd, 65536)
             except BlockingIOError:
