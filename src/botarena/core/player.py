@@ -30,6 +30,10 @@ STDERR_CAP = 10_000
 EXIT_GRACE_S = 1.0
 """How long a bot may take to exit by itself once the game is over."""
 
+LATE_BYTES = 1 << 21
+"""Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
+at most 1 MiB when a bot enlarges it) read after the deadline was written too late."""
+
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -209,6 +213,7 @@ class ProcessPlayer(Player):
         self._cpu_final: float | None = None
         self._send_error: str | None = None
         self._pidfd: int | None = None
+        self._late_bytes = 0  # output read after the deadline in this exchange
         self.exit_detail = ""
 
     # -- life cycle ---------------------------------------------------------------------
@@ -300,6 +305,7 @@ class ProcessPlayer(Player):
 
     def send(self, text: str, observation: Any) -> None:
         """Write, then resume: the bot wakes once, with its input already there."""
+        self._late_bytes = 0
         if text:
             self._write(text)
         self.resume()
@@ -332,8 +338,6 @@ class ProcessPlayer(Player):
                     line, self._buffer = self._buffer, b""
                     return line.decode("utf-8", errors="replace"), None
                 return None, Status.CRASHED
-            if deadline is not None and time.monotonic() > deadline:
-                return None, Status.TIMEOUT  # a bot writing without end is still late
             try:
                 chunk = os.read(self._stdout_fd, 65536)
             except BlockingIOError:
@@ -346,10 +350,16 @@ class ProcessPlayer(Player):
                     # holding the pipe open does not keep it in the game.
                     self._eof = True
                 continue
-            if chunk:
-                self._buffer += chunk
-            else:
+            if not chunk:
                 self._eof = True
+                continue
+            self._buffer += chunk
+            if deadline is not None and time.monotonic() > deadline:
+                # What the pipe held at the deadline was written in time (other bots of a
+                # simultaneous turn are read after it); more than a pipe can hold was not.
+                self._late_bytes += len(chunk)
+                if self._late_bytes > LATE_BYTES:
+                    return None, Status.TIMEOUT
 
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         started = time.monotonic()
