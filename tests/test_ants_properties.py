@@ -128,6 +128,25 @@ def test_starter_writes_a_bot_that_plays(tmp_path: Path) -> None:
     assert again.returncode == 2 and "already exists" in again.stderr
 
 
+def test_the_starter_never_walks_two_of_its_ants_onto_one_square(tmp_path: Path) -> None:
+    """Two starters for 200 turns (seed 2 made the first starter kill 14 of its own ants):
+    no square ever sees two ants of one player die together (a collision)."""
+    bot = tmp_path / "mybot.py"
+    subprocess.run([sys.executable, "-m", "botarena", "ants", "starter", str(bot)], check=True,
+                   capture_output=True)
+    path = tmp_path / "starters.replay.gz"
+    botarena.play("ants", [f"{sys.executable} {bot}"] * 2, seed=2, turns=200, replay=path)
+    data = export_replay(load(path))["replaydata"]
+    rows, cols = data["map"]["rows"], data["map"]["cols"]
+    deaths = []
+    for row, col, _spawn, end, owner, moves in data["ants"]:
+        for move in moves:
+            drow, dcol = AIM.get(move, (0, 0))
+            row, col = (row + drow) % rows, (col + dcol) % cols
+        deaths.append((end, row, col, owner))
+    assert len(deaths) == len(set(deaths))
+
+
 def test_pettingzoo_adapter_passes_the_api_test() -> None:
     from pettingzoo.test import api_test
 

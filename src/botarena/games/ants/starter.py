@@ -37,7 +37,8 @@ def main():
         elif words[0] == "a" and words[3] == "0":
             ants.append((int(words[1]), int(words[2])))
         elif words[0] == "go":
-            taken = set()
+            # never step onto a square an ant of ours stands on now or was sent to
+            taken = set(ants)
             for row, col in ants:
                 def dist(direction):
                     r = (row + AIM[direction][0]) % rows
@@ -53,8 +54,6 @@ def main():
                         taken.add((r, c))
                         sys.stdout.write("o %d %d %s\\n" % (row, col, direction))
                         break
-                else:
-                    taken.add((row, col))
             sys.stdout.write("go\\n")
             sys.stdout.flush()
 
