@@ -127,11 +127,13 @@ def test_the_env_plays_the_json_lines_and_rewards_the_score() -> None:
     assert env.last()[0]["text"] == '{"call":"startRound","args":[3]}\n'
     env.step("null")
     replies = ["[1,1]", "null", "[1,1]", "null", "[2,4]", "null", "[1,1]", "null", "[1,0]"]
-    rewards = []
+    rewards, master_rewards = [], []
     for reply in replies:
         env.step(reply)
         rewards.append(env.rewards["adventurers"])
+        master_rewards.append(env.rewards["maze master"])
     assert rewards == [-1, 0, -1, 0, -1, 0, -1, 0, 999]
+    assert master_rewards == [1, 0, 1, 0, 1, 0, 1, 0, -999]  # it wants the score low
     assert env.state.is_over() and env.state.score == 995
 
 

@@ -48,6 +48,7 @@ class BotarenaAEC(AECEnv):
         self.possible_agents = [info.seat_name(seat).lower() for seat in range(self.seats)]
         spec = self.game.env_spec
         self._observation_length = spec.observation_max_length
+        self._signs = spec.reward_signs or (1,) * self.seats
         observation_space = spaces.Dict({
             "observation": spaces.Box(0, 255, (spec.observation_max_length,), np.uint8),
             "text": spaces.Text(spec.observation_max_length, min_length=0,
@@ -119,7 +120,8 @@ class BotarenaAEC(AECEnv):
         scores = list(self.state.outcome().scores)
         for seat, agent in enumerate(self.possible_agents):
             if agent in self.rewards:
-                self.rewards[agent] = scores[seat] - self._scores[seat]
+                change = scores[seat] - self._scores[seat]
+                self.rewards[agent] = self._signs[seat] * change
         self._scores = scores
         self._accumulate_rewards()
         if self.state.is_over():

@@ -63,7 +63,8 @@ ENV_SPEC = EnvSpec(
     observation_max_length=1_000_000,
     action_charset="".join(sorted(set("null true false east south NaN Infinity")
                                   | set('{}[]":,-+.eE0123456789 \n'))),
-    action_max_length=1_000_000)
+    action_max_length=1_000_000,
+    reward_signs=(1, -1))
 """For the PettingZoo adapter: each call as its JSON line in, the JSON reply out. The spaces
 fit mazes up to n = 120 (the maze master's view is about 60 characters a cell)."""
 
