@@ -89,6 +89,19 @@ def test_enemies_are_numbered_in_the_order_each_player_first_saw_them() -> None:
     assert state.observation(0).ants == [(0, 0, 0), (0, 8, 1), (0, 22, 2)]
 
 
+def test_own_dead_ants_are_reported_even_out_of_sight() -> None:
+    """2011 issue #111: `d` lines hold the visible dead ants and all of a player's own."""
+    rows = ["." * 20 for _ in range(20)]
+    rows[0] = "a.b" + "." * 17  # a 1-against-1 fight far from everyone else: both die
+    rows[10] = "B" + "." * 9 + "A" + "." * 9
+    state = scenario(rows, 2)
+    state.to_act()
+    state.apply({})
+    zero, one = state.observation(0), state.observation(1)
+    assert (zero.dead, one.dead) == ([(0, 0, 0)], [(0, 2, 0)])
+    assert "d 0 0 0\n" in PROTOCOL.encode(zero)
+
+
 def test_end_message_uses_the_players_numbering() -> None:
     rows = ["A" + "." * 19] + ["." * 20] * 9 + ["." * 10 + "B" + "." * 9] + ["." * 20] * 9
     state = scenario(rows, 2, turns=1)
