@@ -40,7 +40,10 @@ class LabyrinthBot:
         self.random = seeded_random(bot_seed(seed.rsplit(":", 1)[0], seat))
 
     def act(self, call: Call) -> Answer:
-        if call.name == "setup":
+        if call.name == "setup":  # a process bot's handshake: its role and its seed
+            if call.args[0] != ROLE_NAMES[self.seat]:
+                raise GameError(f"{type(self).__name__} plays the {ROLE_NAMES[self.seat]},"
+                                f" not the {call.args[0]}")
             self.random = seeded_random(call.args[1])
             return Answer("ready")
         if call.name != "takeTurn":
