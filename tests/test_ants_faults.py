@@ -122,6 +122,7 @@ def ant_of(exported: dict, owner: int) -> list:
     ("crash", {}, "crashed", "sss-------"),
     ("hang", {"turntime": 300}, "timeout", "sss-------"),
     ("child", {"turntime": 300}, "timeout", "sss-------"),
+    ("babble", {"turntime": 300}, "timeout", "sss-------"),
     ("invalid", {"strict": 1}, "invalid", "ssse------"),
 ])
 def test_a_killed_bot_stands_still_and_its_hill_is_razed(
