@@ -101,3 +101,19 @@ def test_official_maze_plays_with_drawn_starts(shared: Path) -> None:
                    "--seed", "2", "--json")
     assert run.returncode == 0
     assert json.loads(run.stdout)["turns"] == 300
+
+
+def _every_builtin_bot() -> list[str]:
+    from botarena.games import GAME_MODULES, get_game
+
+    return [get_game(name).bot_module(bot) for name in GAME_MODULES
+            for bot in get_game(name).bots]
+
+
+@pytest.mark.parametrize("module", _every_builtin_bot())
+def test_every_builtin_bot_runs_as_a_module_cleanly(module: str) -> None:
+    """`python -m botarena.games.GAME.bots.NAME` imports its module once (no runpy warning)
+    and ends quietly when its input ends before the game starts."""
+    run = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", module],
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr

@@ -116,8 +116,8 @@ def play(
     console.print(table)
     if result.replay:
         console.print(f"replay: {result.replay}")
-    if show_stderr and result.document:
-        for player, text in zip(result.players, result.document.get("stderr", []), strict=False):
+    if show_stderr:
+        for player, text in zip(result.players, result.stderr, strict=True):
             console.print(f"[bold]stderr of {player.bot}[/]:", markup=True)
             console.print(text or "(empty)", markup=False, highlight=False)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,3 +57,18 @@ class Game:
     def bot_module(self, bot: str) -> str:
         """The module that runs built-in `bot` as a process with `python -m`."""
         return f"botarena.games.{self.name}.bots.{bot}"
+
+
+def builtin_bots(game: str, classes: Mapping[str, str]) -> dict[str, Callable[[], Any]]:
+    """Factories for a game's built-in bots (`name` -> class name in `bots/name.py`), each
+    importing its module only when played, so `python -m botarena.games.GAME.bots.NAME`
+    does not find its own module already imported by the game's package."""
+
+    def factory(name: str, class_name: str) -> Callable[[], Any]:
+        def make() -> Any:
+            module = importlib.import_module(f"botarena.games.{game}.bots.{name}")
+            return getattr(module, class_name)()
+
+        return make
+
+    return {name: factory(name, class_name) for name, class_name in classes.items()}

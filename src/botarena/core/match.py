@@ -47,6 +47,8 @@ class MatchResult:
     players: list[PlayerResult]
     replay: str | None = None
     document: dict[str, Any] = field(default_factory=dict, repr=False)
+    stderr: list[str] = field(default_factory=list, repr=False)
+    """What each bot wrote on stderr (capped), recorded or not."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"game": self.game, "seed": self.seed, "turns": self.turns,
@@ -197,10 +199,10 @@ class Referee:
                 spec=entry.player.spec, cpu_ms=entry.player.cpu_s * 1000))
         result = MatchResult(game=self.game.name, seed=seed, turns=self.state.step_count,
                              end_reason=outcome.end_reason, players=players,
-                             replay=replay_path)
+                             replay=replay_path,
+                             stderr=[entry.player.stderr for entry in self.seats])
         if self.recorder is not None:
-            result.document = self.recorder.finish(
-                result.to_dict(), [entry.player.stderr for entry in self.seats])
+            result.document = self.recorder.finish(result.to_dict(), result.stderr)
         return result
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from botarena.core.game import EnvSpec, Game
+from botarena.core.game import EnvSpec, Game, builtin_bots
 from botarena.core.rules import GameInfo, Option
 from botarena.games.amazes import cli
-from botarena.games.amazes.bots.random import RandomBot
 from botarena.games.amazes.maze import Maze, load_maze, parse_maze
 from botarena.games.amazes.protocol import PROTOCOL
 from botarena.games.amazes.rules import new_state
@@ -36,15 +35,11 @@ def _maze_from_header(header: dict) -> Maze:
     return maze
 
 
-def _bots() -> dict:
-    from botarena.games.amazes.bots.explorer import ExplorerBot
-
-    return {"random": RandomBot, "explorer": ExplorerBot}
-
-
 ENV_SPEC = EnvSpec(observation_charset="StarWBLRN0123456789\n", observation_max_length=240,
                    action_charset="FTLR", action_max_length=256)
 """For the PettingZoo adapter: the look's text in, a move string out."""
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(),
+BOTS = builtin_bots("amazes", {"random": "RandomBot", "explorer": "ExplorerBot"})
+
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
             load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC, cli=cli.app)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botarena.core.game import EnvSpec, Game
+from botarena.core.game import EnvSpec, Game, builtin_bots
 from botarena.core.rules import GameError, GameInfo, Option
 from botarena.games.ants.mapfile import AntsMap, bundled_map, load_map, parse_map
 from botarena.games.ants.protocol import PROTOCOL
@@ -96,15 +96,6 @@ def _map_from_header(header: dict[str, Any]) -> AntsMap:
     return parse_map(header["map"], header.get("map_name", "replay map"))
 
 
-def _bots() -> dict[str, Any]:
-    from botarena.games.ants.bots.greedy import GreedyBot
-    from botarena.games.ants.bots.hold import HoldBot
-    from botarena.games.ants.bots.random import RandomBot
-    from botarena.games.ants.bots.swarm import SwarmBot
-
-    return {"hold": HoldBot, "random": RandomBot, "greedy": GreedyBot, "swarm": SwarmBot}
-
-
 def _cli() -> Any:
     from botarena.games.ants.cli import app
 
@@ -117,6 +108,9 @@ ENV_SPEC = EnvSpec(observation_charset="turngowhafdeplyrsc0123456789 \n",
                    action_min_length=0)
 """For the PettingZoo adapter: the turn's text in, the order lines (and `go`) out."""
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), load_map=load_map,
+BOTS = builtin_bots("ants", {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot",
+                             "swarm": "SwarmBot"})
+
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, load_map=load_map,
             map_from_header=_map_from_header, record_sent=False, cli=_cli(),
             env_spec=ENV_SPEC)

@@ -3,10 +3,8 @@ docs/games/falldown.md."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from botarena.core.env import EnvSpec
-from botarena.core.game import Game
+from botarena.core.game import Game, builtin_bots
 from botarena.core.rules import GameInfo, Option
 from botarena.games.falldown.protocol import PROTOCOL
 from botarena.games.falldown.rules import DEFAULT_TURNS, new_state, start_option
@@ -32,20 +30,7 @@ INFO = GameInfo(
 )
 
 
-def _random() -> Any:
-    from botarena.games.falldown.bots.random import RandomBot
-
-    return RandomBot()
-
-
-def _hunter() -> Any:
-    from botarena.games.falldown.bots.hunter import HunterBot
-
-    return HunterBot()
-
-
-BOTS = {"random": _random, "hunter": _hunter}
-"""Built-in bots, imported only when played (so `python -m ...bots.NAME` runs cleanly)."""
+BOTS = builtin_bots("falldown", {"random": "RandomBot", "hunter": "HunterBot"})
 
 
 def _cli():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botarena.core.game import EnvSpec, Game
+from botarena.core.game import EnvSpec, Game, builtin_bots
 from botarena.core.rules import GameInfo, Option
 from botarena.games.labyrinth.post import post_player
 from botarena.games.labyrinth.protocol import PROTOCOL
@@ -40,14 +40,8 @@ def new_state(seed: int | str, options: dict[str, Any], map_data: Any,
                           wall_slack_s=options["wall_slack_ms"] / 1000)
 
 
-def _bots() -> dict:
-    from botarena.games.labyrinth.bots.cartographer import Cartographer
-    from botarena.games.labyrinth.bots.static import Static
-    from botarena.games.labyrinth.bots.wallfollower import WallFollower
-    from botarena.games.labyrinth.bots.warden import Warden
-
-    return {"wallfollower": WallFollower, "cartographer": Cartographer, "static": Static,
-            "warden": Warden}
+BOTS = builtin_bots("labyrinth", {"wallfollower": "WallFollower", "cartographer": "Cartographer",
+                                  "static": "Static", "warden": "Warden"})
 
 
 def _cli() -> Any:
@@ -68,5 +62,5 @@ ENV_SPEC = EnvSpec(
 """For the PettingZoo adapter: each call as its JSON line in, the JSON reply out. The spaces
 fit mazes up to n = 120 (the maze master's view is about 60 characters a cell)."""
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=_bots(), cli=_cli(),
+GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, cli=_cli(),
             player_factories={"post": post_player}, env_spec=ENV_SPEC)
