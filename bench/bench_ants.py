@@ -82,6 +82,21 @@ def swarm_win_rate(maps: int, turns: int) -> tuple[float, int]:
     return wins / games, games
 
 
+def playable_maps(turns: int) -> int:
+    """Official maps that start (symmetric food found) and play `turns` turns with a greedy
+    bot in every seat."""
+    import botarena
+    from botarena.games.ants.mapfile import load_map
+
+    playable = 0
+    for path in sorted(MAPS.glob("*/*.map")):
+        players = load_map(str(path)).players
+        result = botarena.play("ants", ["builtin:ants/greedy"] * players, seed=1, map=path,
+                               turns=turns)
+        playable += result.turns == turns or result.end_reason != "turn limit reached"
+    return playable
+
+
 def replay_size_ratio(turns: int) -> float:
     """botarena replay / 2011-format replay of the same game, both gzipped."""
     import botarena
@@ -113,6 +128,9 @@ def run(quick: bool) -> list[dict]:
     rate, games = swarm_win_rate(4 if quick else 50, 300 if quick else 500)
     rows.append({"name": f"ants swarm beats greedy, 2p official maps ({games} games)",
                  "value": round(100 * rate, 1), "unit": "%", "goal": ">= 95"})
+    if not quick:
+        rows.append({"name": "ants official maps that start and play 10 turns (greedy bots)",
+                     "value": playable_maps(10), "unit": "maps", "goal": "302 of 302"})
     rows.append({"name": "ants replay size / 2011 replay (gzip, 4p)",
                  "value": replay_size_ratio(200 if quick else 500), "unit": "x", "goal": "<= 2"})
     return rows
