@@ -64,6 +64,20 @@ def test_checker_names_each_broken_rule() -> None:
     assert any(p.startswith("size:") for p in check_map(small))
 
 
+@pytest.mark.parametrize(("gap", "blocked"), [(1, True), (2, True), (3, False)])
+def test_checker_wants_a_path_through_all_hills_for_a_3x3_block(gap: int,
+                                                                blocked: bool) -> None:
+    """Two walls cut the (wrapping) map in two halves; one has a gap of `gap` rows. Ants pass
+    any gap, a 3x3 block only one at least 3 wide."""
+    walls = {(row, col) for row in range(40) for col in (25, 55) if not (
+        col == 25 and 20 <= row < 20 + gap)}
+    problems = check_map(_blank(40, 60, [(10, 10, 0), (10, 40, 1)], walls))
+    assert not any(p.startswith("islands") for p in problems)
+    cut = [p for p in problems if p.startswith("3x3 block:")]
+    assert cut == (["3x3 block: cannot travel from hill (10, 10) to hill (10, 40)"]
+                   if blocked else [])
+
+
 def test_cli_generate_then_check(tmp_path: Path) -> None:
     out = tmp_path / "g.map"
     made = subprocess.run([sys.executable, "-m", "botarena", "ants", "map", "generate",
