@@ -38,6 +38,8 @@ def check_invariants(state: AntsState, base: int) -> None:
     for loc, ant in state.current_ants.items():
         assert ant.loc == loc and not ant.killed
         assert state.grid[loc[0]][loc[1]] in (ant.owner, LAND)
+    living = [ant.loc for ant in state.all_ants if not ant.killed]  # every ant ever made
+    assert len(living) == len(set(living)) == len(state.current_ants)
     for loc in set(state.current_food) - hidden:
         assert state.grid[loc[0]][loc[1]] in (-3, LAND) or loc in state.hills
     for player in range(state.num_players):
