@@ -231,3 +231,29 @@ def test_faulty_games_export_to_2011_and_check_back(bot: str, tmp_path: Path) ->
     assert exported["status"][:2] == ["crashed", "timeout"]
     assert exported["playerturns"][:2] == [3, 2]
     assert compare(exported, resimulate(exported)) is None
+
+
+def test_turn_zero_reaches_every_bot_at_once(tmp_path: Path) -> None:
+    """As in the 2011 engine, all bots get the parameters and run together: each of these
+    bots answers turn 0 only once the other one has been told it too (a barrier), which
+    one-after-the-other greetings would never let happen within `loadtime`."""
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    program = tmp_path / "barrier_bot.py"
+    program.write_text(textwrap.dedent(f"""\
+        import os, sys, time
+        from pathlib import Path
+        barrier = Path({str(barrier)!r})
+        for line in sys.stdin:
+            word = line.strip()
+            if word == "ready":
+                (barrier / str(os.getpid())).touch()
+                while len(list(barrier.iterdir())) < 2:
+                    time.sleep(0.01)
+                print("go", flush=True)
+            elif word == "go":
+                print("go", flush=True)
+        """))
+    bot = f"{sys.executable} {program}"
+    result = botarena.play("ants", [bot, bot], seed=1, turns=3, loadtime=1500)
+    assert [player.status for player in result.players] == ["ok", "ok"]

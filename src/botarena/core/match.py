@@ -107,10 +107,18 @@ class Referee:
         if not protocol.has_handshake:
             return
         faults = {}
+        together = protocol.simultaneous_handshake
+        started = time.monotonic()
+        if together:  # every bot greeted first, then all read against one clock
+            for seat, entry in enumerate(self.seats):
+                entry.player.greet(protocol.greeting(self.state, seat))
         for seat, entry in enumerate(self.seats):
+            if not together:  # one bot after the other, each on its own clock
+                started = time.monotonic()
+                entry.player.greet(protocol.greeting(self.state, seat))
             limit = self.state.handshake_clock(seat).reply_s
-            reply = entry.player.handshake(protocol.greeting(self.state, seat),
-                                           protocol.handshake_done, limit)
+            reply = entry.player.await_handshake(
+                protocol.handshake_done, started, None if limit is None else started + limit)
             entry.player.pause()
             if reply.fault is not None:
                 faults[seat] = reply

@@ -75,9 +75,12 @@ class Player:
         """Get ready to play `seat` (spawn the process, reset the bot). In-process bots get
         `seed`, derived from the game's seed, so that a game is reproduced from its seed."""
 
-    def handshake(self, greeting: str | None, done: Callable[[str], bool],
-                  limit_s: float | None) -> Reply:
-        """Send `greeting`, then read lines until `done(line)`; lines before are ignored."""
+    def greet(self, greeting: str | None) -> None:
+        """Send the handshake's greeting and let the bot run."""
+
+    def await_handshake(self, done: Callable[[str], bool], started: float,
+                        deadline: float | None) -> Reply:
+        """Read lines until `done(line)` (lines before are ignored) or the deadline."""
         return Reply(lines=[])
 
     def send(self, text: str, observation: Any) -> None:
@@ -372,11 +375,11 @@ class ProcessPlayer(Player):
         wall = time.monotonic() - started
         return parse_reply(protocol, lines, observation, wall, None)
 
-    def handshake(self, greeting: str | None, done: Callable[[str], bool],
-                  limit_s: float | None) -> Reply:
-        started = time.monotonic()
-        deadline = None if limit_s is None else started + limit_s
+    def greet(self, greeting: str | None) -> None:
         self.send(greeting or "", None)
+
+    def await_handshake(self, done: Callable[[str], bool], started: float,
+                        deadline: float | None) -> Reply:
         ignored: list[str] = []
         while True:
             line, fault = self._next_line(deadline)

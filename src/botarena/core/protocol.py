@@ -18,6 +18,10 @@ class Protocol:
     """Whether bots must answer a greeting before the first observation (Falldown's
     `READY`, Ants' parameters)."""
 
+    simultaneous_handshake = False
+    """Whether every bot is greeted at once and all answer against one clock (Ants' turn 0),
+    instead of one after the other (Falldown's `READY`, as its engine starts bots)."""
+
     java_line_breaks = False
     """Whether bots' lines end at LF, CR or CR LF, as the original engine (Java's
     `readLine`) read them, instead of at LF only."""

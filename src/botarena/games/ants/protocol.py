@@ -37,6 +37,7 @@ class AntsProtocol(Protocol):
     """Ants 2011. Bot side: one instance per bot; it remembers the turn-0 parameters."""
 
     has_handshake = True
+    simultaneous_handshake = True  # the 2011 engine sends turn 0 to all, then waits for all
 
     def __init__(self) -> None:
         self._params: Params | None = None
