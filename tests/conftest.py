@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,6 +23,24 @@ def ensure_debian_package(program: str, package: str) -> str:
         path = shutil.which(program)
     assert path is not None, f"{program} is still missing after installing {package}"
     return path
+
+
+def leftovers(marker: str | Path) -> list[str]:
+    """Processes still alive whose command line names `marker`, and zombie children of this
+    process (a zombie has no command line): what a finished game must not leave behind."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        state, parent = stat[stat.rfind(")") + 2:].split()[:2]
+        if str(marker).encode() in cmdline or (state == "Z" and int(parent) == os.getpid()):
+            found.append(f"{entry}: {cmdline!r} {state}")
+    return found
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,6 @@ the jury has to stop it.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -23,6 +22,7 @@ import pytest
 import botarena
 from botarena.core.replay import load
 from botarena.games.ants.replay2011 import export_replay
+from conftest import leftovers
 
 ANTS_PY = textwrap.dedent('''
     import sys
@@ -217,20 +217,6 @@ PIECES_BOT = textwrap.dedent('''
 ROWS = ["0" + "." * 19] + ["." * 20] * 19
 ROWS[10] = "." * 10 + "1" + "." * 9
 MAP = "rows 20\ncols 20\nplayers 2\n" + "".join(f"m {row}\n" for row in ROWS)
-
-
-def leftovers(marker: Path) -> list[str]:
-    """Processes whose command line names `marker` (zombies included)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if str(marker).encode() in cmdline:
-                found.append(f"{entry}: {cmdline!r}")
-    return found
 
 
 def test_the_2011_starter_pair_plays_a_whole_game_and_is_stopped(tmp_path: Path) -> None:

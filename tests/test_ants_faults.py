@@ -11,7 +11,6 @@ or kill the bot with status `invalid` in strict mode after its valid orders ran.
 
 from __future__ import annotations
 
-import os
 import sys
 import textwrap
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 import botarena
 from botarena.core.replay import load
 from botarena.games.ants.replay2011 import export_replay
+from conftest import leftovers
 
 ROWS = ["." * 20 for _ in range(20)]
 ROWS[0] = "0" + "." * 11 + "1" + "." * 7
@@ -85,21 +85,6 @@ def arena(tmp_path: Path) -> tuple[Path, Path]:
     ants_map = tmp_path / "three.map"
     ants_map.write_text(MAP)
     return bot, ants_map
-
-
-def leftovers(marker: Path) -> list[str]:
-    """Processes whose command line names `marker` (zombies included)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if str(marker).encode() in cmdline:
-            found.append(f"{entry}: {cmdline!r}")
-    return found
 
 
 def play(arena: tuple[Path, Path], mode: str, tmp_path: Path, **options) -> dict:

@@ -5,7 +5,6 @@ survives and no bot process is left behind."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import botarena
 from botarena import load_replay
 from botarena.games.labyrinth.protocol import PROTOCOL
 from botarena.games.labyrinth.rules import Call
+from conftest import leftovers
 
 BOT = r'''
 """Plays correctly except for the first call named BAD_CALL, where it does WHAT."""
@@ -80,24 +80,6 @@ def bot_file(tmp_path: Path) -> Path:
 def scripted(path: Path, role: str, call: str, what: str) -> str:
     """The bot spec of a scripted process bot."""
     return shlex.join([sys.executable, str(path), role, call, what])
-
-
-def leftovers(marker: str) -> list[str]:
-    """Processes still running whose command line mentions `marker`, and zombie children
-    of this process."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2:].split()
-        if marker.encode() in cmdline or (fields[0] == "Z" and int(fields[1]) == os.getpid()):
-            found.append(f"{entry}: {cmdline!r} {fields[0]}")
-    return found
 
 
 def play(tmp_path: Path, adventurers: str, maze_master: str, **options: Any) -> Any:
