@@ -341,17 +341,19 @@ class ProcessPlayer(Player):
                     line, self._buffer = self._buffer, b""
                     return line.decode("utf-8", errors="replace"), None
                 return None, Status.CRASHED
+            # Wait first: a bot just resumed has rarely answered yet.
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select(self._watched, [], [], timeout)
+            if not ready:
+                return None, Status.TIMEOUT
+            if self._stdout_fd not in ready:
+                # The bot itself has ended and its output is empty: a child it left
+                # holding the pipe open does not keep it in the game.
+                self._eof = True
+                continue
             try:
                 chunk = os.read(self._stdout_fd, 65536)
-            except BlockingIOError:
-                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-                ready, _, _ = select.select(self._watched, [], [], timeout)
-                if not ready:
-                    return None, Status.TIMEOUT
-                if self._stdout_fd not in ready:
-                    # The bot itself has ended and its output is empty: a child it left
-                    # holding the pipe open does not keep it in the game.
-                    self._eof = True
+            except BlockingIOError:  # a spurious wake-up
                 continue
             if not chunk:
                 self._eof = True
