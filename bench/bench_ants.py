@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -113,6 +115,43 @@ def replay_size_ratio(turns: int) -> float:
     return ours / theirs
 
 
+def engine_game_s(turns: int) -> float | None:
+    """The same game under the 2011 engine, when $ANTS_PLAYGAME names its `playgame.py`
+    (aichallenge/aichallenge, branch epsilon: it runs on Python 3); None when it is not set."""
+    playgame = os.environ.get("ANTS_PLAYGAME")
+    if not playgame:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        bot = Path(folder) / "holdbot.py"
+        bot.write_text(HOLD_BOT)
+        command = [sys.executable, playgame, "--engine_seed", "1", "--player_seed", "1",
+                   "--turns", str(turns), "--cutoff_turn", "100000", "--nolaunch",
+                   "--log_dir", str(Path(folder) / "logs"),
+                   "--map_file", str(MAPS / "maze/maze_04p_01.map"),
+                   *[f"{sys.executable} {bot}"] * 4]
+        started = time.perf_counter()
+        subprocess.run(command, cwd=Path(playgame).parent, check=True,
+                       stdout=subprocess.DEVNULL)
+        return time.perf_counter() - started
+
+
+def side_by_side(turns: int) -> list[dict]:
+    ours = process_game_s(turns)
+    rows = [{"name": f"ants {turns} turns, maze_04p_01, 4 process hold bots",
+             "value": ours, "unit": "s",
+             "goal": f"<= {0.81 * turns / 500:.2f} (2011 engine: {8.1 * turns / 500:.1f})"}]
+    theirs = engine_game_s(turns)
+    if theirs is None:
+        rows.append({"name": "ants the same game under the 2011 engine (set ANTS_PLAYGAME to"
+                             " its playgame.py)", "value": "not run", "unit": "", "goal": ""})
+    else:
+        rows.append({"name": "ants the same game under the 2011 engine", "value": theirs,
+                     "unit": "s", "goal": ""})
+        rows.append({"name": "ants botarena / 2011 engine", "value": ours / theirs,
+                     "unit": "x", "goal": "<= 0.1"})
+    return rows
+
+
 def run(quick: bool) -> list[dict]:
     turns = 100 if quick else 500
     rows = []
@@ -122,9 +161,7 @@ def run(quick: bool) -> list[dict]:
         rows.append({"name": f"ants rules per turn, {label} ({map_name.split('/')[1]})",
                      "value": rules_ms_per_turn(map_name, turns), "unit": "ms",
                      "goal": "<= 2 (4p)"})
-    rows.append({"name": f"ants {turns} turns, maze_04p_01, 4 process hold bots",
-                 "value": process_game_s(turns), "unit": "s",
-                 "goal": f"<= {0.81 * turns / 500:.2f} (2011 engine: {8.1 * turns / 500:.1f})"})
+    rows += side_by_side(turns)
     rate, games = swarm_win_rate(4 if quick else 50, 300 if quick else 500)
     rows.append({"name": f"ants swarm beats greedy, 2p official maps ({games} games)",
                  "value": round(100 * rate, 1), "unit": "%", "goal": ">= 95"})
