@@ -516,11 +516,12 @@ def test_frames_carry_the_board_sight_mana_moves_and_changes_with_costs() -> Non
     assert state.frame() == {"round": 0, "n": 0, "turn": 0, "score": 0, "mana": 0,
                              "next": "generateMaze"}
     answer(state, cells(3, east={(2, 0)}))
+    assert state.frame()["maze"] == ["000", "000", "100"]  # a new maze is drawn
     answer(state, None)
     answer(state, [FORWARD, WAIT])
     frame = state.frame()
     assert frame["call"] == "adventurers.takeTurn" and frame["moves"] == [FORWARD, WAIT]
-    assert frame["maze"] == ["000", "000", "100"] and frame["mana"] == 1
+    assert "maze" not in frame and frame["mana"] == 1  # unchanged: the viewer keeps it
     assert (frame["round"], frame["n"], frame["turn"], frame["score"]) == (1, 3, 1, -1)
     assert frame["next"] == "mazeMaster.takeTurn"
     assert frame["adventurers"][0] == {
@@ -538,7 +539,7 @@ def test_frames_carry_the_board_sight_mana_moves_and_changes_with_costs() -> Non
     assert frame["changes"] == [
         {"op": "remove", "wall": [2, 0, "east"], "cost": 1, "result": "visible"},
         {"op": "add", "wall": [1, 2, "south"], "cost": 1, "result": "changed"}]
-    assert frame["maze"] == ["000", "002", "100"]
+    assert frame["maze"] == ["000", "002", "100"]  # a wall changed
 
 
 def test_frames_json_round_trip_and_cells_are_lists() -> None:

@@ -63,4 +63,4 @@ ENV_SPEC = EnvSpec(
 fit mazes up to n = 120 (the maze master's view is about 60 characters a cell)."""
 
 GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, cli=_cli(),
-            player_factories={"post": post_player}, env_spec=ENV_SPEC)
+            player_factories={"post": post_player}, env_spec=ENV_SPEC, record_sent=False)

@@ -391,16 +391,24 @@ class LabyrinthState(State):
     def header(self) -> dict[str, Any]:
         return {"seed_string": self.seed_text, "roles": list(ROLE_NAMES)}
 
+    def _maze_changed(self) -> bool:
+        """Whether this step drew a new maze or changed a wall (frames carry the maze only
+        then: a long game's replay would otherwise repeat it thousands of times)."""
+        return (self.last.get("call") == Phase.GENERATE
+                or any(change["result"] == "changed" for change in self.last.get("changes", ())))
+
     def frame(self) -> dict[str, Any]:
-        """The board after this step: the maze, both adventurers with facing and the cells
-        and walls each one sees, mana, and this step's moves or wall changes with their
-        costs (the controller's to-do: show visible cells and changes since the last move)."""
+        """The board after this step: the maze (when it changed), both adventurers with
+        facing and the cells and walls each one sees, mana, and this step's moves or wall
+        changes with their costs (the controller's to-do: show visible cells and changes
+        since the last move)."""
         frame: dict[str, Any] = {
             "round": self.round, "n": self.n, "turn": self.turn, "score": self.score,
             "mana": self.mana, "next": str(self.phase), **self.last,
         }
         if self.round:
-            frame["maze"] = self.maze.rows_text()
+            if self._maze_changed():
+                frame["maze"] = self.maze.rows_text()
             adventurers = []
             for index, me in enumerate(self.positions):
                 sight = Sight()
