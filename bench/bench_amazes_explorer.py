@@ -36,13 +36,13 @@ def _duel(opponent: object, quick: bool) -> tuple[float, float, float]:
 def run(quick: bool) -> list[dict]:
     import botarena
     from botarena.games.amazes.bots.random import RandomBot
-    from test_amazes_explorer_frontier import CompleterBot, FrontierBot
+    from test_amazes_explorer_frontier import CompleterBot, ContestantBot, FrontierBot
 
     rows = []
     for name, opponent in (("random", RandomBot), ("frontier", FrontierBot),
-                           ("completer", CompleterBot)):
+                           ("completer", CompleterBot), ("contestant", ContestantBot)):
         rate, mine, theirs = _duel(opponent, quick)
-        goal = ">= 0.5" if name == "completer" else "1.0" if name == "random" else ">= 0.9"
+        goal = {"random": "1.0", "frontier": ">= 0.9"}.get(name, ">= 0.5")
         rows += [
             {"name": f"amazes explorer vs {name}: win rate", "value": rate, "unit": "games",
              "goal": goal},

@@ -1,6 +1,6 @@
-"""A greedy frontier player for Amazes, the yardstick the explorer must beat (tests and bench
-only, not a built-in): it walks, through known openings, to the nearest square that still
-has an unknown side, and never hunts.
+"""Reference Amazes players the explorer must beat (tests and bench only, not built-ins): a
+greedy frontier walker, a completer that explores at any cost then hunts for sudden death,
+and a contestant-grade player (`ContestantBot`).
 """
 
 from __future__ import annotations
