@@ -18,7 +18,7 @@ from botarena.games.amazes.maze import SIZE
 from botarena.games.amazes.rules import Observation, new_state
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_amazes_explorer_frontier import FrontierBot
+from test_amazes_explorer_frontier import ContestantBot, FrontierBot
 
 MAZES = Path(__file__).resolve().parents[1] / ".." / "shared" / "maps" / "amazes"
 EXPLORER_COMMAND = f"{sys.executable} -m botarena.games.amazes.bots.explorer"
@@ -139,6 +139,20 @@ def test_beats_the_frontier_player_on_the_official_mazes(maze: int) -> None:
         result = botarena.play("amazes", bots, map=path, seed=maze)
         scores = result.scores
         assert scores[seat] > scores[1 - seat], f"seat {seat}: {scores}"
+
+
+def test_beats_the_contestant_on_most_official_mazes() -> None:
+    """Both reach the 1000 cap, so the explorer must win by sudden death: all 625 squares
+    discovered first, then a capture. Mazes 1-5, seats both ways."""
+    wins = 0
+    for maze in range(1, 6):
+        for seat in (0, 1):
+            bots = [ExplorerBot(), ContestantBot()]
+            if seat:
+                bots.reverse()
+            result = botarena.play("amazes", bots, map=MAZES / f"maze{maze:02d}.txt", seed=maze)
+            wins += result.scores[seat] > result.scores[1 - seat]
+    assert wins >= 7
 
 
 @pytest.mark.parametrize("seat", [0, 1])

@@ -25,24 +25,23 @@ LETTER = "FRTL"
 """Letter for a step turning (direction - facing) % 4 quarter turns clockwise."""
 CAPTURE = 100.0
 SUDDEN_DEATH = 10_000.0
-STEP_OFFSET = 1.0
-"""Exploration ranks moves by points per letter, counting this many letters more."""
+STEP_OFFSET = 10.0
+"""Moves are ranked by points per letter, counting this many letters more: high enough that
+squares per turn count too, since a strong opponent also reaches the 1000 cap and only a
+sudden death (all 625 squares discovered first) decides the game."""
 COVER_OFFSET = 30.0
-"""Once the points are safe, coverage counts: moves are ranked by squares per turn, nearly
-regardless of letters, to discover all 625 squares (and win by sudden death) early."""
-COVER_FROM = 60
-"""From this turn on, coverage counts whatever the points."""
+"""Once the points are safe, letters are free: moves are ranked by squares per turn."""
 SAFE_POINTS = 1100.0
 """Estimated points above which letters are spent freely (the score is capped at 1000)."""
 SUDDEN_DEATH_LOSS = 1000.0
 """What being caught by an opponent who has discovered everything costs (all points)."""
-DANGER_FROM, DANGER_RAMP = 90, 40
-"""Opponents may have discovered all squares from about turn 90; by 130 assume they have."""
+DANGER_FROM, DANGER_RAMP = 120, 40
+"""Opponents may have discovered all squares from about turn 120 (a completer at any cost
+does by 115-130); weighed fully by turn 160, so evasion costs little coverage."""
 EVASION_OPTIONS = 24
 """How many of the best exploration moves are weighed again with their risk."""
-HUNT_MIN = 10.0
+HUNT_MIN = 40.0
 """A hunt must be worth this many points more than its letters cost (expected)."""
-"""Expected squares a look discovers past an unknown side edge."""
 
 
 class ExplorerBot:
@@ -110,7 +109,7 @@ class ExplorerBot:
         hunt = CAPTURE if spare < 0 else 0.0
         if bot_map.count == MAZE_SQUARES:
             hunt = SUDDEN_DEATH
-        offset = STEP_OFFSET if spare < 0 and self.turn < COVER_FROM else COVER_OFFSET
+        offset = STEP_OFFSET if spare < 0 else COVER_OFFSET
         max_steps = MAX_STEPS
         most = value * (bot_map.exist_count - bot_map.count + look * max(gains))
         most_hunt = hunt * max(belief.values(), default=0.0) + most
