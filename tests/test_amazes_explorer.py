@@ -12,7 +12,13 @@ from hypothesis import strategies as st
 
 import botarena
 from botarena.games.amazes.bots.explorer import ExplorerBot
-from botarena.games.amazes.bots.mapping import CENTRE, FRAME
+from botarena.games.amazes.bots.lookgain import (
+    UNKNOWN_AHEAD,
+    UNKNOWN_AHEAD_SEEN,
+    UNKNOWN_SIDE,
+    look_gain,
+)
+from botarena.games.amazes.bots.mapping import CENTRE, FRAME, OPEN, SIDE_EDGE, BotMap
 from botarena.games.amazes.bots.random import RandomBot
 from botarena.games.amazes.maze import SIZE
 from botarena.games.amazes.rules import Observation, new_state
@@ -166,3 +172,42 @@ def test_runs_as_a_process_within_the_budget(seat: int) -> None:
     assert explorer["faults"] == 0
     assert explorer["time_ms"] < 4000  # of the 5000 ms budget; typically ~0.4 s
     assert result.scores[seat] > result.scores[1 - seat]
+
+
+def test_an_unknown_edge_is_worth_less_when_the_square_past_it_is_discovered() -> None:
+    """From C, a corridor north: C - N, the edge past N unknown, N's sides unknown. Looking
+    from C finds nothing new at N (walked on) and at most a wall past it; the square past an
+    unknown edge is worth something only while it is not discovered."""
+    bot_map = BotMap()
+    north = CENTRE - FRAME
+    bot_map.discover(CENTRE)
+    bot_map.learn(SIDE_EDGE[CENTRE * 4 + 0], OPEN)
+    bot_map.discover(north)
+    # C's own sides: east, south and west unknown, squares past them undiscovered.
+    # N: the edge past it unknown (square undiscovered), its two sides unknown.
+    assert look_gain(bot_map, CENTRE) == pytest.approx(4 * UNKNOWN_AHEAD + 2 * UNKNOWN_SIDE)
+    bot_map.discover(north - FRAME)
+    assert look_gain(bot_map, CENTRE) == pytest.approx(
+        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + 2 * UNKNOWN_SIDE)
+    bot_map.discover(north + 1)
+    assert look_gain(bot_map, CENTRE) == pytest.approx(
+        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + UNKNOWN_SIDE)
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10**6))
+def test_look_gains_kept_up_to_date_equal_a_fresh_count(seed: int) -> None:
+    """The incremental figures (only squares near a changed square recomputed) are the same
+    as computing every square afresh, after every turn of a game."""
+    state = new_state(seed, {}, None, 2)
+    bot, other = ExplorerBot(), RandomBot(seed)
+    bot.setup(0, str(seed))
+    while not state.is_over():
+        mover = state.to_act()[0]
+        player = bot if mover == 0 else other
+        state.apply({mover: player.act(state.observation(mover))})
+        if mover == 0:
+            bot.gains.refresh(bot.map)
+            for square in range(FRAME * FRAME):
+                if bot.map.exists[square]:
+                    assert bot.gains.gain[square] == look_gain(bot.map, square)
