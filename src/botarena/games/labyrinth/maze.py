@@ -12,7 +12,7 @@ outside the grid counts as a wall, as the original `checkWall` says.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 EAST, SOUTH = 0, 1
 SIDES = ("east", "south")
@@ -63,6 +63,29 @@ def neighbours(n: int) -> list[tuple[tuple[int, int], ...]]:
             table.append(tuple(pairs))
         _NEIGHBOURS[n] = table
     return table
+
+
+FAR = 1 << 30
+"""The distance `distances` gives a cell it cannot reach."""
+
+
+def distances(n: int, walls: Sequence[bool], start: int, cut: int | None = None) -> list[int]:
+    """Steps from cell `start` to every cell of an n×n grid through edges that are not walls
+    (`walls[edge]` true), with edge `cut` closed too; FAR where there is no way."""
+    table = neighbours(n)
+    distance = [FAR] * (n * n)
+    distance[start] = 0
+    frontier = [start]
+    while frontier:
+        following = []
+        for cell in frontier:
+            step = distance[cell] + 1
+            for other, edge in table[cell]:
+                if not walls[edge] and edge != cut and distance[other] > step:
+                    distance[other] = step
+                    following.append(other)
+        frontier = following
+    return distance
 
 
 class Maze:

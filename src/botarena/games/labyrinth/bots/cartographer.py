@@ -8,14 +8,13 @@ from typing import Any
 
 from botarena.games.labyrinth.api import Adventurers
 from botarena.games.labyrinth.bots.wallfollower import WallFollower
-from botarena.games.labyrinth.maze import Maze
+from botarena.games.labyrinth.maze import FAR, Maze, distances
 from botarena.games.labyrinth.vision import EAST, OFFSETS, SOUTH, side_edge
 
 UNKNOWN, OPEN, WALL = 0, 1, 2
 FORWARD = 1
 TURN_FOR = {1: 2, 2: 3, 3: 4}
 """Action that turns the facing by k quarter turns clockwise."""
-FAR = 1 << 30
 MEMORY = 20
 """Turns a seen wall is trusted: the maze master may move any wall out of sight."""
 REPLAN_EVERY = 10
@@ -92,34 +91,10 @@ class Cartographer(Adventurers):
         self.stale = False
 
     def _distances(self) -> list[int]:
-        n = self.n
         oldest = self.turn - MEMORY if self.shifting else 0
-        known = [WALL if value == WALL and seen >= oldest else OPEN
+        walls = [value == WALL and seen >= oldest
                  for value, seen in zip(self.known, self.seen, strict=True)]
-        distance = [FAR] * (n * n)
-        goal = n * n - 1
-        distance[goal] = 0
-        frontier = [goal]
-        while frontier:
-            following = []
-            for cell in frontier:
-                step = distance[cell] + 1
-                col = cell % n
-                base = cell * 2
-                if col < n - 1 and known[base] != WALL and distance[cell + 1] > step:
-                    distance[cell + 1] = step
-                    following.append(cell + 1)
-                if col > 0 and known[base - 2] != WALL and distance[cell - 1] > step:
-                    distance[cell - 1] = step
-                    following.append(cell - 1)
-                if cell + n < n * n and known[base + 1] != WALL and distance[cell + n] > step:
-                    distance[cell + n] = step
-                    following.append(cell + n)
-                if cell >= n and known[base - 2 * n + 1] != WALL and distance[cell - n] > step:
-                    distance[cell - n] = step
-                    following.append(cell - n)
-            frontier = following
-        return distance
+        return distances(self.n, walls, self.n * self.n - 1)
 
     def _choose(self, index: int, tie: tuple[int, int]) -> int:
         """Forward if the best neighbour is ahead, else the turn toward it."""

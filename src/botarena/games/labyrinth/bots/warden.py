@@ -8,36 +8,11 @@ from typing import Any
 
 from botarena.games.labyrinth.api import MazeMaster
 from botarena.games.labyrinth.bots.static import perfect_maze
-from botarena.games.labyrinth.maze import Maze
+from botarena.games.labyrinth.maze import FAR, Maze, distances
 from botarena.games.labyrinth.vision import DIR_NAMES, protected_edges
 
 CANDIDATE_MAZES = 3
 CANDIDATE_CUTS = 3
-FAR = 1 << 30
-
-
-def distances(maze: Maze, start: int, cut: int | None = None) -> list[int]:
-    """Steps from `start` to every cell through open edges, with edge `cut` closed."""
-    n, walls = maze.n, maze.walls
-    size = n * n
-    distance = [FAR] * size
-    distance[start] = 0
-    frontier = [start]
-    while frontier:
-        following = []
-        for cell in frontier:
-            step = distance[cell] + 1
-            col = cell % n
-            base = cell * 2
-            for other, edge, ok in ((cell + 1, base, col < n - 1),
-                                    (cell - 1, base - 2, col > 0),
-                                    (cell + n, base + 1, cell + n < size),
-                                    (cell - n, base - 2 * n + 1, cell >= n)):
-                if ok and not walls[edge] and edge != cut and distance[other] > step:
-                    distance[other] = step
-                    following.append(other)
-        frontier = following
-    return distance
 
 
 def edge_cells(maze: Maze, edge: int) -> tuple[int, int]:
@@ -53,7 +28,7 @@ class Warden(MazeMaster):
         best, best_length = None, -1
         for _ in range(CANDIDATE_MAZES):
             cells = perfect_maze(maze_size, self.random)
-            length = distances(to_maze(cells), 0)[-1]
+            length = distances(maze_size, to_maze(cells).walls, 0)[-1]
             if length > best_length:
                 best, best_length = cells, length
         return best
@@ -71,14 +46,14 @@ class Warden(MazeMaster):
         goal = n * n - 1
         positions = [(a["row"], a["col"], DIR_NAMES.index(a["dir"])) for a in adventurers]
         starts = [row * n + col for row, col, _ in positions]
-        to_goal = distances(maze, goal)
+        to_goal = distances(maze.n, maze.walls, goal)
         runner = min(starts, key=lambda cell: to_goal[cell])
         protected = protected_edges(maze, positions)
         cuts = self._cuts_on_path(maze, runner, to_goal, protected, cells, mana)
         best, best_length = None, to_goal[runner]
         for cut, cut_cost in cuts:
-            from_runner = distances(maze, runner, cut)
-            from_goal = distances(maze, goal, cut)
+            from_runner = distances(maze.n, maze.walls, runner, cut)
+            from_goal = distances(maze.n, maze.walls, goal, cut)
             if from_runner[goal] < FAR:  # not a bridge: closing it alone is safe
                 if from_runner[goal] > best_length and cut_cost <= mana:
                     best, best_length = [None, list(maze.coords(cut))], from_runner[goal]
