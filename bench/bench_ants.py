@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from original_engine import compared
+
 MAPS = Path(__file__).resolve().parent.parent.parent / "shared" / "maps" / "ants"
 HOLD_BOT = """import sys
 for line in sys.stdin:
@@ -137,19 +139,11 @@ def engine_game_s(turns: int) -> float | None:
 
 def side_by_side(turns: int) -> list[dict]:
     ours = process_game_s(turns)
-    rows = [{"name": f"ants {turns} turns, maze_04p_01, 4 process hold bots",
-             "value": ours, "unit": "s",
-             "goal": f"<= {0.81 * turns / 500:.2f} (2011 engine: {8.1 * turns / 500:.1f})"}]
-    theirs = engine_game_s(turns)
-    if theirs is None:
-        rows.append({"name": "ants the same game under the 2011 engine (set ANTS_PLAYGAME to"
-                             " its playgame.py)", "value": "not run", "unit": "", "goal": ""})
-    else:
-        rows.append({"name": "ants the same game under the 2011 engine", "value": theirs,
-                     "unit": "s", "goal": ""})
-        rows.append({"name": "ants botarena / 2011 engine", "value": ours / theirs,
-                     "unit": "x", "goal": "<= 0.1"})
-    return rows
+    return [{"name": f"ants {turns} turns, maze_04p_01, 4 process hold bots", "value": ours,
+             "unit": "s",
+             "goal": f"<= {0.81 * turns / 500:.2f} (2011 engine: {8.1 * turns / 500:.1f})"},
+            *compared("ants", "2011 engine", "ANTS_PLAYGAME to its playgame.py", ours,
+                      engine_game_s(turns), "<= 0.1")]
 
 
 def run(quick: bool) -> list[dict]:

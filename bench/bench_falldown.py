@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import botarena
+from original_engine import compared
 
 RANDOM = "builtin:falldown/random"
 HUNTER = "builtin:falldown/hunter"
@@ -96,19 +97,10 @@ def java_game() -> float | None:
 
 def side_by_side() -> list[dict]:
     ours = process_game()
-    theirs = java_game()
-    rows = [{"name": "falldown 1000-slot game, 4 probe-bot processes", "value": ours,
-             "unit": "s", "goal": "<= 1/5 of the Java engine"}]
-    if theirs is None:
-        rows.append({"name": "falldown the same game under the Java engine (set"
-                             " FALLDOWN_BOOKMAKER to its command line)", "value": "not run",
-                     "unit": "", "goal": ""})
-    else:
-        rows.append({"name": "falldown the same game under the Java engine", "value": theirs,
-                     "unit": "s", "goal": ""})
-        rows.append({"name": "falldown botarena / Java engine", "value": ours / theirs,
-                     "unit": "x", "goal": "<= 0.2"})
-    return rows
+    return [{"name": "falldown 1000-slot game, 4 probe-bot processes", "value": ours,
+             "unit": "s", "goal": "<= 1/5 of the Java engine"},
+            *compared("falldown", "Java engine", "FALLDOWN_BOOKMAKER to its command line",
+                      ours, java_game(), "<= 0.2")]
 
 
 def run(quick: bool) -> list[dict]:
