@@ -140,21 +140,13 @@ def verify(document: dict[str, Any]) -> Verdict:
     if document.get("rules_version") != game.info.rules_version:
         return Verdict(False, f"rules version {document.get('rules_version')!r} differs from"
                               f" this botarena's {game.info.rules_version!r}")
-    try:
-        map_data = None
-        if game.map_from_header is not None:
-            map_data = game.map_from_header(document["header"])
-        state = game.new_state(document["seed"], dict(document["options"]), map_data,
-                               len(document["bots"]))
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ReplayError(f"cannot rebuild the game: {exc}") from None
+    state = rebuild(game, document)
     if _json(state.header()) != document["header"]:
         return Verdict(False, "the game's header (map, starts) differs from the recorded one", 0)
     if _json(state.frame()) != document.get("initial_frame", {}):
         return Verdict(False, "the initial frame differs", 0)
     for seat_text, (status, detail) in document.get("handshake_faults", {}).items():
         state.fault(int(seat_text), Status(status), detail)
-    protocol = game.protocol
     for number, step in enumerate(document["steps"], start=1):
         if state.is_over():
             return Verdict(False, f"step {number}: the rules ended the game already", number)
@@ -163,25 +155,10 @@ def verify(document: dict[str, Any]) -> Verdict:
         if seats != recorded:
             return Verdict(False, f"step {number}: the rules ask seats {seats},"
                                   f" the replay answers for {recorded}", number)
-        actions = {}
-        for act in step["acts"]:
-            seat = act["seat"]
-            observation = state.observation(seat)
-            if "sent" in act and protocol.encode(observation) != act["sent"]:
-                return Verdict(False, f"step {number}: seat {seat} was sent a different text",
-                               number)
-            if "fault" in act:
-                state.fault(seat, Status(act["fault"][0]), act["fault"][1])
-                continue
-            if "cpu_s" in act:
-                state.charge(seat, act["cpu_s"])
-            try:
-                actions[seat] = protocol.parse(reply_text(game, act, observation).split("\n"),
-                                               observation)
-            except ProtocolError as exc:
-                return Verdict(False, f"step {number}: recorded reply of seat {seat} no longer"
-                                      f" parses ({exc})", number)
-        state.apply(actions)
+        try:
+            state.apply(recorded_actions(game, state, step))
+        except StepMismatch as exc:
+            return Verdict(False, f"step {number}: {exc}", number)
         frame = _json(state.frame())
         if frame != step["frame"]:
             where = _first_difference(step["frame"], frame)
@@ -200,11 +177,47 @@ def verify(document: dict[str, Any]) -> Verdict:
     return Verdict(True, f"ok: {len(document['steps'])} steps and the result reproduced")
 
 
-def reply_text(game: Game, act: dict[str, Any], observation: Any) -> str:
-    """The text a recorded act answered, unpacked when the recorder packed it."""
-    if "packed" in act:
-        return game.protocol.unpack_reply(act["packed"], observation)
-    return act["reply"]
+class StepMismatch(Exception):
+    """A recorded step the rules no longer accept; the message says which seat and why."""
+
+
+def rebuild(game: Game, document: dict[str, Any]) -> State:
+    """The game's state at its start, from the replay's seed, options, header and seats."""
+    try:
+        map_data = None
+        if game.map_from_header is not None:
+            map_data = game.map_from_header(document["header"])
+        return game.new_state(document["seed"], dict(document["options"]), map_data,
+                              len(document["bots"]))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ReplayError(f"cannot rebuild the game: {exc}") from None
+
+
+def recorded_actions(game: Game, state: State, step: dict[str, Any]) -> dict[int, Any]:
+    """One recorded step fed to the rules: its faults and CPU charges go to `state`, and its
+    replies (unpacked where the recorder packed them) are parsed against what each seat is
+    shown. Returns the actions for `state.apply`; raises StepMismatch when a seat would be
+    sent a different text than recorded or a reply no longer parses."""
+    protocol = game.protocol
+    actions = {}
+    for act in step["acts"]:
+        seat = act["seat"]
+        observation = state.observation(seat)
+        if "sent" in act and protocol.encode(observation) != act["sent"]:
+            raise StepMismatch(f"seat {seat} was sent a different text")
+        if "fault" in act:
+            state.fault(seat, Status(act["fault"][0]), act["fault"][1])
+            continue
+        if "cpu_s" in act:
+            state.charge(seat, act["cpu_s"])
+        text = (protocol.unpack_reply(act["packed"], observation) if "packed" in act
+                else act["reply"])
+        try:
+            actions[seat] = protocol.parse(text.split("\n"), observation)
+        except ProtocolError as exc:
+            raise StepMismatch(f"recorded reply of seat {seat} no longer parses ({exc})"
+                               ) from None
+    return actions
 
 
 def _json(value: Any) -> Any:

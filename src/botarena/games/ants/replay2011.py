@@ -220,28 +220,19 @@ def check_replay(path: str | Path, overrides: dict[str, Any] | None = None
 
 def state_from_botarena(document: dict[str, Any]) -> AntsState:
     """Re-play a botarena Ants replay (its seed, options, map, answers and faults)."""
-    from botarena.core.replay import reply_text
+    from botarena.core.replay import rebuild, recorded_actions
     from botarena.core.rules import Status
     from botarena.games.ants import GAME
 
     if document.get("game") != "ants":
         raise GameError(f"not an Ants replay (game {document.get('game')!r})")
-    ants_map = GAME.map_from_header(document["header"])  # type: ignore[misc]
-    state = GAME.new_state(document["seed"], dict(document["options"]), ants_map,
-                           len(document["bots"]))
+    state = rebuild(GAME, document)
     assert isinstance(state, AntsState)
     for seat, (status, detail) in document.get("handshake_faults", {}).items():
         state.fault(int(seat), Status(status), detail)
     for step in document["steps"]:
         state.to_act()
-        actions = {}
-        for act in step["acts"]:
-            if "fault" in act:
-                state.fault(act["seat"], Status(act["fault"][0]), act["fault"][1])
-            else:
-                text = reply_text(GAME, act, state.observation(act["seat"]))
-                actions[act["seat"]] = GAME.protocol.parse(text.split("\n"))
-        state.apply(actions)
+        state.apply(recorded_actions(GAME, state, step))
     return state
 
 
