@@ -7,8 +7,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MAZES = HERE.parent / ".." / "shared" / "maps" / "amazes"
 sys.path.insert(0, str(HERE.parent / "tests"))
+from testdata import AMAZES_MAZES as MAZES  # noqa: E402
 
 
 def _duel(opponent: object, quick: bool) -> tuple[float, float, float]:

@@ -1,7 +1,7 @@
 """Ants benchmarks: rules cost per turn, a whole game with 2011-style process bots, the
 strength of `swarm` against `greedy`, and replay size against the 2011 format.
 
-The official maps come from ../shared/maps/ants (the 2011 engine's own maps).
+The official maps are the 2011 engine's own (tests/data/ants, unpacked by tests/testdata.py).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import time
 from pathlib import Path
 
 from original_engine import compared
+from testdata import ants_maps
 
-MAPS = Path(__file__).resolve().parent.parent.parent / "shared" / "maps" / "ants"
+MAPS = ants_maps()
 HOLD_BOT = """import sys
 for line in sys.stdin:
     if line.startswith(("ready", "go")):

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import botarena
 from original_engine import compared
+from testdata import falldown_golden
 
 RANDOM = "builtin:falldown/random"
 HUNTER = "builtin:falldown/hunter"
-GOLDEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "golden" / "falldown"
+GOLDEN = falldown_golden()
 
 
 def in_process_speed(seconds: float) -> list[dict]:

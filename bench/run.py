@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))  # testdata: the data the benches read
 
 
 def load(path: Path):

@@ -1,4 +1,4 @@
-"""Shared test fixtures: where the shared data lives, and system tools the tests need."""
+"""Test fixtures: the repository's data folder, and system tools the tests need."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
+from testdata import DATA
 
 
 def ensure_debian_package(program: str, package: str) -> str:
@@ -44,10 +43,9 @@ def leftovers(marker: str | Path) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def shared() -> Path:
-    """The shared data folder (rules, maps, golden recordings) beside the repository."""
-    assert SHARED.is_dir(), f"the shared folder is missing: {SHARED}"
-    return SHARED
+def data() -> Path:
+    """The test data folder inside the repository (tests/data, see its README)."""
+    return DATA
 
 
 @pytest.fixture(scope="session")

@@ -25,8 +25,9 @@ from botarena.games.amazes.rules import Observation, new_state
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_amazes_explorer_frontier import ContestantBot, FrontierBot
+from testdata import AMAZES_MAZES
 
-MAZES = Path(__file__).resolve().parents[1] / ".." / "shared" / "maps" / "amazes"
+MAZES = AMAZES_MAZES
 EXPLORER_COMMAND = f"{sys.executable} -m botarena.games.amazes.bots.explorer"
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from pathlib import Path
 
 import botarena
 from botarena.games.amazes.bots.mapping import (
@@ -20,9 +19,10 @@ from botarena.games.amazes.bots.mapping import (
     BotMap,
 )
 from botarena.games.amazes.rules import Observation
+from testdata import AMAZES_MAZES
 
 LETTER = "FRTL"
-MAZES = Path(__file__).resolve().parents[1] / ".." / "shared" / "maps" / "amazes"
+MAZES = AMAZES_MAZES
 
 
 class FrontierBot:

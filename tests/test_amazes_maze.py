@@ -25,11 +25,12 @@ from botarena.games.amazes.maze import (
     parse_maze,
     v_edge,
 )
+from testdata import AMAZES_MAZES
 
-OFFICIAL = sorted((Path(__file__).resolve().parents[2] / "shared/maps/amazes").glob("*.txt"))
+OFFICIAL = sorted(AMAZES_MAZES.glob("*.txt"))
 
 
-def test_the_ten_official_mazes_are_valid_and_round_trip(shared: Path) -> None:
+def test_the_ten_official_mazes_are_valid_and_round_trip() -> None:
     assert len(OFFICIAL) == 10
     for path in OFFICIAL:
         text = path.read_text()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import glob
 import subprocess
 import sys
 from pathlib import Path
@@ -12,9 +11,10 @@ import pytest
 from botarena.games.ants import replay2011
 from botarena.games.ants.mapfile import load_map
 from botarena.games.ants.rules import AntsState
+from testdata import ANTS_GOLDEN, ants_maps
 
-GOLDEN = sorted(glob.glob(str(Path(__file__).parent.parent / "../shared/golden/ants/*.gz")))
-MAPS = Path(__file__).parent.parent / "../shared/maps/ants"
+GOLDEN = sorted(str(path) for path in ANTS_GOLDEN.glob("*.gz"))
+MAPS = ants_maps()
 MAP_OF = {"maze_04p_02": "multi_hill_maze/maze_04p_02.map"}
 
 

@@ -10,8 +10,9 @@ import botarena
 from botarena.core.rules import GameError
 from botarena.games.ants import INFO, new_state
 from botarena.games.ants.mapfile import load_map, map_text, parse_map
+from testdata import ants_maps
 
-MAPS = sorted((Path(__file__).parent.parent / "../shared/maps/ants").glob("*/*.map"))
+MAPS = sorted(ants_maps().glob("*/*.map"))
 
 
 def test_all_302_official_maps_load_and_round_trip() -> None:
@@ -61,7 +62,7 @@ def test_a_sample_of_maps_start_with_symmetric_food(path: Path) -> None:
 @pytest.mark.parametrize("name", ["random_walk/random_walk_p10_02", "maze/maze_p08_02",
                                   "cell_maze/cell_maze_p03_05"])
 def test_greedy_bots_play_official_maps(name: str) -> None:
-    path = Path(__file__).parent.parent / f"../shared/maps/ants/{name}.map"
+    path = ants_maps() / f"{name}.map"
     ants_map = load_map(str(path))
     result = botarena.play("ants", ["builtin:ants/greedy"] * ants_map.players, seed=2,
                            map=path, turns=40)
@@ -90,4 +91,4 @@ def test_bad_maps_name_file_line_and_problem(text: str, message: str) -> None:
 def test_wrong_seat_count_for_a_map_is_a_user_error() -> None:
     with pytest.raises(GameError, match="4-player map, 2 bots given"):
         botarena.play("ants", ["builtin:ants/hold"] * 2, seed=1,
-                      map=Path(__file__).parent.parent / "../shared/maps/ants/maze/maze_04p_01.map")
+                      map=ants_maps() / "maze/maze_04p_01.map")

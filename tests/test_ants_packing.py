@@ -12,6 +12,7 @@ import botarena
 from botarena.core.replay import load, verify
 from botarena.games.ants.protocol import PROTOCOL
 from botarena.games.ants.rules import Observation, Params
+from testdata import ants_maps
 
 PARAMS = Params(rows=20, cols=20, players=2, turns=10, loadtime=3000, turntime=500,
                 viewradius2=77, attackradius2=5, spawnradius2=1, player_seed=1)
@@ -44,10 +45,10 @@ def test_anything_else_is_not_packed_exactly(text: str) -> None:
     assert packed is None or PROTOCOL.unpack_reply(packed, TOLD) != text
 
 
-def test_a_replay_stores_letters_and_verifies(tmp_path: Path, shared: Path) -> None:
+def test_a_replay_stores_letters_and_verifies(tmp_path: Path, data: Path) -> None:
     path = tmp_path / "game.json.gz"
     botarena.play("ants", ["builtin:ants/greedy", "builtin:ants/random"], seed=3,
-                  map=shared / "maps/ants/maze/maze_p02_02.map", turns=60, replay=path)
+                  map=ants_maps() / "maze/maze_p02_02.map", turns=60, replay=path)
     document = load(path)
     acts = [act for step in document["steps"] for act in step["acts"]]
     assert acts and all("packed" in act for act in acts)

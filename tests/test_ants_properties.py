@@ -16,6 +16,7 @@ from botarena.games.ants import INFO, new_state
 from botarena.games.ants.mapfile import bundled_map
 from botarena.games.ants.replay2011 import compare, export_replay, resimulate
 from botarena.games.ants.rules import AIM, LAND, AntsState
+from testdata import ants_maps
 
 
 def random_orders(state: AntsState, rng: random.Random, seat: int) -> list[str]:
@@ -87,7 +88,7 @@ def test_replay_round_trip_verify_and_2011_export(seed: int, tmp_path_factory) -
 
 
 def test_swarm_beats_greedy_on_a_sample_of_official_maps() -> None:
-    maps = Path(__file__).parent.parent / "../shared/maps/ants"
+    maps = ants_maps()
     names = ["maze/maze_02p_02", "cell_maze/cell_maze_p02_04", "random_walk/random_walk_02p_02"]
     wins = 0
     for index, name in enumerate(names):
@@ -167,7 +168,7 @@ class CrashAtTurnFive:
 def test_a_ten_player_game_with_a_crash_round_trips_through_the_2011_format(
         tmp_path: Path) -> None:
     path = tmp_path / "ten.replay.gz"
-    ten = Path(__file__).parent.parent / "../shared/maps/ants/random_walk/random_walk_p10_02.map"
+    ten = ants_maps() / "random_walk/random_walk_p10_02.map"
     bots = ["builtin:ants/random"] * 4 + [CrashAtTurnFive()] + ["builtin:ants/greedy"] * 5
     botarena.play("ants", bots, seed=3, map=ten, turns=60, replay=path)
     exported = export_replay(load(path))

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-GOLDEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "golden" / "falldown"
+from testdata import falldown_golden
+
+GOLDEN = falldown_golden()
 RANDOM = "builtin:falldown/random"
 
 

@@ -1,4 +1,4 @@
-"""Falldown against games recorded with the original Java engine (../shared/golden/falldown).
+"""Falldown against games recorded with the original Java engine (tests/data/falldown).
 
 Each folder holds the engine's JSON result, the bytes every bot read and wrote, and the bot
 command lines. Three checks per game: the pure rules fed the recorded replies, botarena's
@@ -19,8 +19,9 @@ from botarena.core.replay import verify
 from botarena.games.falldown.bookmaker import bookmaker_json, import_bookmaker
 from botarena.games.falldown.protocol import JAVA_BLANKS, PROTOCOL
 from botarena.games.falldown.rules import command_of, new_state
+from testdata import falldown_golden
 
-GOLDEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "golden" / "falldown"
+GOLDEN = falldown_golden()
 GAMES = sorted(path.name for path in GOLDEN.iterdir() if (path / "meta.json").exists())
 PROBE = GOLDEN / "probe_bot.py"
 

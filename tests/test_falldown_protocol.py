@@ -1,17 +1,17 @@
 """Falldown's wire format: the exact state text, and replies read the way the Java engine
-reads them (examples from ../shared/golden/falldown/README.md)."""
+reads them (examples from tests/data/falldown/README.md)."""
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
 from botarena.games.falldown.protocol import PROTOCOL
 from botarena.games.falldown.rules import new_state
+from testdata import falldown_golden
 
-GOLDEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "golden" / "falldown"
+GOLDEN = falldown_golden()
 
 FIRST_STATE = ("0\n0\n" + "0 0 0 0 0 0\n" * 6
                + "0 14 D 0\n14 17 L 0\n14 10 U 0\n2 5 R 0\nEOD\n")

@@ -1,5 +1,5 @@
 """Falldown rules, slot by slot: literal positions against the research file's arithmetic
-(../shared/research/falldown-amazes-caia.md §2) and the decisions in docs/games/falldown.md."""
+(the research notes on the JavaChallenge engine, §2) and the decisions in docs/games/falldown.md."""
 
 from __future__ import annotations
 

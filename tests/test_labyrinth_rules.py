@@ -1,6 +1,6 @@
 """Labyrinth rules, call by call: expected values from the rule text
-(../shared/rules/labyrinth.txt) and the original controller's behaviour
-(../shared/research/labyrinth.md §2-§6), with the decisions of docs/games/labyrinth.md."""
+(the rules text, labyrinth.txt) and the original controller's behaviour
+(the research notes on it, §2-§6), with the decisions of docs/games/labyrinth.md."""
 
 from __future__ import annotations
 

@@ -1,0 +1,47 @@
+"""Where the test and bench data live inside the repository, and the unpacking of its archives.
+
+Large data sets are kept as `.tar.xz` archives under `tests/data/`; `unpacked` extracts one
+once into a cache folder keyed by the archive's content, so tests (at collection time, for
+parametrisation) and benches (`bench/`) read plain files without a copy in git.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tarfile
+import tempfile
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+"""The repository's test data; see tests/data/README.md."""
+
+AMAZES_MAZES = DATA / "amazes"
+ANTS_GOLDEN = DATA / "ants" / "golden"
+
+
+def unpacked(archive: str) -> Path:
+    """The folder `tests/data/<archive>` (a .tar.xz) unpacks to, extracted on first use."""
+    source = DATA / archive
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
+    target = Path(tempfile.gettempdir()) / f"botarena-testdata-{source.name}-{digest}"
+    if not target.is_dir():
+        staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
+        with tarfile.open(source) as tar:
+            tar.extractall(staging, filter="data")
+        try:
+            os.rename(staging, target)  # atomic: a concurrent run sees all of it or none
+        except OSError:  # another process got there first
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def ants_maps() -> Path:
+    """The 302 official Ants maps of the 2011 contest, in their original folders."""
+    return unpacked("ants/maps.tar.xz") / "ants"
+
+
+def falldown_golden() -> Path:
+    """The Falldown games recorded with the original JavaChallenge 2015 engine."""
+    return unpacked("falldown/golden.tar.xz") / "falldown"
