@@ -1,0 +1,30 @@
+"""One finished tournament game as standings and ratings see it, whatever the store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game: per seat, in seat order, the bot's name and what it got.
+
+    `roles` holds each seat's role name in role games (Labyrinth: the game's seat names,
+    "adventurers" and "maze master"), None elsewhere. `order` is the position of the game in
+    the order games finished, so ratings can be replayed game by game.
+    """
+
+    key: str
+    bots: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    """1 is first; tied seats share a rank (the rules' places)."""
+    statuses: tuple[str, ...]
+    """`ok`, or the game's word: `crashed`, `timeout`, `invalid`, `eliminated`, `strike`, ..."""
+    faults: tuple[int, ...]
+    roles: tuple[str, ...] | None = None
+    order: int = 0
+
+    @property
+    def seats(self) -> int:
+        return len(self.bots)
