@@ -112,6 +112,9 @@ class Referee:
         if together:  # every bot greeted first, then all read against one clock
             for seat, entry in enumerate(self.seats):
                 entry.player.greet(protocol.greeting(self.state, seat))
+        else:  # all start up side by side, as the engines start them; each on its own clock
+            for entry in self.seats:
+                entry.player.resume()
         for seat, entry in enumerate(self.seats):
             if not together:  # one bot after the other, each on its own clock
                 started = time.monotonic()
