@@ -72,10 +72,13 @@ class PlayerViews:
     def _sorted_picture(self, state: AntsState) -> dict[str, list]:
         """Everything a viewer may be shown this turn, sorted once, with who sees each."""
         if self._picture is None:
-            grid = self.seen_bits.tolist()
+            bits = self.seen_bits
 
             def seen(items: list) -> list:
-                return [(*item, grid[item[0]][item[1]]) for item in items]
+                if not items:
+                    return []
+                who = bits[[item[0] for item in items], [item[1] for item in items]].tolist()
+                return [(*item, mask) for item, mask in zip(items, who, strict=True)]
 
             self._picture = {
                 "h": seen(sorted((*h.loc, h.owner) for h in state.hills.values()
