@@ -13,9 +13,11 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from botarena.core.player import ProcessPlayer
 from botarena.core.spec import BotSpecError
+from botarena.games.labyrinth.postwire import PostWire
 from botarena.games.labyrinth.rules import ROLE_NAMES
 
 RUNNER = Path(__file__).with_name("runner.js")
@@ -131,18 +133,37 @@ def runner_argv(path: str, post: Post, check: bool = False) -> list[str]:
 
 
 class PostPlayer(ProcessPlayer):
-    """An original JavaScript submission under Node; it must sit in its post's role."""
+    """An original JavaScript submission under Node; it must sit in its post's role.
+
+    It is sent the calls through `PostWire` (the maze master's maze as the cells that
+    changed) and is never frozen: between its calls the runner waits in a blocking read and
+    runs none of the bot's code, so there is nothing to stop, and SIGSTOP and SIGCONT
+    would cost more than most calls (they wake all of Node's threads)."""
+
+    needs_text = False  # the referee need not encode: send() does, for the runner
 
     def __init__(self, path: str, post: Post, spec: str) -> None:
         super().__init__(runner_argv(path, post), name=post.name, spec=spec)
         self.post = post
         self.path = path
+        self.wire = PostWire()
 
     def start(self, seat: int, seed: str = "") -> None:
         if seat != self.post.seat:
             raise BotSpecError(f"{self.path} is a {self.post.role} post; seat {seat} is the"
                                f" {ROLE_NAMES[seat]} (play labyrinth ADVENTURERS MAZEMASTER)")
         super().start(seat, seed)
+
+    def send(self, text: str, observation: Any) -> None:
+        """The call for the runner (the handshake's greeting comes as text already)."""
+        super().send(text if observation is None else self.wire.encode(observation),
+                     observation)
+
+    def pause(self) -> None:
+        """Not frozen (see the class docstring)."""
+
+    def resume(self) -> None:
+        """Never frozen, so never resumed."""
 
 
 def post_player(rest: str, spec: str) -> PostPlayer:
