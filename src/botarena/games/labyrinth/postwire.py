@@ -25,10 +25,9 @@ cells whose walls or costs changed (none on most turns).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from botarena.games.labyrinth.protocol import PROTOCOL
+from botarena.games.labyrinth.protocol import PROTOCOL, compact_json
 from botarena.games.labyrinth.rules import Call, MazeMasterTurn
 
 
@@ -57,6 +56,5 @@ class PostWire:
                         changed.append([row, col, cell["east"], cell["eastCost"],
                                         cell["south"], cell["southCost"]])
             self._sent = view
-        return json.dumps({"call": "takeTurn", "mana": call.mana, "n": len(view),
-                           "cells": changed, "adventurers": call.adventurers},
-                          separators=(",", ":")) + "\n"
+        return compact_json({"call": "takeTurn", "mana": call.mana, "n": len(view),
+                             "cells": changed, "adventurers": call.adventurers}) + "\n"
