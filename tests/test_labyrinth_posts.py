@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 import botarena
 from botarena import load_replay
 from botarena.cli import app
+from botarena.core.replay import verify
 from botarena.core.spec import BotSpecError
 from botarena.games.labyrinth.post import PostError, load_post, parse_post, runner_argv
 from botarena.games.labyrinth.rng import seeded_random
@@ -368,6 +369,8 @@ def test_game_between_posts_is_reproduced_from_a_string_seed(tmp_path: Path) -> 
     changed = [change for _, frame in record for change in frame.get("changes", [])
                if change["result"] == "changed"]
     assert changed  # the warden did move walls: the game is not a static one
+    verdict = verify(load_replay(tmp_path / "1.json.gz"))
+    assert verdict.ok, verdict.message
     botarena.play("labyrinth", specs, seed="Λαβύρινθος 8", replay=tmp_path / "3.json.gz",
                           max_rounds=4)
     assert first.end_reason == "round_cap"
