@@ -150,6 +150,27 @@ def test_environment_matches_the_original_controller(tmp_path: Path) -> None:
         0, 0, ["undefined"] * 6, True, False, ["log"], "TypeError", True]
 
 
+ESCAPE_POST = """# Adventurers: escape
+
+```js
+const reach = thing => thing.constructor.constructor("return typeof process")();
+const tries = () => [reach(random), reach(Math.random), reach(performance),
+                     reach(Function("return this")()), reach(_logs_)];
+const atBuild = tries();
+return {startRound() {}, takeTurn(vision) { return [atBuild, tries(), reach(vision)]; }};
+```
+"""
+
+
+def test_nothing_handed_to_a_post_reaches_node(tmp_path: Path) -> None:
+    """The classic way out of a vm realm, a constructor of an object made by Node's realm,
+    finds nothing: every object the bot gets and its realm's global are its realm's own."""
+    path = write(tmp_path, "escape.md", ESCAPE_POST)
+    replies = talk(path, [{"call": "setup", "args": ["adventurers", "s:A"]},
+                          {"call": "takeTurn", "args": [[]]}])
+    assert json.loads(replies[1]) == [["undefined"] * 5, ["undefined"] * 5, "undefined"]
+
+
 def test_random_and_math_random_are_one_seeded_stream(tmp_path: Path) -> None:
     """`random` and `Math.random` are the same generator, seeded with the setup seed."""
     path = write(tmp_path, "dice.md", "# Maze Master: dice\n\n```js\nreturn {generateMaze() {},"

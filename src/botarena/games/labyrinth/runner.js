@@ -85,7 +85,7 @@ const code = source.slice(firstLine - 1, firstLine - 1 + Number(lineCountText))
 // A fresh realm: ECMAScript built-ins and performance.now(), nothing of Node. Everything
 // the bot is handed is made inside it (its RNG, the requests' objects, the maze copies), so
 // no object of this realm (whose Function would reach Node) is within the bot's reach.
-const context = vm.createContext({});
+const context = vm.createContext(Object.create(null));  // no Object of this realm behind its global
 const inRealm = source => vm.runInContext(source, context);
 inRealm("(now => { globalThis.performance = {now: () => now()}; })")(() => performance.now());
 const parseJSON = inRealm("JSON.parse");  // taken before the bot may replace JSON.parse
