@@ -521,3 +521,16 @@ def test_post_wire_sends_a_new_maze_whole_then_only_changed_cells() -> None:
     maze = Maze.open(4)  # the next round
     assert len(sent(1)["cells"]) == 16
     assert wire.encode(Call("startRound", (4,))) == '{"call":"startRound","args":[4]}\n'
+
+
+def test_a_post_over_its_cpu_bank_is_a_strike(tmp_path: Path) -> None:
+    """Posts are not frozen between calls, but a call is still charged the CPU Node used
+    for it: 400 ms of spinning in the first takeTurn against a bank of 50 + 1 ms."""
+    path = write(tmp_path, "spin.md", "# Adventurers: spin\n\n```js\nreturn {startRound() {},"
+                 " takeTurn() {\n    const end = performance.now() + 400;\n"
+                 "    while (performance.now() < end) {}\n    return [0, 0];\n}};\n```\n")
+    result = botarena.play("labyrinth", [f"post:{path}", "builtin:static"], seed="s")
+    assert result.players[0].status == "strike"
+    assert result.end_reason.startswith("strike (adventurers): adventurers.takeTurn over its"
+                                        " time limit: used ")
+    assert result.end_reason.endswith(" ms of CPU, limit 51.0 ms; outlier")
