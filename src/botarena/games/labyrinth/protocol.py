@@ -33,8 +33,9 @@ SEED_SUFFIX = (":A", ":M")
 with seed + ':M'."""
 
 
-compact_json = json.JSONEncoder(separators=(",", ":")).encode
-"""JSON without spaces (one encoder made once: json.dumps with options makes one a call)."""
+compact_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""JSON without spaces (one encoder made once: json.dumps with options makes one a call;
+the rules' values are trees, so no cycle check)."""
 
 
 def bot_seed(game_seed: int | str, seat: int) -> str:
