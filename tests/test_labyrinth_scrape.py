@@ -23,6 +23,7 @@ from botarena.games.labyrinth.scrape import (
     SIMILAR,
     ScrapeError,
     answers_from_text,
+    bot_name,
     fetch_api_pages,
     near_identical,
     read_source,
@@ -141,6 +142,13 @@ def test_similarity_is_difflib_on_tokens_without_comments_or_layout() -> None:
     assert found == [{"bots": ["a", "b"], "role": "adventurers",
                       "similarity": round(22 / 23, 3)}]
     assert SIMILAR <= 22 / 23
+
+
+@pytest.mark.parametrize(("name", "bot"), [
+    ("The Minotaur", "The-Minotaur"), ("Lines & Breaks", "Lines-Breaks"), ("C++ bot", "C++-bot"),
+    (".hidden", "hidden"), ("-->", "bot"), ("Ωmega 2.0", "mega-2.0"), ("a_b", "a_b")])
+def test_bot_names_are_one_word_of_the_bots_file_alphabet(name: str, bot: str) -> None:
+    assert bot_name(name) == bot
 
 
 # -- a saved question page -------------------------------------------------------------

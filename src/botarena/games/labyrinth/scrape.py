@@ -234,8 +234,9 @@ def _post_of(answer: Answer) -> tuple[str, str, str]:
 
 
 def bot_name(name: str) -> str:
-    """A tournament bot name for a post's name: runs of other characters become '-'."""
-    return BOT_NAME.sub("-", name).strip("-") or "bot"
+    """A tournament bot name for a post's name: runs of other characters become '-', and it
+    starts with a letter, digit or '_' (a bots file's names are one word)."""
+    return BOT_NAME.sub("-", name).lstrip("-.+").rstrip("-") or "bot"
 
 
 def tokens(code: str) -> list[str]:
