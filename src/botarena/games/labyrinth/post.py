@@ -197,6 +197,9 @@ def check_post(path: str, timeout_s: float = 30) -> tuple[bool, str]:
                               text=True, timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
         return False, f"{path}: building the bot took more than {timeout_s:g} s"
+    if "JavaScript heap out of memory" in done.stderr:
+        return False, (f"{path}: the bot used more than {CHECK_HEAP_MB} MB of memory while"
+                       " it was built")
     message = (done.stdout + done.stderr).strip()
     return done.returncode == 0, message or f"{path}: node exited with {done.returncode}"
 
