@@ -18,18 +18,14 @@ from typer.testing import CliRunner
 import botarena
 from botarena import load_replay
 from botarena.cli import app
-from botarena.games.labyrinth.post import load_post, parse_post
-from botarena.games.labyrinth.scrape import (
-    SIMILAR,
+from botarena.games.labyrinth.answers import (
     ScrapeError,
     answers_from_text,
-    bot_name,
     fetch_api_pages,
-    near_identical,
     read_source,
-    scrape,
-    tokens,
 )
+from botarena.games.labyrinth.post import load_post, parse_post
+from botarena.games.labyrinth.scrape import SIMILAR, bot_name, near_identical, scrape, tokens
 from conftest import ensure_debian_package
 
 POSTS = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"

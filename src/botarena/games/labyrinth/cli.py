@@ -48,7 +48,8 @@ def scrape_command(
 ) -> None:
     """Scrape the challenge's answers into post files, a bots file for a tournament and a
     report: each answer kept or rejected with its reason, and near-identical bots."""
-    from botarena.games.labyrinth.scrape import ScrapeError, read_source, read_url, scrape
+    from botarena.games.labyrinth.answers import ScrapeError, read_source, read_url
+    from botarena.games.labyrinth.scrape import scrape
 
     if not sources and not url:
         print("botarena: error: give answer files (SOURCE...) or --url", file=sys.stderr)
