@@ -311,3 +311,11 @@ def test_ranking_does_not_import_matplotlib_or_openskill() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_cross_table_leaves_out_what_standings_leave_out() -> None:
+    cells = cross_table(LABYRINTH, ["A2", "A3", "M2", "M3"])
+    # g4 (A2's strike) and every game of M3 (three strikes) are gone; g10 remains.
+    assert cells["A2"]["M2"] == (0, 0, 0, 0.0)
+    assert cells["A3"]["M3"] == (0, 0, 0, 0.0)
+    assert cells["A3"]["M2"] == (0, 1, 0, 1000.0)

@@ -96,6 +96,10 @@ def counted_games(game: str, records: Sequence[GameRecord]) -> list[GameRecord]:
     Only Labyrinth gives the `strike` status, so for the other games every record counts;
     `game` is part of the interface so that a game with other exclusions can add them here.
     """
+    return _without_strikes(records)
+
+
+def _without_strikes(records: Sequence[GameRecord]) -> list[GameRecord]:
     out = disqualified(records)
     return [record for record in records
             if STRIKE not in record.statuses and out.isdisjoint(record.bots)]
@@ -223,9 +227,10 @@ def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
 def cross_table(records: Sequence[GameRecord],
                 bots: Sequence[str]) -> dict[str, dict[str, tuple[int, int, int, float]]]:
     """Row bot -> column bot -> (wins, draws, losses, points) from the row bot's side, over
-    the 2-player records given (pass `counted_games(...)`); no cell for a bot against itself."""
+    the 2-player games standings count (strike games and disqualified bots' games are left
+    out, as in `counted_games`); no cell for a bot against itself."""
     cells = {row: {col: [0, 0, 0, 0.0] for col in bots if col != row} for row in bots}
-    for record in records:
+    for record in _without_strikes(records):
         if record.seats != 2:
             continue
         for seat in (0, 1):
