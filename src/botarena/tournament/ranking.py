@@ -74,6 +74,14 @@ def default_rank_by(game: str) -> str:
     return get_game(game).info.rank_by
 
 
+def _method(game: str, rank_by: str | None) -> str:
+    """`rank_by`, or the game's tradition; ValueError for a name not in RANK_METHODS."""
+    method = rank_by or default_rank_by(game)
+    if method not in RANK_METHODS:
+        raise ValueError(f"unknown ranking {method!r} (known: {', '.join(RANK_METHODS)})")
+    return method
+
+
 def strikes(records: Sequence[GameRecord]) -> dict[str, int]:
     """Strikes per bot over every game it played (a seat with status `strike`)."""
     count: dict[str, int] = {}
@@ -176,9 +184,7 @@ def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
     `rank_by` (default: the game's tradition); in role games one ranking per role, the
     roles in seat order. Bots without a counted game rank after those with one, and
     disqualified bots last. Raises ValueError for an unknown `rank_by`."""
-    method = rank_by or default_rank_by(game)
-    if method not in RANK_METHODS:
-        raise ValueError(f"unknown ranking {method!r} (known: {', '.join(RANK_METHODS)})")
+    method = _method(game, rank_by)
     counted = counted_games(game, records)
     out = disqualified(records)
     tallies = _tallies(records, counted, bots)
@@ -247,20 +253,20 @@ def cross_table(records: Sequence[GameRecord],
 def plot_history(game: str, records: Sequence[GameRecord], bots: Sequence[str], path: Path,
                  *, rank_by: str | None = None) -> Path:
     """Write a PNG of each bot's rating (places), total points (points) or running mean score
-    (mean-score, one panel per role) after each counted game; returns `path`."""
+    (mean-score, one panel per role) after each counted game, as steps from its start value
+    to the last game; returns `path`. Raises ValueError for an unknown `rank_by`."""
     from botarena.tournament.plot import draw_history
 
-    method = rank_by or default_rank_by(game)
-    if method not in RANK_METHODS:
-        raise ValueError(f"unknown ranking {method!r} (known: {', '.join(RANK_METHODS)})")
+    method = _method(game, rank_by)
     counted = ratings.in_play_order(counted_games(game, records))
     wanted = set(bots)
-    series: dict[str, list[tuple[int, float]]] = {}
+    prior = ratings.initial_ordinal()
+    start = {"places": [(0, prior)], "points": [(0, 0.0)], "mean-score": []}[method]
+    series: dict[str, list[tuple[int, float]]] = {bot: list(start) for bot in bots}
     roles: dict[str, str | None] = {}
     totals: dict[str, tuple[int, float]] = {}
     changes = ratings.replay(counted) if method == "places" else None
     current: dict[str, float] = {}
-    prior = ratings.initial_ordinal()
     for x, record in enumerate(counted, start=1):
         if changes is not None:
             current.update(next(changes))
@@ -275,7 +281,10 @@ def plot_history(game: str, records: Sequence[GameRecord], bots: Sequence[str], 
                 value = current.get(bot, prior)
             else:
                 value = points if method == "points" else points / games
-            series.setdefault(bot, []).append((x, value))
+            series[bot].append((x, value))
+    for line in series.values():
+        if line and line[-1][0] < len(counted):
+            line.append((len(counted), line[-1][1]))  # the value holds to the last game
     label = {"places": "rating (μ − 3σ)", "points": "total points",
              "mean-score": "mean score"}[method]
     return draw_history(series, roles, path, title=f"{game}: {label} after each game",
