@@ -2,7 +2,8 @@
 
 Python is checked with `py_compile`; C, C++, Java, Rust and Go are compiled with Debian's
 toolchains (installed with apt when missing and the process is root). Every compiler runs
-through `run_tool`, the one place a sandbox can wrap. The result is the command line (a
+through `run_tool`, the one place a sandbox can wrap (the installer does not: it needs the
+network and writes the system). The result is the command line (a
 `play` bot spec) that runs the built bot; docs/bot-builds.md has the details.
 """
 
@@ -87,11 +88,19 @@ def language_of(source: Path) -> Language:
                          f" (known extensions: {known})") from None
 
 
-def run_tool(argv: list[str], cwd: Path, *, timeout: float,
-             env: dict[str, str] | None = None) -> tuple[int | None, str]:
-    """Run one build tool in its own process group; returns (exit code, stdout and stderr
-    together), exit code None when it ran past `timeout` (the whole group is then killed).
-    Every compiler and installer goes through here, so a sandbox can wrap them in one place."""
+def run_tool(argv: list[str], cwd: Path, *, timeout: float, env: dict[str, str] | None = None,
+             writable: tuple[Path, ...] = ()) -> tuple[int | None, str]:
+    """Run one compiler in `cwd`; returns (exit code, its stdout and stderr together), the
+    code None when it ran past `timeout` seconds. `writable` names the folders the compiler
+    must write to (`cwd` always is one). Every compiler goes through here, so a sandbox can
+    confine builds in this one place."""
+    return _run(argv, cwd, timeout=timeout, env=env)
+
+
+def _run(argv: list[str], cwd: Path, *, timeout: float,
+         env: dict[str, str] | None = None) -> tuple[int | None, str]:
+    """Run a command in its own process group, output captured; past `timeout` the whole
+    group is killed (a compiler's own children too) and the code is None."""
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -137,10 +146,15 @@ def _build(language: Language, code: bytes, source: Path, target: Path, name: st
         (work / source.name).write_bytes(code)
         argv = language.compile(work, source.name)
         env = dict(os.environ)
+        writable: tuple[Path, ...] = ()
         if language.name == "Go":
-            env.update(GOCACHE=str(target.parent / ".go-cache"), GOTOOLCHAIN="local",
-                       GOPROXY="off", GO111MODULE="off", GOPATH=str(target.parent / ".go-path"))
-        status, output = run_tool(argv, work, timeout=BUILD_TIMEOUT_S, env=env)
+            go_cache = target.parent / ".go-cache"
+            go_cache.mkdir(exist_ok=True)
+            env.update(GOCACHE=str(go_cache), GOTOOLCHAIN="local", GOPROXY="off",
+                       GO111MODULE="off", GOPATH=str(target.parent / ".go-path"))
+            writable = (go_cache,)
+        status, output = run_tool(argv, work, timeout=BUILD_TIMEOUT_S, env=env,
+                                  writable=writable)
         if status != 0:
             what = (f"the compiler ran past {BUILD_TIMEOUT_S} s and was stopped"
                     if status is None else f"exit status {status}")
@@ -167,7 +181,7 @@ def _ensure_tools(language: Language, name: str, source: Path) -> None:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for argv in (["apt-get", *lock, "update", "-qq"],
                  ["apt-get", *lock, "install", "-y", "-qq", language.package]):
-        status, output = run_tool(argv, Path("/"), timeout=INSTALL_TIMEOUT_S, env=env)
+        status, output = _run(argv, Path("/"), timeout=INSTALL_TIMEOUT_S, env=env)
         if status != 0:
             raise BuildError(_block(name, source, language, output, argv=argv,
                                     status=f"installing {language.package} failed"))
