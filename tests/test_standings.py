@@ -319,3 +319,36 @@ def test_cross_table_leaves_out_what_standings_leave_out() -> None:
     assert cells["A2"]["M2"] == (0, 0, 0, 0.0)
     assert cells["A3"]["M3"] == (0, 0, 0, 0.0)
     assert cells["A3"]["M2"] == (0, 1, 0, 1000.0)
+
+
+def test_scripted_labyrinth_games_strike_and_disqualify() -> None:
+    """Real games: a maze master that answers garbage strikes in each of its three games and
+    is disqualified; the adventurer's mean is that of its two clean games."""
+    import botarena
+    from botarena.games.labyrinth.api import MazeMaster
+
+    class Garbage(MazeMaster):
+        def generate_maze(self, maze_size: int) -> str:
+            return "oops"
+
+    plays = [("static", "builtin:labyrinth/static", "a"), ("garbage", Garbage(), "b"),
+             ("garbage", Garbage(), "c"), ("garbage", Garbage(), "d"),
+             ("static", "builtin:labyrinth/static", "e")]
+    records = []
+    for order, (master, spec, seed) in enumerate(plays):
+        result = botarena.play("labyrinth", ["builtin:labyrinth/cartographer", spec],
+                               seed=seed, max_rounds=1, cpu_limits=0)
+        records.append(GameRecord(
+            key=seed, bots=("cartographer", master),
+            scores=tuple(p.score for p in result.players),
+            ranks=tuple(p.rank for p in result.players),
+            statuses=tuple(p.status for p in result.players),
+            faults=tuple(p.faults for p in result.players), roles=(ADV, MM), order=order))
+    assert [r.statuses[1] for r in records] == ["ok", "strike", "strike", "strike", "ok"]
+    clean = [records[0].scores[0], records[4].scores[0]]
+    rows = standings("labyrinth", records, ["cartographer", "static", "garbage"])
+    assert [(r.role, r.bot, r.rank, r.games, r.disqualified) for r in rows] == [
+        (ADV, "cartographer", 1, 2, False), (MM, "static", 1, 2, False),
+        (MM, "garbage", 2, 0, True)]
+    assert rows[0].mean_score == sum(clean) / 2 == rows[1].mean_score
+    assert (rows[2].irregular, rows[2].faults) == (3, 3)  # strikes the referee did not count

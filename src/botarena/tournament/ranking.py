@@ -122,7 +122,9 @@ def outcome(record: GameRecord, seat: int) -> str:
 
 @dataclass
 class _Tally:
-    """What one bot collected; faults over every game it played, the rest over counted ones."""
+    """What one bot collected; faults over every game it played, the rest over counted ones.
+    A game with an irregular status counts at least one fault: a Labyrinth strike for a bad
+    maze is the rules' verdict, not a transport fault the referee counted."""
 
     games: int = 0
     points: float = 0.0
@@ -147,8 +149,9 @@ def _tallies(records: Sequence[GameRecord], counted: Sequence[GameRecord],
             if bot not in tallies:
                 continue
             tally = tallies[bot]
-            tally.faults += record.faults[seat]
-            tally.irregular += record.statuses[seat] in IRREGULAR
+            irregular = record.statuses[seat] in IRREGULAR
+            tally.faults += max(record.faults[seat], irregular)
+            tally.irregular += irregular
             tally.timeouts += record.statuses[seat] == "timeout"
             if record.roles is not None:
                 tally.role = record.roles[seat]
