@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,11 @@ import pytest
 import botarena
 from botarena.tournament import build
 from botarena.tournament.build import BuildError, build_bot, run_tool
+from conftest import leftovers
 
 SEED = 3
+SLEEPER = f"{sys.executable} -c 'import time; time.sleep(1000)'"
+"""A long-running child whose command line can carry a marker argument."""
 
 
 class Walker:
@@ -112,6 +116,18 @@ def test_a_missing_toolchain_names_the_package_when_not_root(
 
 
 def test_a_tool_past_its_time_is_stopped_with_its_children(tmp_path: Path) -> None:
-    status, output = run_tool(["sh", "-c", "echo started; sleep 1000 & wait"], tmp_path,
-                              timeout=0.5)
+    # A process bot has played in this process (walker tests): it is a child subreaper, so
+    # the orphaned `sleep` is our child and must be reaped, not left a zombie.
+    marker = tmp_path / "tool-marker"
+    status, output = run_tool(["sh", "-c", f"echo started; {SLEEPER} {marker} & wait"],
+                              tmp_path, timeout=0.5)
     assert (status, output) == (None, "started\n")
+    assert leftovers(marker) == []
+
+
+def test_a_tool_that_ends_leaves_nothing_behind(tmp_path: Path) -> None:
+    marker = tmp_path / "tool-marker"
+    status, output = run_tool(["sh", "-c", f"{SLEEPER} {marker} >/dev/null 2>&1 & echo done"],
+                              tmp_path, timeout=60)
+    assert (status, output) == (0, "done\n")
+    assert leftovers(marker) == []

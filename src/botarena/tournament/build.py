@@ -9,6 +9,7 @@ network and writes the system). The result is the command line (a
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shlex
@@ -17,6 +18,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,13 +112,31 @@ def _run(argv: list[str], cwd: Path, *, timeout: float,
                                 start_new_session=True)
     except OSError as exc:
         return 127, f"cannot run {argv[0]}: {exc}"
+    status: int | None
     try:
         output, _ = proc.communicate(timeout=timeout)
+        status = proc.returncode
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         output, _ = proc.communicate()
-        return None, output.decode(errors="replace")
-    return proc.returncode, output.decode(errors="replace")
+        status = None
+    _end_group(proc.pid)
+    return status, output.decode(errors="replace")
+
+
+def _end_group(pgid: int) -> None:
+    """Kill what the tool left in its process group and reap those that became our children
+    (when botarena is a child subreaper, as process players make it, orphans come to us)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-pgid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.002)
 
 
 def build_bot(source: Path, cache_dir: Path, *, name: str) -> str:
