@@ -91,6 +91,8 @@ def play(
     replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr")] = False,
+    watch: Annotated[bool, typer.Option(help="show the game live in the viewer (browser)")
+                     ] = False,
 ) -> None:
     """Play one game and print the result table."""
     import botarena
@@ -98,11 +100,16 @@ def play(
     seed_value = parse_seed(seed)
     if isinstance(seed_value, str) and not _game(game).info.string_seeds:
         fail(f"--seed {seed!r} is not an integer")
-    try:
-        result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
-                               **parse_options(option or []))
-    except USER_ERRORS as exc:
-        fail(str(exc))
+    if watch:
+        from botarena.web.cli import watched
+
+        result = watched(game, bots, seed_value, map_file, replay, parse_options(option or []))
+    else:
+        try:
+            result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
+                                   **parse_options(option or []))
+        except USER_ERRORS as exc:
+            fail(str(exc))
     if as_json:
         print(json.dumps(result.to_dict()))
         return
@@ -145,6 +152,22 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
         return
     print(f"{replay}: differs: {verdict.message}")
     raise typer.Exit(1)
+
+
+@app.command()
+def view(
+    replay: Annotated[Path, typer.Argument(help="a replay file")],
+    html: Annotated[Path | None, typer.Option(help="write one self-contained HTML file here"
+                                              " instead of serving")] = None,
+    no_open: Annotated[bool, typer.Option("--no-open", help="print the URL, do not open a"
+                                          " browser")] = False,
+    host: Annotated[str, typer.Option(help="address to serve on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to serve on (0: any free port)")] = 0,
+) -> None:
+    """Watch a replay in the browser: served locally, or written as one HTML file."""
+    from botarena.web.cli import view as view_replay
+
+    view_replay(replay, html, not no_open, host, port)
 
 
 def _mount_games() -> None:

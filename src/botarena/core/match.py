@@ -9,6 +9,7 @@ whole exchange is recorded for the replay.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -216,13 +217,18 @@ class Referee:
 
 def run_match(game: Game, players: list[Player], *, seed: int | str,
               options: dict[str, Any], map_data: Any = None, record: bool = True,
-              replay_path: str | None = None) -> MatchResult:
-    """Play one whole game and return its result (with the replay document if recorded)."""
+              replay_path: str | None = None,
+              observe: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+    """Play one whole game and return its result (with the replay document if recorded).
+
+    `observe` gets the replay document before the first step; it grows as the game runs."""
     state = game.new_state(seed, options, map_data, len(players))
     recorder = None
     if record:
         recorder = ReplayRecorder(game, seed, options, state,
                                   [(player.name, player.spec) for player in players])
+        if observe is not None:
+            observe(recorder.document)
     referee = Referee(game, state, players, recorder, seed)
     referee.run()
     return referee.result(seed, replay_path)
