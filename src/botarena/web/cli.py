@@ -7,7 +7,9 @@ import contextlib
 import sys
 import webbrowser
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from botarena.core.replay import ReplayError, StepMismatch, load
 from botarena.core.rules import GameError
@@ -23,8 +25,17 @@ def _fail(message: str) -> None:
     fail(message)
 
 
-def view(path: Path, html: Path | None, open_browser: bool, host: str, port: int) -> None:
-    """Serve the viewer for the replay at `path`, or write it as one HTML file."""
+def view(
+    path: Annotated[Path, typer.Argument(metavar="REPLAY", help="a replay file")],
+    html: Annotated[Path | None, typer.Option(help="write one self-contained HTML file here"
+                                              " instead of serving")] = None,
+    no_open: Annotated[bool, typer.Option("--no-open", help="print the URL, do not open a"
+                                          " browser")] = False,
+    host: Annotated[str, typer.Option(help="address to serve on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to serve on (0: any free port)")] = 0,
+) -> None:
+    """Watch a replay in the browser: served locally (the URL is printed), or written as one
+    self-contained HTML file (--html) to share or attach to a bug report."""
     from botarena.web.viewdoc import standalone_html, view_document
 
     try:
@@ -49,7 +60,7 @@ def view(path: Path, html: Path | None, open_browser: bool, host: str, port: int
         _fail(f"{path}: cannot be shown: {exc}")
     server = _server(app, host, port)
     print(f"viewer: {server.url} (Ctrl-C to stop)", flush=True)
-    if open_browser:
+    if not no_open:
         webbrowser.open(server.url)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
