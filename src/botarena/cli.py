@@ -147,6 +147,26 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
     raise typer.Exit(1)
 
 
+def _mount_tournament() -> None:
+    """`botarena tournament ...` (its module imports the store only inside commands)."""
+    from botarena.tournament.cli import app as tournament_app
+
+    app.add_typer(tournament_app, name="tournament")
+
+
+@app.command()
+def demo(workers: Annotated[int | None, typer.Option(
+        help="worker processes (default: one per core)")] = None) -> None:
+    """A short tournament of each game with its built-in bots into ./botarena-demo.db and
+    ./replays/, then the standings and the commands to look further."""
+    from botarena.tournament.demo import run_demo
+
+    run_demo(workers)
+
+
+_mount_tournament()
+
+
 def _mount_games() -> None:
     for rules in all_games().values():
         if rules.cli is not None:
