@@ -277,15 +277,13 @@ def print_standings(tournament: Tournament, table: list[Any]) -> None:
     from rich.table import Table
 
     has_roles = any(row.role for row in table)
-    grid = Table(*(["role"] if has_roles else []), "rank", "bot", "rating", "games", "mean",
-                 "points", "W", "D", "L", "faults", "irregular",
-                 title=f"{tournament.name} · {tournament.game}")
+    grid = Table(*(["role"] if has_roles else []), "#", "bot", "rating", "games", "mean",
+                 "W-D-L", "faults", title=f"{tournament.name} · {tournament.game}")
     for row in table:
         grid.add_row(*([row.role or ""] if has_roles else []), str(row.rank),
                      row.bot + (" (disqualified)" if row.disqualified else ""),
-                     f"{row.rating:.2f}", str(row.games), f"{row.mean_score:.2f}",
-                     f"{row.points:g}", str(row.wins), str(row.draws), str(row.losses),
-                     str(row.faults), str(row.irregular))
+                     f"{row.rating:.2f}", str(row.games), f"{row.mean_score:.1f}",
+                     f"{row.wins}-{row.draws}-{row.losses}", str(row.faults))
     _console().print(grid)
 
 
