@@ -30,8 +30,12 @@ def run_demo(workers: int | None) -> None:
     from rich.console import Console
 
     from botarena.games import get_game
-    from botarena.tournament.cli import (current_standings, open_store, play_with_progress,
-                                         print_standings)
+    from botarena.tournament.cli import (
+        current_standings,
+        open_store,
+        play_with_progress,
+        print_standings,
+    )
     from botarena.tournament.manage import Settings, create, parse_bot_option
     from botarena.tournament.runner import LocalExecutor, default_workers
 

@@ -202,6 +202,8 @@ class Store:
 
     @classmethod
     def open(cls, url: str) -> Store:
+        if url.startswith(("postgresql://", "postgres://")):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3, any SQLAlchemy 2
         try:
             engine = sa.create_engine(url)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ValueError) as exc:
