@@ -18,6 +18,7 @@ INFO = GameInfo(
     seat_names=("Red", "Blue"),
     turn_model="sequential",
     rules_version="amazes-2010.1",
+    rank_by="points",
     options=(
         Option("turns", 150, "turns per player", int, 1, 10_000),
         Option("budget_ms", 5000, "wall time a bot may spend answering, whole game (ms)",

@@ -50,6 +50,7 @@ INFO = GameInfo(
     seat_names=tuple(f"p{seat}" for seat in range(10)),
     turn_model="simultaneous",
     rules_version="ants-2011.1",
+    rank_by="places",
     options=(
         Option("turns", 1000, "turn limit (the 2011 playgame default)", int, 1, 100_000),
         Option("loadtime", 3000, "time for turn 0 (ms)", int, 1, 3_600_000),

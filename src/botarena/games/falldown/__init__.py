@@ -24,6 +24,7 @@ INFO = GameInfo(
     seat_names=("0", "1", "2", "3"),
     turn_model="sequential",
     rules_version="falldown-2015.1",
+    rank_by="places",
     options=(
         Option("turns", DEFAULT_TURNS, "slots to play (one player's turn each; the engine's -t)",
                int, 1, 1_000_000),
