@@ -45,8 +45,23 @@ def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def packed(document: dict[str, Any]) -> str:
     """The document as gzip + base64 text (the page inflates it with DecompressionStream)."""
-    raw = json.dumps(document, separators=(",", ":")).encode()
+    return _gzip64(json.dumps(document, separators=(",", ":")).encode())
+
+
+def _gzip64(raw: bytes) -> str:
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+UNPACK = """<script>(async () => {
+  const inflate = async (text) => new Response(new Blob([Uint8Array.from(atob(text),
+    (c) => c.charCodeAt(0))]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  const script = document.createElement("script");
+  script.textContent = await inflate("CODE");
+  document.body.appendChild(script);
+  Botarena.start(SOURCE);
+})();</script>"""
+"""The self-contained page's one plain script: the viewer's scripts are stored like the
+replay (gzip + base64: a third of their size), inflated and run at load."""
 
 
 def static_text(name: str) -> str:
@@ -56,16 +71,17 @@ def static_text(name: str) -> str:
 def page(source: dict[str, Any], inline: bool) -> str:
     """The viewer page reading `source` (`{"b64": ...}`, `{"url": ...}` or `{"sse": ...}`):
     scripts and style linked (served) or written into the page (self-contained)."""
+    start = _script_safe(json.dumps(source))
     if inline:
         style = f"<style>{static_text('viewer.css')}</style>"
-        scripts = "".join(f"<script>{_script_safe(static_text(name))}</script>"
-                          for name in SCRIPTS)
+        code = "\n;\n".join(static_text(name) for name in SCRIPTS).encode()
+        scripts = UNPACK.replace("CODE", _gzip64(code)).replace("SOURCE", start)
     else:
         style = '<link rel="stylesheet" href="static/viewer.css">'
         scripts = "".join(f'<script src="static/{name}"></script>' for name in SCRIPTS)
-    boot = f"<script>Botarena.start({_script_safe(json.dumps(source))});</script>"
+        scripts += f"<script>Botarena.start({start});</script>"
     return (static_text("viewer.html").replace("<!--STYLE-->", style)
-            .replace("<!--SCRIPTS-->", scripts + boot))
+            .replace("<!--SCRIPTS-->", scripts))
 
 
 def standalone_html(document: dict[str, Any]) -> str:
