@@ -46,6 +46,8 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
     **{name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
        for name in GAME_MODULES},
     "tournament": LazyCommand("botarena.tournament.cli:app", "Run tournaments"),
+    "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON"
+                         " API)"),
     "view": LazyCommand("botarena.web.cli:view", "Watch a replay in the browser (served or"
                         " one HTML file)"),
 }

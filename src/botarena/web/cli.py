@@ -1,5 +1,5 @@
-"""`botarena view` and `botarena play --watch`: the commands' work, imported only when run
-(starlette and uvicorn stay out of `botarena`'s start-up)."""
+"""`botarena view`, `botarena play --watch` and `botarena serve`: the commands' work,
+imported only when run (starlette and uvicorn stay out of `botarena`'s start-up)."""
 
 from __future__ import annotations
 
@@ -102,3 +102,28 @@ def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path |
     stop()
     return result
 
+
+
+def serve(
+    db: Annotated[str, typer.Option(help="the tournament store: sqlite:///FILE or"
+                                    " postgresql://USER@HOST:PORT/DB")] = "sqlite:///botarena.db",
+    host: Annotated[str, typer.Option(help="address to serve on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to serve on")] = 8000,
+) -> None:
+    """The leaderboard: tournaments, standings, cross tables, games (each opening in the
+    viewer), bot pages, and their JSON API; read-only; live while a tournament runs."""
+    from botarena.tournament.store import Store, StoreError, sqlite_folder
+    from botarena.web.leaderboard import leaderboard_app
+
+    folder = sqlite_folder(db)
+    if folder is not None and not Path(db.split("///", 1)[-1]).exists():
+        _fail(f"--db {db}: no such database file")
+    try:
+        store = Store.open(db)
+    except StoreError as exc:
+        _fail(str(exc))
+    server = _server(leaderboard_app(store, db), host, port)
+    print(f"leaderboard: {server.url} (Ctrl-C to stop)", flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    store.close()

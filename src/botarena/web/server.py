@@ -52,17 +52,18 @@ class LiveGame:
         return len(copy["steps"]), _b64(view_document(copy))
 
 
-def _gzip(document: dict[str, Any]) -> bytes:
+def gzipped(document: dict[str, Any]) -> bytes:
+    """A view document as the page fetches it (the page inflates it)."""
     return gzip.compress(json.dumps(document, separators=(",", ":")).encode(), 6, mtime=0)
 
 
 def _b64(document: dict[str, Any]) -> str:
-    return base64.b64encode(_gzip(document)).decode("ascii")
+    return base64.b64encode(gzipped(document)).decode("ascii")
 
 
 def replay_app(replay: dict[str, Any]) -> Starlette:
     """The viewer page and one replay (its view document, gzip: the page inflates it)."""
-    data = _gzip(view_document(replay))
+    data = gzipped(view_document(replay))
 
     async def index(_: Request) -> HTMLResponse:
         return HTMLResponse(page({"url": "replay.json.gz"}, inline=False))

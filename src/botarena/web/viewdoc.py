@@ -68,17 +68,17 @@ def static_text(name: str) -> str:
     return resources.files("botarena.web").joinpath("static", name).read_text("utf-8")
 
 
-def page(source: dict[str, Any], inline: bool) -> str:
+def page(source: dict[str, Any], inline: bool, static: str = "static/") -> str:
     """The viewer page reading `source` (`{"b64": ...}`, `{"url": ...}` or `{"sse": ...}`):
-    scripts and style linked (served) or written into the page (self-contained)."""
+    scripts and style linked from `static` (served) or written into the page."""
     start = _script_safe(json.dumps(source))
     if inline:
         style = f"<style>{static_text('viewer.css')}</style>"
         code = "\n;\n".join(static_text(name) for name in SCRIPTS).encode()
         scripts = UNPACK.replace("CODE", _gzip64(code)).replace("SOURCE", start)
     else:
-        style = '<link rel="stylesheet" href="static/viewer.css">'
-        scripts = "".join(f'<script src="static/{name}"></script>' for name in SCRIPTS)
+        style = f'<link rel="stylesheet" href="{static}viewer.css">'
+        scripts = "".join(f'<script src="{static}{name}"></script>' for name in SCRIPTS)
         scripts += f"<script>Botarena.start({start});</script>"
     return (static_text("viewer.html").replace("<!--STYLE-->", style)
             .replace("<!--SCRIPTS-->", scripts))
