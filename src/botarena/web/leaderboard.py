@@ -252,12 +252,12 @@ def leaderboard_app(store: Store, db_url: str) -> Starlette:
 
     base = "/api/tournaments/{name}"
     return Starlette(routes=[
-        Route("/", html), Route("/t/{name}", html), Route("/t/{name}/bot/{bot}", html),
+        Route("/", html), Route("/t/{name}", html), Route("/t/{name}/bot/{bot:path}", html),
         Route("/t/{name}/game/{game:int}/", viewer),
         Route("/t/{name}/game/{game:int}/replay.json.gz", replay),
         Route("/api/tournaments", api_tournaments),
         Route(base + "/standings", api_standings), Route(base + "/version", api_version),
         Route(base + "/cross", api_cross), Route(base + "/games", api_games),
-        Route(base + "/bots/{bot}", api_bot), Route(base + "/plot.png", plot),
+        Route(base + "/bots/{bot:path}", api_bot), Route(base + "/plot.png", plot),
         Mount("/static", StaticFiles(directory=STATIC)),
     ])

@@ -112,6 +112,7 @@ class Server:
         self.socket = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind((host, port))
+        self.socket.listen(128)  # connections made once the URL is printed wait for uvicorn
         bound = self.socket.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{bound}/"
