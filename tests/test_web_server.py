@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import launch, open_viewer
-from conftest import ensure_debian_package
 
 from botarena.games import get_game
 from botarena.tournament.manage import BotRequest, Settings, create
 from botarena.tournament.runner import LocalExecutor, run
 from botarena.tournament.store import Store
+from browser import launch, open_viewer
+from conftest import ensure_debian_package
 
 HOSTILE = "<script>alert(1)</script>"
 
