@@ -137,6 +137,7 @@ class Viewer {
     }
     this.bindControls();
     this.update(doc, live);
+    this.readyMs = performance.now();
     window.botarenaView = this.api();
   }
 
@@ -288,6 +289,7 @@ class Viewer {
       get last() { return self.last; },
       get playing() { return self.playing; },
       get draws() { return self.draws; },
+      get readyMs() { return self.readyMs; },
       get game() { return self.replay.game; },
       state: () => self.renderer.state(self.position),
       seek: (t) => self.seek(t),
