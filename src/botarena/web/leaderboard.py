@@ -50,16 +50,17 @@ class Board:
         bots = [bot.label for bot in self.store.bots(tournament)]
         return json.dumps([counts, bots])
 
-    def _cached(self, tournament: Tournament, what: str, compute: Any) -> Any:
+    def _cached(self, tournament: Tournament, what: str, compute: Any) -> tuple[str, Any]:
+        """(the tournament's version, `compute()` for that version, computed once)."""
         version = self.version(tournament)
         with self._lock:
             hit = self._cache.get((tournament.name, what))
         if hit is not None and hit[0] == version:
-            return hit[1]
+            return hit
         value = compute()
         with self._lock:
             self._cache[(tournament.name, what)] = (version, value)
-        return value
+        return version, value
 
     def tournaments(self) -> list[dict[str, Any]]:
         out = []
@@ -86,8 +87,8 @@ class Board:
                     "rank_by": method, "games": len(records),
                     "standings": [row.to_dict() for row in table]}
 
-        return {**self._cached(tournament, "standings", compute),
-                "version": self.version(tournament)}
+        version, value = self._cached(tournament, "standings", compute)
+        return {**value, "version": version}
 
     def cross_table(self, tournament: Tournament) -> dict[str, Any]:
         def compute() -> dict[str, Any]:
@@ -99,7 +100,7 @@ class Board:
                                                    for col, c in line.items()}
                                              for row, line in cells.items()}}
 
-        return self._cached(tournament, "cross", compute)
+        return self._cached(tournament, "cross", compute)[1]
 
     def plot(self, tournament: Tournament) -> Path | None:
         """The rating-over-games PNG (the tournament's own plot), drawn once per state."""
@@ -111,7 +112,7 @@ class Board:
             return ranking.plot_history(tournament.game, records, names,
                                         folder / "standings.png")
 
-        return self._cached(tournament, "plot", compute)
+        return self._cached(tournament, "plot", compute)[1]
 
     def games(self, tournament: Tournament, bot: str | None = None,
               result: str | None = None, fault: bool = False) -> list[dict[str, Any]]:

@@ -160,6 +160,7 @@ class Viewer {
       .map((text, seat) => `— ${bots[seat]} —\n${text || "(empty)"}`).join("\n");
     this.el("seek").max = this.last;
     this.buildPlayers(bots);
+    this.drawn = -1;
     this.seek(live && follow ? this.last : Math.min(this.position, this.last));
   }
 
@@ -239,14 +240,16 @@ class Viewer {
     const t = this.position;
     this.renderer.draw(t);
     this.draws++;
-    this.el("counter").textContent = `step ${t} / ${this.last}`;
-    this.el("label").textContent = this.renderer.label(t);
+    if (t === this.drawn) return;  // the panel is already this step's
+    this.drawn = t;
+    setText(this.el("counter"), `step ${t} / ${this.last}`);
+    setText(this.el("label"), this.renderer.label(t));
     const scores = this.renderer.scores(t);
     const final = t === this.last && this.replay.result ? this.replay.result.players : null;
     this.rows.forEach((row, seat) => {
-      row.cells[2].textContent = scores[seat] === undefined ? "" : String(scores[seat]);
-      row.cells[3].textContent = final ? final[seat].status : this.times.status[t][seat];
-      row.cells[4].textContent = this.times.ms[t][seat].toFixed(0);
+      setText(row.cells[2], scores[seat] === undefined ? "" : String(scores[seat]));
+      setText(row.cells[3], final ? final[seat].status : this.times.status[t][seat]);
+      setText(row.cells[4], this.times.ms[t][seat].toFixed(0));
     });
     this.el("events").replaceChildren(...this.events(t));
   }
@@ -296,6 +299,12 @@ class Viewer {
       setSpeed: (speed) => { self.speed = speed; self.el("speed").value = speed; },
     };
   }
+}
+
+// Text written only when it changed: the panel is updated at every animation frame, and
+// an unchanged cell then costs no layout.
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 // Helpers shared by the renderers.

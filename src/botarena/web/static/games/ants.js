@@ -132,22 +132,29 @@
       return text;
     }
 
+    // The score lines are drawn once; each frame copies them and adds the turn marker.
+    const x = (turn) => 4 + (turn / Math.max(1, last)) * (SIZE - 8);
+    const lines = document.createElement("canvas");
+    lines.width = SIZE;
+    lines.height = 140;
+    const y = (score) => 134 - (score / top) * 126;
+    const l = lines.getContext("2d");
+    l.fillStyle = "#fff";
+    l.fillRect(0, 0, SIZE, 140);
+    replay.bots.forEach((_, seat) => {
+      l.strokeStyle = colors[seat];
+      l.lineWidth = 2;
+      l.beginPath();
+      frames.forEach((frame, turn) => {
+        if (turn === 0) l.moveTo(x(turn), y(frame.score[seat]));
+        else l.lineTo(x(turn), y(frame.score[seat]));
+      });
+      l.stroke();
+    });
+
     function drawGraph(t) {
       const g = graph.getContext("2d");
-      g.fillStyle = "#fff";
-      g.fillRect(0, 0, SIZE, 140);
-      const x = (turn) => 4 + (turn / Math.max(1, last)) * (SIZE - 8);
-      const y = (score) => 134 - (score / top) * 126;
-      replay.bots.forEach((_, seat) => {
-        g.strokeStyle = colors[seat];
-        g.lineWidth = 2;
-        g.beginPath();
-        frames.forEach((frame, turn) => {
-          if (turn === 0) g.moveTo(x(turn), y(frame.score[seat]));
-          else g.lineTo(x(turn), y(frame.score[seat]));
-        });
-        g.stroke();
-      });
+      g.drawImage(lines, 0, 0);
       g.strokeStyle = "#000";
       g.lineWidth = 1;
       g.beginPath();
@@ -157,9 +164,10 @@
     }
 
     function draw(t) {
-      canvas.width = Math.ceil(cols * fit);
-      canvas.height = Math.ceil(rows * fit);
+      if (canvas.width !== Math.ceil(cols * fit)) canvas.width = Math.ceil(cols * fit);
+      if (canvas.height !== Math.ceil(rows * fit)) canvas.height = Math.ceil(rows * fit);
       const ctx = canvas.getContext("2d");
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.fillStyle = "#111";
       ctx.fillRect(0, 0, canvas.width, canvas.height);
       ctx.imageSmoothingEnabled = false;
