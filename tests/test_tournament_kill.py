@@ -35,7 +35,9 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
     for db, replays in ((reference, "ref"), (killed, "kill")):
         botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "4",
                  "--seed", "11", "--db", db, "--replays", str(tmp_path / replays), cwd=tmp_path)
+    started = time.monotonic()
     botarena("tournament", "run", "cup", "--workers", "2", "--db", reference, cwd=tmp_path)
+    whole = time.monotonic() - started  # kills land within a run of this length
 
     chance = random.Random()
     kills = 0
@@ -44,7 +46,7 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
         runner = subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
                                    "--workers", "2", "--db", killed], cwd=tmp_path,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(chance.uniform(0.4, 2.5))
+        time.sleep(chance.uniform(0.3, 0.9) * whole)
         if runner.poll() is None:
             runner.send_signal(signal.SIGKILL)
             kills += 1
