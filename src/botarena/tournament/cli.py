@@ -10,7 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -29,10 +29,10 @@ DbOption = Annotated[str, typer.Option("--db", help="the store: sqlite:///FILE o
                                        " postgresql://USER@HOST:PORT/DB")]
 
 
-def fail(message: str) -> NoReturn:
-    """A user error: one line on stderr, exit code 2."""
-    print(f"botarena: error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
+def fail(message: str) -> Any:
+    from botarena.cli import fail as cli_fail
+
+    return cli_fail(message)
 
 
 def _console() -> Any:
