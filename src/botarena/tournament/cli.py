@@ -157,6 +157,8 @@ def run(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play what is left, with a progress bar; resumes by itself after any interruption."""
+    from concurrent.futures.process import BrokenProcessPool
+
     from botarena.tournament.runner import LocalExecutor, default_workers
 
     if workers is not None and workers < 0:
@@ -166,6 +168,14 @@ def run(
         executor = LocalExecutor(default_workers() if workers is None else workers)
         try:
             played = play_with_progress(store, tournament, executor)
+        except KeyboardInterrupt:
+            print(f"interrupted: run `botarena tournament run {name}` again to go on",
+                  file=sys.stderr)
+            raise typer.Exit(130) from None
+        except BrokenProcessPool:
+            print(f"botarena: error: a worker process died; run `botarena tournament run"
+                  f" {name}` again to go on", file=sys.stderr)
+            raise typer.Exit(1) from None
         finally:
             executor.shutdown()
         counts = store.counts(tournament)
