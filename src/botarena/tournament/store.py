@@ -157,14 +157,17 @@ def _process_start(pid: int) -> str:
 
 
 def _sqlite_pragmas(engine: Engine) -> None:
-    """WAL and a long busy wait; every transaction takes the write lock at BEGIN, so two
-    runners never deadlock upgrading a read lock."""
+    """WAL with synchronous=NORMAL (a commit is durable once written to the log, which the
+    OS keeps when the process dies), a long busy wait, and every transaction takes the
+    write lock at BEGIN, so two runners never deadlock upgrading a read lock."""
 
     @sa.event.listens_for(engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL: no fsync per commit, and
+        # still nothing committed is lost when a process is killed (only at a power cut)
         cursor.execute("PRAGMA busy_timeout=60000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -368,19 +371,24 @@ class Store:
             conn.execute(runners.delete().where(runners.c.id == runner))
 
     def claim(self, tournament: Tournament, runner: str) -> GameRow | None:
-        """Claim the first pending game; None when there is none left to claim."""
+        """Claim the first pending game; None when there is none left to claim. One
+        conditional UPDATE: of two runners racing for a game, the second updates nothing
+        (the row is no longer pending) and tries the next."""
+        first = (sa.select(games.c.id).where(games.c.tournament_id == tournament.id,
+                                             games.c.status == "pending")
+                 .order_by(games.c.id).limit(1).scalar_subquery())
         while True:
             with self.transaction() as conn:
-                row = conn.execute(sa.select(games).where(
-                    games.c.tournament_id == tournament.id, games.c.status == "pending")
-                    .order_by(games.c.id).limit(1)).first()
-                if row is None:
+                row = conn.execute(games.update().where(
+                    games.c.id == first, games.c.status == "pending").values(
+                    status="claimed", claimed_by=runner, claimed_at=time.time())
+                    .returning(*games.c)).first()
+                if row is not None:
+                    return _game(row)
+                if conn.execute(sa.select(games.c.id).where(
+                        games.c.tournament_id == tournament.id,
+                        games.c.status == "pending").limit(1)).first() is None:
                     return None
-                won = conn.execute(games.update().where(
-                    games.c.id == row.id, games.c.status == "pending").values(
-                    status="claimed", claimed_by=runner, claimed_at=time.time())).rowcount
-            if won == 1:
-                return _game(row)
 
     def finish(self, game_id: int, runner: str, result: dict[str, Any]) -> bool:
         """Commit a played game's result and replay path in one transaction, if this runner
