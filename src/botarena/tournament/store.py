@@ -185,8 +185,8 @@ def describe_url(url: str) -> str:
         return url
 
 
-def sqlite_folder(url: str) -> Path | None:
-    """The folder of a SQLite database file (None for other databases or in-memory)."""
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite database (None for other databases or in-memory)."""
     try:
         parsed = sa.engine.make_url(url)
     except sa.exc.ArgumentError:
@@ -194,7 +194,13 @@ def sqlite_folder(url: str) -> Path | None:
     if parsed.get_backend_name() != "sqlite" or not parsed.database or \
             parsed.database == ":memory:":
         return None
-    return Path(parsed.database).resolve().parent
+    return Path(parsed.database).resolve()
+
+
+def sqlite_folder(url: str) -> Path | None:
+    """The folder of a SQLite database file (None for other databases or in-memory)."""
+    path = sqlite_path(url)
+    return None if path is None else path.parent
 
 
 class Store:
