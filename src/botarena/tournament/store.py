@@ -27,8 +27,8 @@ from botarena.tournament.records import GameRecord
 
 SCHEMA_VERSION = 1
 LEASE_S = 120.0
-"""A claim whose runner has not been heard of for this long is handed back, wherever the
-runner was (on this host a dead runner's claims are handed back at once)."""
+"""A claim of a runner on another host not heard of for this long is handed back; on this
+host a runner's claims are handed back as soon as its process is gone, and never before."""
 
 metadata = sa.MetaData()
 
@@ -352,13 +352,16 @@ class Store:
 
     def release_stale(self) -> int:
         """Hand back the claims of runners that are gone: on this host, a runner whose
-        process no longer exists; anywhere, one not heard of for LEASE_S. Returns how many."""
+        process no longer exists; on another, one not heard of for LEASE_S. Returns how
+        many."""
         host, now = socket.gethostname(), time.time()
         released = 0
         with self.transaction() as conn:
             for row in conn.execute(sa.select(runners)).all():
-                gone = now - row.heartbeat > LEASE_S or (
-                    row.host == host and _process_start(row.pid) != row.pid_start)
+                if row.host == host:  # this host knows for sure
+                    gone = _process_start(row.pid) != row.pid_start
+                else:
+                    gone = now - row.heartbeat > LEASE_S
                 if not gone:
                     continue
                 released += conn.execute(
