@@ -71,3 +71,28 @@ def test_each_game_package_is_named_as_its_game(name: str) -> None:
     game = importlib.import_module(f"botarena.games.{name}").GAME
     assert game.info is all_infos()[name]
     assert game.name == name
+
+
+STARTER = """import os, sys, time
+seat, flag = sys.argv[1], sys.argv[2]
+if seat == "3":
+    open(flag, "w").close()
+while seat == "0" and not os.path.exists(flag):
+    time.sleep(0.01)
+print("READY", flush=True)
+for line in sys.stdin:
+    if line.strip() == "EOD":
+        print("N", flush=True)
+"""
+
+
+def test_bots_start_up_side_by_side_during_a_one_by_one_handshake(tmp_path) -> None:
+    """Falldown waits for READY seat by seat; meanwhile every bot is already running (as the
+    engine starts them), so bot 0 can wait for bot 3 to have started."""
+    bot = tmp_path / "starter.py"
+    bot.write_text(STARTER)
+    flag = tmp_path / "bot3-started"
+    specs = [f"{sys.executable} {bot} {seat} {flag}" for seat in range(4)]
+    result = botarena.play("falldown", specs, seed=1, turns=8, ready_ms=20_000)
+    assert [player.status for player in result.players] == ["ok"] * 4
+    assert result.turns == 8

@@ -199,9 +199,16 @@ def test_a_bad_or_unreachable_database_is_one_line(tmp_path: Path) -> None:
     message = user_error("tournament", "list", "--db", "postgresql://u:secret@127.0.0.1:1/x",
                          cwd=tmp_path)
     assert "cannot open the database" in message and "secret" not in message
-    message = user_error("tournament", "list", "--db",
+    missing = f"sqlite:///{tmp_path / 'missing.db'}"
+    message = user_error("tournament", "list", "--db", missing, cwd=tmp_path)
+    assert "no such database file" in message and not (tmp_path / "missing.db").exists()
+    message = user_error("tournament", "new", "x", "--game", "amazes", "--bot", RANDOM,
+                         "--bot", EXPLORER, "--db",
                          f"sqlite:///{tmp_path / 'no' / 'such' / 'folder.db'}", cwd=tmp_path)
     assert "cannot open the database" in message
+    user_error("tournament", "new", "x", "--game", "amazes", "--bot", RANDOM, "--db", missing,
+               cwd=tmp_path)
+    assert not (tmp_path / "missing.db").exists()  # a failed `new` leaves no file behind
 
 
 def test_a_newer_schema_is_refused_and_the_current_one_reopens(tmp_path: Path) -> None:
@@ -218,3 +225,29 @@ def test_a_newer_schema_is_refused_and_the_current_one_reopens(tmp_path: Path) -
     engine.dispose()
     with pytest.raises(StoreError, match="newer than this botarena"):
         Store.open(url)
+
+
+def test_a_bots_file_with_a_broken_source_leaves_that_bot_out(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    (tmp_path / "good.py").write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    (tmp_path / "bots.toml").write_text(
+        '[[bot]]\nname = "r"\ncommand = "builtin:amazes/random"\n\n'
+        '[[bot]]\nname = "good"\nsource = "good.py"\n\n'
+        '[[bot]]\nname = "broken"\nsource = "broken.py"\n')
+    run = botarena("tournament", "new", "cup", "--game", "amazes", "--bots", "bots.toml",
+                   "--db", db, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "broken" in run.stderr and "broken.py" in run.stderr
+    assert "2 bots, round-robin, 2 games scheduled" in run.stdout
+    games = games_json("cup", db, tmp_path)
+    assert sorted(g["bots"] for g in games) == [["good", "r"], ["r", "good"]]
+
+
+def test_a_bad_bots_file_names_its_file_and_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    (tmp_path / "bots.toml").write_text('[[bot]]\nname = "r"\ncommand = \n')
+    message = user_error("tournament", "new", "cup", "--game", "amazes", "--bots", "bots.toml",
+                         "--db", db, cwd=tmp_path)
+    assert "bots.toml:3:" in message
+    assert not (tmp_path / "b.db").exists()  # checked before the store is opened

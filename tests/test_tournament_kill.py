@@ -1,5 +1,6 @@
 """Kill -9 a real runner process at random moments, several times, then let one finish: no
-game lost, none left claimed or committed twice, standings identical to an uninterrupted run."""
+game lost, none left claimed or committed twice, standings identical to an uninterrupted run;
+and two runners on one store share its games."""
 
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
     for db, replays in ((reference, "ref"), (killed, "kill")):
         botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "4",
                  "--seed", "11", "--db", db, "--replays", str(tmp_path / replays), cwd=tmp_path)
+    started = time.monotonic()
     botarena("tournament", "run", "cup", "--workers", "2", "--db", reference, cwd=tmp_path)
+    whole = time.monotonic() - started  # kills land within a run of this length
 
     chance = random.Random()
     kills = 0
@@ -44,7 +47,7 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
         runner = subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
                                    "--workers", "2", "--db", killed], cwd=tmp_path,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(chance.uniform(0.4, 2.5))
+        time.sleep(chance.uniform(0.3, 0.9) * whole)
         if runner.poll() is None:
             runner.send_signal(signal.SIGKILL)
             kills += 1
@@ -62,3 +65,19 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
     assert standings == expected_standings
     replays = [p for p in (tmp_path / "kill" / "cup").iterdir() if not p.name.startswith(".")]
     assert len(replays) == 24  # one whole replay per game, each written under its own name
+
+
+def test_two_runners_on_one_store_share_the_games(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'two.db'}"
+    botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "2",
+             "--seed", "3", "--db", db, "--replays", str(tmp_path / "r"), cwd=tmp_path)
+    runners = [subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
+                                 "--workers", "1", "--db", db], cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for _ in range(2)]
+    outputs = [runner.communicate(timeout=300) for runner in runners]
+    assert [runner.returncode for runner in runners] == [0, 0], outputs
+    played = [int(out.rsplit(": ", 1)[1].split()[0]) for out, _ in outputs]
+    assert sum(played) == 12  # each game played by exactly one of them
+    games, _ = snapshot(db, tmp_path)
+    assert len(games) == 12 and {status for *_, status in games} == {"done"}

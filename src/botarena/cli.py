@@ -45,7 +45,10 @@ def _game_tools_help(name: str) -> str:
 LAZY_COMMANDS: dict[str, LazyCommand] = {
     **{name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
        for name in GAME_MODULES},
-    "tournament": LazyCommand("botarena.tournament.cli:app", "Run tournaments"),
+    "tournament": LazyCommand("botarena.tournament.cli:app", "Run tournaments: new, run,"
+                              " add-bot, update-bot, standings, games, cross-table, list"),
+    "demo": LazyCommand("botarena.tournament.demo:demo", "A short tournament of each game"
+                        " with its built-in bots, into ./botarena-demo.db"),
     "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON"
                          " API)"),
     "view": LazyCommand("botarena.web.cli:view", "Watch a replay in the browser (served or"
@@ -223,16 +226,6 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
         return
     print(f"{replay}: differs: {verdict.message}")
     raise typer.Exit(1)
-
-
-@app.command()
-def demo(workers: Annotated[int | None, typer.Option(
-        help="worker processes (default: one per core)")] = None) -> None:
-    """A short tournament of each game with its built-in bots into ./botarena-demo.db and
-    ./replays/, then the standings and the commands to look further."""
-    from botarena.tournament.demo import run_demo
-
-    run_demo(workers)
 
 
 def main() -> None:

@@ -10,7 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -29,10 +29,10 @@ DbOption = Annotated[str, typer.Option("--db", help="the store: sqlite:///FILE o
                                        " postgresql://USER@HOST:PORT/DB")]
 
 
-def fail(message: str) -> NoReturn:
-    """A user error: one line on stderr, exit code 2."""
-    print(f"botarena: error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
+def fail(message: str) -> Any:
+    from botarena.cli import fail as cli_fail
+
+    return cli_fail(message)
 
 
 def _console() -> Any:
@@ -42,15 +42,27 @@ def _console() -> Any:
 
 
 @contextmanager
-def open_store(url: str) -> Iterator[Store]:
-    from botarena.tournament.store import Store, StoreError
+def open_store(url: str, *, create: bool = False) -> Iterator[Store]:
+    """The store at `url`. A SQLite file is made only when `create` (tournament new, demo),
+    and removed again if the command that made it fails: a mistake leaves no file behind."""
+    from botarena.tournament.store import Store, StoreError, sqlite_path
 
+    path = sqlite_path(url)
+    if path is not None and not path.exists() and not create:
+        fail(f"--db {url}: no such database file (tournament new makes one)")
+    made = path is not None and not path.exists()
     try:
         store = Store.open(url)
     except StoreError as exc:
         fail(str(exc))
     try:
         yield store
+    except typer.Exit as stop:
+        if made and path is not None and stop.exit_code != 0:
+            store.close()
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                leftover.unlink(missing_ok=True)
+        raise
     finally:
         store.close()
 
@@ -127,7 +139,7 @@ def new(
                      for e in entries]
     settings = Settings(schedule, games_per_pair, rounds, seats, tuple(maps or ()), seed,
                         _options(option or []), replays)
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         try:
             tournament, count = create(store, name, rules, requests, settings,
                                        _build_dir(db), _print_build_error)
@@ -157,6 +169,8 @@ def run(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play what is left, with a progress bar; resumes by itself after any interruption."""
+    from concurrent.futures.process import BrokenProcessPool
+
     from botarena.tournament.runner import LocalExecutor, default_workers
 
     if workers is not None and workers < 0:
@@ -166,6 +180,14 @@ def run(
         executor = LocalExecutor(default_workers() if workers is None else workers)
         try:
             played = play_with_progress(store, tournament, executor)
+        except KeyboardInterrupt:
+            print(f"interrupted: run `botarena tournament run {name}` again to go on",
+                  file=sys.stderr)
+            raise typer.Exit(130) from None
+        except BrokenProcessPool:
+            print(f"botarena: error: a worker process died; run `botarena tournament run"
+                  f" {name}` again to go on", file=sys.stderr)
+            raise typer.Exit(1) from None
         finally:
             executor.shutdown()
         counts = store.counts(tournament)

@@ -7,6 +7,9 @@ finds its tournaments there and only prints them (a run cut short is finished).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
+
+import typer
 
 DEMO_DB = "sqlite:///botarena-demo.db"
 SEED = 2026
@@ -26,7 +29,10 @@ TOURNAMENTS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
 on one core."""
 
 
-def run_demo(workers: int | None) -> None:
+def demo(workers: Annotated[int | None, typer.Option(
+        help="worker processes (default: one per core)")] = None) -> None:
+    """A short tournament of each game with its built-in bots into ./botarena-demo.db and
+    ./replays/, then the standings and the commands to look further."""
     from rich.console import Console
 
     from botarena.games import get_game
@@ -42,7 +48,7 @@ def run_demo(workers: int | None) -> None:
     console = Console()
     executor = LocalExecutor(default_workers() if workers is None else workers)
     try:
-        with open_store(DEMO_DB) as store:
+        with open_store(DEMO_DB, create=True) as store:
             for name, game, bots, per_pair in TOURNAMENTS:
                 rules = get_game(game)
                 tournament = store.tournament(name)

@@ -74,6 +74,14 @@ def default_rank_by(game: str) -> str:
     return get_game(game).info.rank_by
 
 
+def _method(game: str, rank_by: str | None) -> str:
+    """`rank_by`, or the game's tradition; ValueError for a name not in RANK_METHODS."""
+    method = rank_by or default_rank_by(game)
+    if method not in RANK_METHODS:
+        raise ValueError(f"unknown ranking {method!r} (known: {', '.join(RANK_METHODS)})")
+    return method
+
+
 def strikes(records: Sequence[GameRecord]) -> dict[str, int]:
     """Strikes per bot over every game it played (a seat with status `strike`)."""
     count: dict[str, int] = {}
@@ -96,6 +104,10 @@ def counted_games(game: str, records: Sequence[GameRecord]) -> list[GameRecord]:
     Only Labyrinth gives the `strike` status, so for the other games every record counts;
     `game` is part of the interface so that a game with other exclusions can add them here.
     """
+    return _without_strikes(records)
+
+
+def _without_strikes(records: Sequence[GameRecord]) -> list[GameRecord]:
     out = disqualified(records)
     return [record for record in records
             if STRIKE not in record.statuses and out.isdisjoint(record.bots)]
@@ -110,7 +122,9 @@ def outcome(record: GameRecord, seat: int) -> str:
 
 @dataclass
 class _Tally:
-    """What one bot collected; faults over every game it played, the rest over counted ones."""
+    """What one bot collected; faults over every game it played, the rest over counted ones.
+    A game with an irregular status counts at least one fault: a Labyrinth strike for a bad
+    maze is the rules' verdict, not a transport fault the referee counted."""
 
     games: int = 0
     points: float = 0.0
@@ -135,8 +149,9 @@ def _tallies(records: Sequence[GameRecord], counted: Sequence[GameRecord],
             if bot not in tallies:
                 continue
             tally = tallies[bot]
-            tally.faults += record.faults[seat]
-            tally.irregular += record.statuses[seat] in IRREGULAR
+            irregular = record.statuses[seat] in IRREGULAR
+            tally.faults += max(record.faults[seat], irregular)
+            tally.irregular += irregular
             tally.timeouts += record.statuses[seat] == "timeout"
             if record.roles is not None:
                 tally.role = record.roles[seat]
@@ -172,9 +187,7 @@ def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
     `rank_by` (default: the game's tradition); in role games one ranking per role, the
     roles in seat order. Bots without a counted game rank after those with one, and
     disqualified bots last. Raises ValueError for an unknown `rank_by`."""
-    method = rank_by or default_rank_by(game)
-    if method not in RANK_METHODS:
-        raise ValueError(f"unknown ranking {method!r} (known: {', '.join(RANK_METHODS)})")
+    method = _method(game, rank_by)
     counted = counted_games(game, records)
     out = disqualified(records)
     tallies = _tallies(records, counted, bots)
@@ -189,10 +202,14 @@ def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
         prior = ratings.initial_ordinal()
         rating = {bot: final.get(bot, prior) for bot in bots}
     keys: dict[str, Callable[[str], tuple[float, ...]]] = {
-        "points": lambda bot: (-tallies[bot].points, tallies[bot].irregular),
+        "points": lambda bot: (-sign(bot) * tallies[bot].points, tallies[bot].irregular),
         "places": lambda bot: (-rating[bot],),
-        "mean-score": lambda bot: (-signs.get(tallies[bot].role or "", 1) * tallies[bot].mean,),
+        "mean-score": lambda bot: (-sign(bot) * tallies[bot].mean,),
     }
+
+    def sign(bot: str) -> int:
+        """+1 when a higher score is better for the bot's role, -1 when a lower one is."""
+        return signs.get(tallies[bot].role or "", 1)
 
     def key(bot: str) -> tuple[float, ...]:
         return (bot in out, tallies[bot].games == 0, *keys[method](bot))
@@ -223,9 +240,10 @@ def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
 def cross_table(records: Sequence[GameRecord],
                 bots: Sequence[str]) -> dict[str, dict[str, tuple[int, int, int, float]]]:
     """Row bot -> column bot -> (wins, draws, losses, points) from the row bot's side, over
-    the 2-player records given (pass `counted_games(...)`); no cell for a bot against itself."""
+    the 2-player games standings count (strike games and disqualified bots' games are left
+    out, as in `counted_games`); no cell for a bot against itself."""
     cells = {row: {col: [0, 0, 0, 0.0] for col in bots if col != row} for row in bots}
-    for record in records:
+    for record in _without_strikes(records):
         if record.seats != 2:
             continue
         for seat in (0, 1):
@@ -242,20 +260,20 @@ def cross_table(records: Sequence[GameRecord],
 def plot_history(game: str, records: Sequence[GameRecord], bots: Sequence[str], path: Path,
                  *, rank_by: str | None = None) -> Path:
     """Write a PNG of each bot's rating (places), total points (points) or running mean score
-    (mean-score, one panel per role) after each counted game; returns `path`."""
+    (mean-score, one panel per role) after each counted game, as steps from its start value
+    to the last game; returns `path`. Raises ValueError for an unknown `rank_by`."""
     from botarena.tournament.plot import draw_history
 
-    method = rank_by or default_rank_by(game)
-    if method not in RANK_METHODS:
-        raise ValueError(f"unknown ranking {method!r} (known: {', '.join(RANK_METHODS)})")
+    method = _method(game, rank_by)
     counted = ratings.in_play_order(counted_games(game, records))
     wanted = set(bots)
-    series: dict[str, list[tuple[int, float]]] = {}
+    prior = ratings.initial_ordinal()
+    start = {"places": [(0, prior)], "points": [(0, 0.0)], "mean-score": []}[method]
+    series: dict[str, list[tuple[int, float]]] = {bot: list(start) for bot in bots}
     roles: dict[str, str | None] = {}
     totals: dict[str, tuple[int, float]] = {}
     changes = ratings.replay(counted) if method == "places" else None
     current: dict[str, float] = {}
-    prior = ratings.initial_ordinal()
     for x, record in enumerate(counted, start=1):
         if changes is not None:
             current.update(next(changes))
@@ -270,7 +288,10 @@ def plot_history(game: str, records: Sequence[GameRecord], bots: Sequence[str], 
                 value = current.get(bot, prior)
             else:
                 value = points if method == "points" else points / games
-            series.setdefault(bot, []).append((x, value))
+            series[bot].append((x, value))
+    for line in series.values():
+        if line and line[-1][0] < len(counted):
+            line.append((len(counted), line[-1][1]))  # the value holds to the last game
     label = {"places": "rating (μ − 3σ)", "points": "total points",
              "mean-score": "mean score"}[method]
     return draw_history(series, roles, path, title=f"{game}: {label} after each game",

@@ -45,6 +45,8 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
                            map_data=map_data, record=True, replay_path=job["replay"])
     except (GameError, BotSpecError, OSError) as exc:
         return {"error": str(exc)}
+    except Exception as exc:  # a bug must cost one game, not the tournament
+        return {"error": f"{type(exc).__name__}: {exc}"}
     replay = Path(job["replay"])
     replay.parent.mkdir(parents=True, exist_ok=True)
     partial = replay.with_name(f".{os.getpid()}.{replay.name}")
