@@ -29,13 +29,15 @@ RESULTS = ("win", "draw", "loss")
 
 
 class Board:
-    """What the pages show, read from the store; standings are computed once per state of
-    the tournament (its game counts and bots), so polling pages cost one count query."""
+    """What the pages show, read from the store; standings, cross table and plot are
+    computed once per state of the tournament (its game counts and bots), so polling pages
+    cost two count queries."""
 
     def __init__(self, store: Store, db_url: str) -> None:
         self.store = store
         self.folder = sqlite_folder(db_url)
         self._cache: dict[tuple[str, str], tuple[Any, Any]] = {}
+        self._refreshing: set[tuple[str, str]] = set()
         self._lock = threading.Lock()
 
     def tournament(self, name: str) -> Tournament:
@@ -51,16 +53,38 @@ class Board:
         return json.dumps([counts, bots])
 
     def _cached(self, tournament: Tournament, what: str, compute: Any) -> tuple[str, Any]:
-        """(the tournament's version, `compute()` for that version, computed once)."""
+        """(a version of the tournament, `compute()` for it). The first time it is computed
+        here; after that the last value is answered at once, and when the tournament has
+        changed it is computed again in the background (a page polling a running tournament
+        gets the newer value at its next poll)."""
         version = self.version(tournament)
+        key = (tournament.name, what)
         with self._lock:
-            hit = self._cache.get((tournament.name, what))
-        if hit is not None and hit[0] == version:
+            hit = self._cache.get(key)
+            if hit is not None and hit[0] != version and key not in self._refreshing:
+                self._refreshing.add(key)
+                threading.Thread(target=self._refresh, args=(key, version, compute),
+                                 daemon=True).start()
+        if hit is not None:
             return hit
         value = compute()
         with self._lock:
-            self._cache[(tournament.name, what)] = (version, value)
+            self._cache[key] = (version, value)
         return version, value
+
+    def _refresh(self, key: tuple[str, str], version: str, compute: Any) -> None:
+        try:
+            value = compute()
+            with self._lock:
+                self._cache[key] = (version, value)
+        finally:
+            with self._lock:
+                self._refreshing.discard(key)
+
+    def warm(self) -> None:
+        """Compute every tournament's standings once (run at start, in the background)."""
+        for tournament in self.store.tournaments():
+            self.standings(tournament)
 
     def tournaments(self) -> list[dict[str, Any]]:
         out = []
@@ -192,10 +216,13 @@ def _list(value: tuple | None) -> list | None:
     return None if value is None else list(value)
 
 
-def leaderboard_app(store: Store, db_url: str) -> Starlette:
+def leaderboard_app(store: Store, db_url: str, warm: bool = True) -> Starlette:
     """The read-only site: pages (one HTML shell, filled by leaderboard.js from the JSON
-    API, every text set as text) and the API they read."""
+    API, every text set as text) and the API they read. With `warm`, every tournament's
+    standings are computed in the background from the start."""
     board = Board(store, db_url)
+    if warm:
+        threading.Thread(target=board.warm, daemon=True).start()
     shell = static_text("leaderboard.html")
 
     def html(_: Request) -> HTMLResponse:
