@@ -26,6 +26,8 @@ from botarena.web.viewdoc import page, static_text, view_document
 RECENT = 10
 """Games whose stderr a bot page shows."""
 RESULTS = ("win", "draw", "loss")
+FRESH_WAIT_S = 0.05
+"""How long a request waits for standings being computed again before it gets the last."""
 
 
 class Board:
@@ -59,12 +61,18 @@ class Board:
         gets the newer value at its next poll)."""
         version = self.version(tournament)
         key = (tournament.name, what)
+        refresh = None
         with self._lock:
             hit = self._cache.get(key)
             if hit is not None and hit[0] != version and key not in self._refreshing:
                 self._refreshing.add(key)
-                threading.Thread(target=self._refresh, args=(key, version, compute),
-                                 daemon=True).start()
+                refresh = threading.Thread(target=self._refresh, args=(key, version, compute),
+                                           daemon=True)
+                refresh.start()
+        if refresh is not None:
+            refresh.join(FRESH_WAIT_S)  # a small tournament's new table is ready by then
+            with self._lock:
+                hit = self._cache[key]
         if hit is not None:
             return hit
         value = compute()
