@@ -80,7 +80,7 @@
       for (let c = 0; c < cols; c++) {
         const p = (r * cols + c) * 4;
         const wet = line[c] === "%";
-        image.data.set(wet ? [30, 80, 160, 255] : [222, 206, 170, 255], p);
+        image.data.set(wet ? [55, 62, 74, 255] : [222, 206, 170, 255], p);
       }
     });
     waterCtx.putImageData(image, 0, 0);
