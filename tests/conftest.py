@@ -92,3 +92,18 @@ def postgres_server() -> Iterator[str]:
         server.terminate()
         server.wait(timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, driven by Playwright (tests/browser.py), installed from
+    Debian when missing (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    from browser import launch
+
+    ensure_debian_package("chromium", "chromium")
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()

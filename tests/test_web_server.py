@@ -19,21 +19,9 @@ from botarena.games import get_game
 from botarena.tournament.manage import BotRequest, Settings, create
 from botarena.tournament.runner import LocalExecutor, run
 from botarena.tournament.store import Store
-from browser import launch, open_viewer
-from conftest import ensure_debian_package
+from browser import open_viewer
 
 HOSTILE = "<script>alert(1)</script>"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    ensure_debian_package("chromium", "chromium")
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 def new_tournament(folder: Path, name: str) -> tuple[str, Store, Any]:

@@ -19,8 +19,7 @@ import botarena
 from botarena.core.replay import load, rebuild, recorded_actions
 from botarena.games import get_game
 from botarena.web.viewdoc import standalone_html, view_document
-from browser import launch, open_viewer
-from conftest import ensure_debian_package
+from browser import open_viewer
 
 BOTS = {
     "amazes": ["builtin:amazes/explorer", "builtin:amazes/random"],
@@ -46,17 +45,6 @@ BOTS["ants"] = [North(), "builtin:ants/swarm", "builtin:ants/random", "builtin:a
 SEEDS = {"ants": 2}
 OPTIONS = {"labyrinth": {"max_rounds": 3}}
 SEAT_RGB = [(0xe5, 0x39, 0x35), (0x1e, 0x88, 0xe5)]  # Amazes Red, Blue
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    ensure_debian_package("chromium", "chromium")
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")
