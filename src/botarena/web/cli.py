@@ -11,18 +11,13 @@ from typing import Annotated, Any
 
 import typer
 
+from botarena.cli import fail
 from botarena.core.replay import ReplayError, StepMismatch, load
 from botarena.core.rules import GameError
 from botarena.core.spec import BotSpecError
 
 DELIVERY_WAIT_S = 600
 """After a watched game ends: how long to wait for a page to get its last step."""
-
-
-def _fail(message: str) -> None:
-    from botarena.cli import fail
-
-    fail(message)
 
 
 def view(
@@ -41,15 +36,15 @@ def view(
     try:
         document = load(path)
     except ReplayError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if html is not None:
         try:
             text = standalone_html(view_document(document))
             html.write_text(text, encoding="utf-8")
         except (ReplayError, GameError, StepMismatch) as exc:
-            _fail(f"{path}: cannot be shown: {exc}")
+            fail(f"{path}: cannot be shown: {exc}")
         except OSError as exc:
-            _fail(f"--html {html}: cannot write ({exc.strerror or exc})")
+            fail(f"--html {html}: cannot write ({exc.strerror or exc})")
         print(f"viewer: {html} ({len(text) // 1024} KiB, self-contained)")
         return
     from botarena.web.server import replay_app
@@ -57,7 +52,7 @@ def view(
     try:
         app = replay_app(document)
     except (ReplayError, GameError, StepMismatch) as exc:
-        _fail(f"{path}: cannot be shown: {exc}")
+        fail(f"{path}: cannot be shown: {exc}")
     server = _server(app, host, port)
     print(f"viewer: {server.url} (Ctrl-C to stop)", flush=True)
     if not no_open:
@@ -72,7 +67,7 @@ def _server(app: Any, host: str, port: int) -> Any:
     try:
         return Server(app, host, port)
     except OSError as exc:
-        _fail(f"cannot serve on {host}:{port} ({exc.strerror or exc})")
+        fail(f"cannot serve on {host}:{port} ({exc.strerror or exc})")
 
 
 def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path | None,
@@ -92,7 +87,7 @@ def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path |
                                 options=options, observe=live.attach)
     except (GameError, BotSpecError, ReplayError, OSError) as exc:
         stop()
-        _fail(str(exc))
+        fail(str(exc))
     live.finish(result.document)
     if not live.delivered.wait(0.2 + 2 * LIVE_INTERVAL_S):
         print(f"watch: game over; waiting for the viewer at {server.url} (Ctrl-C to stop)",
@@ -117,11 +112,11 @@ def serve(
 
     folder = sqlite_folder(db)
     if folder is not None and not Path(db.split("///", 1)[-1]).exists():
-        _fail(f"--db {db}: no such database file")
+        fail(f"--db {db}: no such database file")
     try:
         store = Store.open(db)
     except StoreError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     server = _server(leaderboard_app(store, db), host, port)
     print(f"leaderboard: {server.url} (Ctrl-C to stop)", flush=True)
     with contextlib.suppress(KeyboardInterrupt):

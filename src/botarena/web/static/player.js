@@ -149,9 +149,17 @@ class Viewer {
     this.times = timeline(this.replay);
     const renderer = Botarena.renderers[this.replay.game];
     const options = this.el("options");
+    const controls = () => [...options.querySelectorAll("select, input")];
+    const kept = controls().map((c) => (c.type === "checkbox" ? c.checked : c.value));
     options.replaceChildren();
     this.renderer = renderer.create(doc, {
       canvas: this.canvas, options, extra: this.el("extra"), redraw: () => this.draw(),
+    });
+    controls().forEach((control, index) => {  // a live game keeps the viewer's choices
+      if (index >= kept.length) return;
+      if (control.type === "checkbox") control.checked = kept[index];
+      else control.value = kept[index];
+      control.dispatchEvent(new Event("change"));
     });
     const bots = this.replay.bots.map((bot) => bot.name);
     this.el("title").textContent = `${this.replay.game} · seed ${this.replay.seed}`;
