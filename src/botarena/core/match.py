@@ -9,6 +9,7 @@ whole exchange is recorded for the replay.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -238,8 +239,11 @@ def close_players(players: list[Player], grace_s: float) -> None:
 
 def run_match(game: Game, players: list[Player], *, seed: int | str,
               options: dict[str, Any], map_data: Any = None, record: bool = True,
-              replay_path: str | None = None) -> MatchResult:
-    """Play one whole game and return its result (with the replay document if recorded)."""
+              replay_path: str | None = None,
+              observe: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+    """Play one whole game and return its result (with the replay document if recorded).
+
+    `observe` gets the replay document before the first step; it grows as the game runs."""
     start_players(players, seed, game.protocol.has_handshake)
     try:
         state = game.new_state(seed, options, map_data, len(players))
@@ -250,6 +254,8 @@ def run_match(game: Game, players: list[Player], *, seed: int | str,
     except BaseException:  # a bad map or option: the bots never get to play
         close_players(players, 0.0)
         raise
+    if recorder is not None and observe is not None:
+        observe(recorder.document)
     referee = Referee(game, state, players, recorder, seed)
     referee.run()
     return referee.result(seed, replay_path)
