@@ -147,6 +147,31 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
     raise typer.Exit(1)
 
 
+@app.command()
+def compare(
+    new: Annotated[str, typer.Argument(help="the new bot's spec")],
+    old: Annotated[str, typer.Argument(help="the old bot's spec")],
+    game: Annotated[str, typer.Option("--game", help="the game to play")],
+    games_cap: Annotated[int, typer.Option("--games", help="stop after this many games")] = 2000,
+    sprt: Annotated[str, typer.Option(help="the SPRT's hypotheses ELO0,ELO1")] = "0,10",
+    alpha: Annotated[float, typer.Option(help="false-positive rate")] = 0.05,
+    beta: Annotated[float, typer.Option(help="false-negative rate")] = 0.05,
+    workers: Annotated[int, typer.Option(help="games played at once")] = 1,
+    players: Annotated[int | None, typer.Option(help="seats per game (default: the"
+                                                " game's least)")] = None,
+    seed: Annotated[int | None, typer.Option(help="the first block's seed")] = None,
+    option: Annotated[list[str] | None, typer.Option("-o", "--option",
+                                                     help="a game option KEY=VALUE")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the verdict as JSON")] = False,
+) -> None:
+    """Play NEW against OLD in seat-swapped blocks until an SPRT decides (docs/compare.md)."""
+    from botarena.compare import run_compare_command
+
+    run_compare_command(new=new, old=old, game=game, max_games=games_cap, sprt=sprt,
+                        alpha=alpha, beta=beta, workers=workers, players=players, seed=seed,
+                        options=parse_options(option or []), as_json=as_json, fail=fail)
+
+
 def _mount_games() -> None:
     for rules in all_games().values():
         if rules.cli is not None:
