@@ -14,7 +14,9 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from botarena.stats.sprt import Bounds, Sprt
 
@@ -155,15 +157,28 @@ def _parse_sprt(text: str) -> tuple[float, float]:
     return elo0, elo1
 
 
-def run_compare_command(*, new: str, old: str, game: str, max_games: int, sprt: str,
-                        alpha: float, beta: float, workers: int, players: int | None,
-                        seed: int | None, options: dict[str, str], as_json: bool,
-                        fail: Callable[[str], Any]) -> None:
-    """The `botarena compare` command: check every input, play, print the verdict."""
+def command(
+    new: Annotated[str, typer.Argument(help="the new bot's spec")],
+    old: Annotated[str, typer.Argument(help="the old bot's spec")],
+    game: Annotated[str, typer.Option("--game", help="the game to play")],
+    max_games: Annotated[int, typer.Option("--games", help="stop after this many games")] = 2000,
+    sprt: Annotated[str, typer.Option(help="the SPRT's hypotheses ELO0,ELO1")] = "0,10",
+    alpha: Annotated[float, typer.Option(help="false-positive rate")] = 0.05,
+    beta: Annotated[float, typer.Option(help="false-negative rate")] = 0.05,
+    workers: Annotated[int, typer.Option(help="games played at once")] = 1,
+    players: Annotated[int | None, typer.Option(help="seats per game (default: the"
+                                                " game's least)")] = None,
+    seed: Annotated[int | None, typer.Option(help="the first block's seed")] = None,
+    option: Annotated[list[str] | None, typer.Option("-o", "--option",
+                                                     help="a game option KEY=VALUE")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the verdict as JSON")] = False,
+) -> None:
+    """Play NEW against OLD in seat-swapped blocks until an SPRT decides (docs/compare.md)."""
     import json
 
     from rich.console import Console
 
+    from botarena.cli import fail, parse_options
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player
     from botarena.games import get_game
@@ -190,6 +205,7 @@ def run_compare_command(*, new: str, old: str, game: str, max_games: int, sprt: 
         fail(f"--workers {workers} must be at least 1")
     if max_games < players:
         fail(f"--games {max_games} is less than one block ({players} games)")
+    options = parse_options(option or [])
     try:
         info.resolve_options(options)
         for spec in (new, old):

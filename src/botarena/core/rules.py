@@ -91,6 +91,9 @@ class GameInfo:
     options: tuple[Option, ...] = ()
     map_kind: str | None = None  # what --map reads, e.g. "maze file"
     string_seeds: bool = False  # whether --seed may be a string (Labyrinth's seed strings)
+    rank_by: str = "points"
+    """How the contest ranked a tournament (tournament/ranking.py): "points" (total score),
+    "places" (a rating from each game's places) or "mean-score" (mean score per role)."""
 
     def option(self, name: str) -> Option:
         for opt in self.options:
