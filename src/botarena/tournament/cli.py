@@ -155,6 +155,9 @@ def run(
     workers: Annotated[int | None, typer.Option(
         help="worker processes (default: one per core; 0: play in this process)")] = None,
     db: DbOption = DEFAULT_DB,
+    dask: Annotated[str | None, typer.Option(
+        help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally")
+        ] = None,
 ) -> None:
     """Play what is left, with a progress bar; resumes by itself after any interruption."""
     from concurrent.futures.process import BrokenProcessPool
@@ -163,9 +166,19 @@ def run(
 
     if workers is not None and workers < 0:
         fail("--workers must be 0 or more")
+    if dask is not None and workers is not None:
+        fail("--workers and --dask exclude each other (the cluster's workers play)")
     with open_store(db) as store:
         tournament = _tournament(store, name)
-        executor = LocalExecutor(default_workers() if workers is None else workers)
+        if dask is not None:
+            from botarena.tournament.cluster import ClusterError, DaskExecutor
+
+            try:
+                executor = DaskExecutor(dask)
+            except ClusterError as exc:
+                fail(str(exc))
+        else:
+            executor = LocalExecutor(default_workers() if workers is None else workers)
         try:
             played = play_with_progress(store, tournament, executor)
         except KeyboardInterrupt:
