@@ -44,14 +44,16 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory):
     port = free_port()
     logs = tmp_path_factory.mktemp("dask")
     dask = Path(sys.executable).with_name("dask")
-    scheduler = subprocess.Popen(
-        [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-         "--no-dashboard"], stdout=open(logs / "scheduler.log", "w"), stderr=subprocess.STDOUT)
-    wait_for_port(port)
-    worker = subprocess.Popen(
-        [str(dask), "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers",
-         "2", "--no-dashboard", "--local-directory", str(logs)],
-        stdout=open(logs / "worker.log", "w"), stderr=subprocess.STDOUT)
+    with open(logs / "scheduler.log", "w") as scheduler_log, \
+            open(logs / "worker.log", "w") as worker_log:
+        scheduler = subprocess.Popen(
+            [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+             "--no-dashboard"], stdout=scheduler_log, stderr=subprocess.STDOUT)
+        wait_for_port(port)
+        worker = subprocess.Popen(
+            [str(dask), "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers",
+             "2", "--no-dashboard", "--local-directory", str(logs)],
+            stdout=worker_log, stderr=subprocess.STDOUT)
     yield f"tcp://127.0.0.1:{port}"
     for process in (worker, scheduler):
         process.terminate()
