@@ -199,9 +199,16 @@ def test_a_bad_or_unreachable_database_is_one_line(tmp_path: Path) -> None:
     message = user_error("tournament", "list", "--db", "postgresql://u:secret@127.0.0.1:1/x",
                          cwd=tmp_path)
     assert "cannot open the database" in message and "secret" not in message
-    message = user_error("tournament", "list", "--db",
+    missing = f"sqlite:///{tmp_path / 'missing.db'}"
+    message = user_error("tournament", "list", "--db", missing, cwd=tmp_path)
+    assert "no such database file" in message and not (tmp_path / "missing.db").exists()
+    message = user_error("tournament", "new", "x", "--game", "amazes", "--bot", RANDOM,
+                         "--bot", EXPLORER, "--db",
                          f"sqlite:///{tmp_path / 'no' / 'such' / 'folder.db'}", cwd=tmp_path)
     assert "cannot open the database" in message
+    user_error("tournament", "new", "x", "--game", "amazes", "--bot", RANDOM, "--db", missing,
+               cwd=tmp_path)
+    assert not (tmp_path / "missing.db").exists()  # a failed `new` leaves no file behind
 
 
 def test_a_newer_schema_is_refused_and_the_current_one_reopens(tmp_path: Path) -> None:

@@ -42,15 +42,27 @@ def _console() -> Any:
 
 
 @contextmanager
-def open_store(url: str) -> Iterator[Store]:
-    from botarena.tournament.store import Store, StoreError
+def open_store(url: str, *, create: bool = False) -> Iterator[Store]:
+    """The store at `url`. A SQLite file is made only when `create` (tournament new, demo),
+    and removed again if the command that made it fails: a mistake leaves no file behind."""
+    from botarena.tournament.store import Store, StoreError, sqlite_path
 
+    path = sqlite_path(url)
+    if path is not None and not path.exists() and not create:
+        fail(f"--db {url}: no such database file (tournament new makes one)")
+    made = path is not None and not path.exists()
     try:
         store = Store.open(url)
     except StoreError as exc:
         fail(str(exc))
     try:
         yield store
+    except typer.Exit as stop:
+        if made and path is not None and stop.exit_code != 0:
+            store.close()
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                leftover.unlink(missing_ok=True)
+        raise
     finally:
         store.close()
 
@@ -127,7 +139,7 @@ def new(
                      for e in entries]
     settings = Settings(schedule, games_per_pair, rounds, seats, tuple(maps or ()), seed,
                         _options(option or []), replays)
-    with open_store(db) as store:
+    with open_store(db, create=True) as store:
         try:
             tournament, count = create(store, name, rules, requests, settings,
                                        _build_dir(db), _print_build_error)

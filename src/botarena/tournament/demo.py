@@ -48,7 +48,7 @@ def demo(workers: Annotated[int | None, typer.Option(
     console = Console()
     executor = LocalExecutor(default_workers() if workers is None else workers)
     try:
-        with open_store(DEMO_DB) as store:
+        with open_store(DEMO_DB, create=True) as store:
             for name, game, bots, per_pair in TOURNAMENTS:
                 rules = get_game(game)
                 tournament = store.tournament(name)

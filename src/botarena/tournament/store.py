@@ -27,8 +27,8 @@ from botarena.tournament.records import GameRecord
 
 SCHEMA_VERSION = 1
 LEASE_S = 120.0
-"""A claim whose runner has not been heard of for this long is handed back, wherever the
-runner was (on this host a dead runner's claims are handed back at once)."""
+"""A claim of a runner on another host not heard of for this long is handed back; on this
+host a runner's claims are handed back as soon as its process is gone, and never before."""
 
 metadata = sa.MetaData()
 
@@ -157,14 +157,17 @@ def _process_start(pid: int) -> str:
 
 
 def _sqlite_pragmas(engine: Engine) -> None:
-    """WAL and a long busy wait; every transaction takes the write lock at BEGIN, so two
-    runners never deadlock upgrading a read lock."""
+    """WAL with synchronous=NORMAL (a commit is durable once written to the log, which the
+    OS keeps when the process dies), a long busy wait, and every transaction takes the
+    write lock at BEGIN, so two runners never deadlock upgrading a read lock."""
 
     @sa.event.listens_for(engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL: no fsync per commit, and
+        # still nothing committed is lost when a process is killed (only at a power cut)
         cursor.execute("PRAGMA busy_timeout=60000")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
@@ -182,8 +185,8 @@ def describe_url(url: str) -> str:
         return url
 
 
-def sqlite_folder(url: str) -> Path | None:
-    """The folder of a SQLite database file (None for other databases or in-memory)."""
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite database (None for other databases or in-memory)."""
     try:
         parsed = sa.engine.make_url(url)
     except sa.exc.ArgumentError:
@@ -191,7 +194,13 @@ def sqlite_folder(url: str) -> Path | None:
     if parsed.get_backend_name() != "sqlite" or not parsed.database or \
             parsed.database == ":memory:":
         return None
-    return Path(parsed.database).resolve().parent
+    return Path(parsed.database).resolve()
+
+
+def sqlite_folder(url: str) -> Path | None:
+    """The folder of a SQLite database file (None for other databases or in-memory)."""
+    path = sqlite_path(url)
+    return None if path is None else path.parent
 
 
 class Store:
@@ -343,13 +352,16 @@ class Store:
 
     def release_stale(self) -> int:
         """Hand back the claims of runners that are gone: on this host, a runner whose
-        process no longer exists; anywhere, one not heard of for LEASE_S. Returns how many."""
+        process no longer exists; on another, one not heard of for LEASE_S. Returns how
+        many."""
         host, now = socket.gethostname(), time.time()
         released = 0
         with self.transaction() as conn:
             for row in conn.execute(sa.select(runners)).all():
-                gone = now - row.heartbeat > LEASE_S or (
-                    row.host == host and _process_start(row.pid) != row.pid_start)
+                if row.host == host:  # this host knows for sure
+                    gone = _process_start(row.pid) != row.pid_start
+                else:
+                    gone = now - row.heartbeat > LEASE_S
                 if not gone:
                     continue
                 released += conn.execute(
@@ -368,19 +380,24 @@ class Store:
             conn.execute(runners.delete().where(runners.c.id == runner))
 
     def claim(self, tournament: Tournament, runner: str) -> GameRow | None:
-        """Claim the first pending game; None when there is none left to claim."""
+        """Claim the first pending game; None when there is none left to claim. One
+        conditional UPDATE: of two runners racing for a game, the second updates nothing
+        (the row is no longer pending) and tries the next."""
+        first = (sa.select(games.c.id).where(games.c.tournament_id == tournament.id,
+                                             games.c.status == "pending")
+                 .order_by(games.c.id).limit(1).scalar_subquery())
         while True:
             with self.transaction() as conn:
-                row = conn.execute(sa.select(games).where(
-                    games.c.tournament_id == tournament.id, games.c.status == "pending")
-                    .order_by(games.c.id).limit(1)).first()
-                if row is None:
+                row = conn.execute(games.update().where(
+                    games.c.id == first, games.c.status == "pending").values(
+                    status="claimed", claimed_by=runner, claimed_at=time.time())
+                    .returning(*games.c)).first()
+                if row is not None:
+                    return _game(row)
+                if conn.execute(sa.select(games.c.id).where(
+                        games.c.tournament_id == tournament.id,
+                        games.c.status == "pending").limit(1)).first() is None:
                     return None
-                won = conn.execute(games.update().where(
-                    games.c.id == row.id, games.c.status == "pending").values(
-                    status="claimed", claimed_by=runner, claimed_at=time.time())).rowcount
-            if won == 1:
-                return _game(row)
 
     def finish(self, game_id: int, runner: str, result: dict[str, Any]) -> bool:
         """Commit a played game's result and replay path in one transaction, if this runner
