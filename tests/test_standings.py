@@ -352,3 +352,10 @@ def test_scripted_labyrinth_games_strike_and_disqualify() -> None:
         (MM, "garbage", 2, 0, True)]
     assert rows[0].mean_score == sum(clean) / 2 == rows[1].mean_score
     assert (rows[2].irregular, rows[2].faults) == (3, 3)  # strikes the referee did not count
+
+
+def test_total_points_in_role_games_keep_each_roles_direction() -> None:
+    rows = standings("labyrinth", LABYRINTH, ["A1", "A3", "M1", "M2"], rank_by="points")
+    # Counted totals: A1 2400, A3 1800; M2 1900 (lowest first), M1 3000.
+    assert [(r.bot, r.rank, r.points) for r in rows] == [
+        ("A1", 1, 2400), ("A3", 2, 1800), ("M2", 1, 1900), ("M1", 2, 3000)]

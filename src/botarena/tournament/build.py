@@ -91,18 +91,21 @@ def language_of(source: Path) -> Language:
 def run_tool(argv: list[str], cwd: Path, *, timeout: float, env: dict[str, str] | None = None,
              writable: tuple[Path, ...] = ()) -> tuple[int | None, str]:
     """Run one compiler in `cwd`; returns (exit code, its stdout and stderr together), the
-    code None when it ran past `timeout` seconds. `writable` names the folders the compiler
-    must write to (`cwd` always is one). Every compiler goes through here, so a sandbox can
-    confine builds in this one place."""
+    code None when it ran past `timeout` seconds. `env` holds only the variables the build
+    adds to the environment; `writable` names the folders the compiler must write to besides
+    `cwd`. Every compiler goes through here, so a sandbox can confine builds in this one
+    place."""
     return _run(argv, cwd, timeout=timeout, env=env)
 
 
 def _run(argv: list[str], cwd: Path, *, timeout: float,
          env: dict[str, str] | None = None) -> tuple[int | None, str]:
-    """Run a command in its own process group, output captured; past `timeout` the whole
-    group is killed (a compiler's own children too) and the code is None."""
+    """Run a command in its own process group with `env` added to this process's
+    environment, output captured; past `timeout` the whole group is killed (a compiler's own
+    children too) and the code is None."""
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **(env or {})},
+                                stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     except OSError as exc:
@@ -145,13 +148,13 @@ def _build(language: Language, code: bytes, source: Path, target: Path, name: st
     try:
         (work / source.name).write_bytes(code)
         argv = language.compile(work, source.name)
-        env = dict(os.environ)
+        env: dict[str, str] = {}
         writable: tuple[Path, ...] = ()
         if language.name == "Go":
             go_cache = target.parent / ".go-cache"
             go_cache.mkdir(exist_ok=True)
-            env.update(GOCACHE=str(go_cache), GOTOOLCHAIN="local", GOPROXY="off",
-                       GO111MODULE="off", GOPATH=str(target.parent / ".go-path"))
+            env = {"GOCACHE": str(go_cache), "GOTOOLCHAIN": "local", "GOPROXY": "off",
+                   "GO111MODULE": "off", "GOPATH": str(target.parent / ".go-path")}
             writable = (go_cache,)
         status, output = run_tool(argv, work, timeout=BUILD_TIMEOUT_S, env=env,
                                   writable=writable)
@@ -178,7 +181,7 @@ def _ensure_tools(language: Language, name: str, source: Path) -> None:
                                 f"{', '.join(missing)} not found: install the Debian package"
                                 f" {language.package} (apt-get install {language.package})"))
     lock = ["-o", "DPkg::Lock::Timeout=300"]
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    env = {"DEBIAN_FRONTEND": "noninteractive"}
     for argv in (["apt-get", *lock, "update", "-qq"],
                  ["apt-get", *lock, "install", "-y", "-qq", language.package]):
         status, output = _run(argv, Path("/"), timeout=INSTALL_TIMEOUT_S, env=env)

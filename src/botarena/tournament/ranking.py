@@ -202,10 +202,14 @@ def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
         prior = ratings.initial_ordinal()
         rating = {bot: final.get(bot, prior) for bot in bots}
     keys: dict[str, Callable[[str], tuple[float, ...]]] = {
-        "points": lambda bot: (-tallies[bot].points, tallies[bot].irregular),
+        "points": lambda bot: (-sign(bot) * tallies[bot].points, tallies[bot].irregular),
         "places": lambda bot: (-rating[bot],),
-        "mean-score": lambda bot: (-signs.get(tallies[bot].role or "", 1) * tallies[bot].mean,),
+        "mean-score": lambda bot: (-sign(bot) * tallies[bot].mean,),
     }
+
+    def sign(bot: str) -> int:
+        """+1 when a higher score is better for the bot's role, -1 when a lower one is."""
+        return signs.get(tallies[bot].role or "", 1)
 
     def key(bot: str) -> tuple[float, ...]:
         return (bot in out, tallies[bot].games == 0, *keys[method](bot))
