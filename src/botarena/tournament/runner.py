@@ -128,7 +128,10 @@ def plan_of(tournament: Tournament) -> schedule.Plan:
     plan = tournament.plan
     return schedule.Plan(seed=plan["seed"], seats=plan["seats"],
                          games_per_pair=plan["games_per_pair"], maps=tuple(plan["maps"]),
-                         rounds=plan["rounds"], role_names=tuple(plan["role_names"]))
+                         rounds=plan["rounds"], role_names=tuple(plan["role_names"]),
+                         game=tournament.game, top=plan.get("top", 5),
+                         confidence=plan.get("confidence", 0.95),
+                         max_rounds=plan.get("max_rounds", 100))
 
 
 def expected_total(store: Store, tournament: Tournament) -> int:
