@@ -108,13 +108,15 @@ def test_the_game_budget_is_charged_in_cpu_time_too(tmp_path: Path) -> None:
     path = tmp_path / "spender.py"
     path.write_text(AMAZES_BOT)
     result = botarena.play("amazes", [f"{sys.executable} {path}", "builtin:amazes/random"],
-                           seed=2, turns=20, budget_ms=200, clock="cpu")
+                           seed=2, turns=20, budget_ms=200, clock="cpu",
+                           replay=tmp_path / "game.json")
     spender = result.to_dict()["players"][0]
     assert spender["status"] == "timeout" and spender["score"] == 0
-    faults = [step for step in result.document["steps"]
-              if any(reply.get("fault") for reply in step.get("replies", {}).values())
-              ] if isinstance(result.document.get("steps"), list) else []
-    assert faults or result.document  # the replay records it (its shape is the replay's)
+    faults = [(index, act) for index, step in enumerate(result.document["steps"])
+              for act in step["acts"] if act.get("fault")]
+    (index, act), = faults
+    assert act["fault"][0] == "timeout" and "budget 200.0 ms" in act["fault"][1]
+    assert 5 <= index // 2 <= 8  # Red's 7th turn, give or take the CPU a start-up costs
 
 
 @pytest.mark.parametrize("game", ["amazes", "falldown", "ants"])
