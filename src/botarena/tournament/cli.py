@@ -197,7 +197,9 @@ def run(
             except ClusterError as exc:
                 fail(str(exc))
         else:
-            executor = LocalExecutor(default_workers() if workers is None else workers)
+            specs = [bot.spec for bot in store.bots(tournament)]
+            executor = LocalExecutor(default_workers(tournament, specs) if workers is None
+                                     else workers)
         try:
             played = play_with_progress(store, tournament, executor)
         except KeyboardInterrupt:
