@@ -13,7 +13,7 @@ def run(quick: bool) -> list[dict]:
     from botarena.stats.simulate import error_rates
     from botarena.stats.sprt import Bounds
 
-    elo0, elo1, runs = (0, 40, 200) if quick else (0, 10, 200)
+    elo0, elo1, runs = (0, 40, 200) if quick else (0, 10, 500)
     bounds = Bounds(0.05, 0.05)
     false_h1, false_h0, pairs = error_rates(runs, elo0, elo1, bounds, seed=2026)
     noise = 2 * math.sqrt(0.05 * 0.95 / runs)
