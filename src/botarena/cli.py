@@ -53,6 +53,8 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
                          " API)"),
     "view": LazyCommand("botarena.web.cli:view", "Watch a replay in the browser (served or"
                         " one HTML file)"),
+    "compare": LazyCommand("botarena.compare:command", "Did my change help? NEW against OLD"
+                           " in paired games until an SPRT decides"),
 }
 """Commands imported only when run: `botarena NAME ...` -> where it lives, its help line."""
 

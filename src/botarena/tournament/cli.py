@@ -103,7 +103,8 @@ def new(
         "--bot", help="a bot: [NAME=]SPEC as in `play`; in role games ROLE:[NAME=]SPEC")] = None,
     bots_file: Annotated[Path | None, typer.Option("--bots", help="a bots TOML file")] = None,
     schedule: Annotated[str | None, typer.Option(
-        help="round-robin (default), swiss, or roles (role games)")] = None,
+        help="round-robin (default), swiss, roles (role games), or adaptive (rounds until the"
+             " top is settled)")] = None,
     games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
     seats: Annotated[int | None, typer.Option(help="seats per game (Ants: 2 to 10)")] = None,
@@ -114,6 +115,11 @@ def new(
     option: Annotated[list[str] | None, typer.Option("-o", "--option",
                                                      help="a game option KEY=VALUE")] = None,
     replays: Annotated[Path, typer.Option(help="folder for the replays")] = Path("replays"),
+    top: Annotated[int, typer.Option(help="adaptive: how many places to settle")] = 5,
+    confidence: Annotated[float, typer.Option(
+        help="adaptive: the probability the top order must reach")] = 0.95,
+    max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")
+                          ] = 100,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
     from botarena.tournament.manage import (
@@ -138,7 +144,8 @@ def new(
         requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source)
                      for e in entries]
     settings = Settings(schedule, games_per_pair, rounds, seats, tuple(maps or ()), seed,
-                        _options(option or []), replays)
+                        _options(option or []), replays, top=top, confidence=confidence,
+                        max_rounds=max_rounds)
     with open_store(db, create=True) as store:
         try:
             tournament, count = create(store, name, rules, requests, settings,
@@ -167,6 +174,9 @@ def run(
     workers: Annotated[int | None, typer.Option(
         help="worker processes (default: one per core; 0: play in this process)")] = None,
     db: DbOption = DEFAULT_DB,
+    dask: Annotated[str | None, typer.Option(
+        help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally")
+        ] = None,
 ) -> None:
     """Play what is left, with a progress bar; resumes by itself after any interruption."""
     from concurrent.futures.process import BrokenProcessPool
@@ -175,9 +185,21 @@ def run(
 
     if workers is not None and workers < 0:
         fail("--workers must be 0 or more")
+    if dask is not None and workers is not None:
+        fail("--workers and --dask exclude each other (the cluster's workers play)")
     with open_store(db) as store:
         tournament = _tournament(store, name)
-        executor = LocalExecutor(default_workers() if workers is None else workers)
+        if dask is not None:
+            from botarena.tournament.cluster import ClusterError, DaskExecutor
+
+            try:
+                executor = DaskExecutor(dask)
+            except ClusterError as exc:
+                fail(str(exc))
+        else:
+            specs = [bot.spec for bot in store.bots(tournament)]
+            executor = LocalExecutor(default_workers(tournament, specs) if workers is None
+                                     else workers)
         try:
             played = play_with_progress(store, tournament, executor)
         except KeyboardInterrupt:
@@ -328,10 +350,22 @@ def standings(
     with open_store(db) as store:
         tournament = _tournament(store, name)
         table, records, names = current_standings(store, tournament, rank_by)
+        rounds = max((row.round for row in store.games(tournament)), default=0)
     if as_json:
         print(json.dumps([row.to_dict() for row in table]))
         return
     print_standings(tournament, table)
+    timed_out = sum("timeout" in record.statuses for record in records)
+    print(f"{len(records)} games counted, {timed_out} with a time-out")
+    if tournament.schedule == "adaptive":
+        from botarena.tournament import adaptive
+
+        plan = tournament.plan
+        decisions = adaptive.decide(tournament.game, names, {row.bot: row.role for row in table},
+                                    records, plan["games_per_pair"], plan["top"],
+                                    plan["confidence"])
+        for line in adaptive.describe(decisions, rounds, plan["max_rounds"]):
+            print(line)
     if plot and records:
         from botarena.tournament.ranking import plot_history
 

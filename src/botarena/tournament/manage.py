@@ -121,6 +121,9 @@ class Settings:
     seed: int | None = None
     options: dict[str, str] | None = None
     replay_dir: Path = Path("replays")
+    top: int = 5
+    confidence: float = 0.95
+    max_rounds: int = 100
 
 
 def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[str, Any]]:
@@ -128,7 +131,7 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
     kind = settings.schedule or ("roles" if info.turn_model == "roles" else "round-robin")
     if kind not in schedule.SCHEDULES:
         raise TournamentError(f"--schedule {kind!r}: not one of {', '.join(schedule.SCHEDULES)}")
-    if (kind == "roles") != (info.turn_model == "roles"):
+    if kind != "adaptive" and (kind == "roles") != (info.turn_model == "roles"):
         raise TournamentError(f"--schedule {kind}: {info.name} is"
                               f"{'' if info.turn_model == 'roles' else ' not'} a role game"
                               f"{' (use roles)' if info.turn_model == 'roles' else ''}")
@@ -152,11 +155,21 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
             raise TournamentError(f"--maps {path}: a {players}-player map, the games have"
                                   f" {seats} seats")
     if seats is None:
-        seats = info.min_seats if kind != "round-robin" else max(
-            info.min_seats, min(info.max_seats, bot_count))
+        every_bot = kind == "round-robin" or (kind == "adaptive" and info.turn_model != "roles")
+        seats = max(info.min_seats, min(info.max_seats, bot_count)) if every_bot else (
+            info.min_seats)
     if not info.min_seats <= seats <= info.max_seats:
         raise TournamentError(f"--seats {seats}: {info.name} has {info.min_seats} to"
                               f" {info.max_seats} seats")
+    if kind == "adaptive":
+        if settings.top < 1:
+            raise TournamentError("--top must be at least 1")
+        if not 0.5 <= settings.confidence < 1:
+            raise TournamentError(f"--confidence {settings.confidence:g}: must be at least"
+                                  " 0.5 and below 1")
+        if settings.max_rounds < 3:
+            raise TournamentError("--max-rounds must be at least 3 (a round's spread needs"
+                                  " three)")
     if kind == "swiss":
         if seats != 2:
             raise TournamentError("--schedule swiss pairs bots: 2-seat games only")
@@ -164,9 +177,12 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
             raise TournamentError("--schedule swiss needs --rounds N (N >= 1)")
     seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(
         2**31)
-    role_names = [s.lower() for s in info.seat_names] if kind == "roles" else []
+    role_names = ([s.lower() for s in info.seat_names] if info.turn_model == "roles"
+                  and kind in ("roles", "adaptive") else [])
     return kind, {"seed": seed, "seats": seats, "games_per_pair": settings.games_per_pair,
-                  "maps": maps, "rounds": settings.rounds, "role_names": role_names}
+                  "maps": maps, "rounds": settings.rounds, "role_names": role_names,
+                  "game": info.name, "top": settings.top, "confidence": settings.confidence,
+                  "max_rounds": settings.max_rounds}
 
 
 def create(store: Store, name: str, rules: Game, requests: Sequence[BotRequest],

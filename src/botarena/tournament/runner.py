@@ -13,7 +13,7 @@ import concurrent.futures as cf
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -64,9 +64,24 @@ class LocalExecutor:
             self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def default_workers() -> int:
+def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
+
+
+def default_workers(tournament: Tournament | None = None,
+                    specs: Sequence[str] = ()) -> int:
+    """Games at once that do not starve the bots: a sequential game keeps one core busy (the
+    referee and the bot on turn take turns), a simultaneous game with process bots one per
+    seat, since all of them think at once (Ants). Without a tournament: one per core."""
+    if tournament is None:
+        return cores()
+    from botarena.games import game_info
+
+    info = game_info(tournament.game)
+    processes = any(not spec.startswith("builtin:") for spec in specs)
+    thinking = tournament.plan["seats"] if info.turn_model == "simultaneous" and processes else 1
+    return max(1, cores() // thinking)
 
 
 @dataclass
@@ -128,7 +143,10 @@ def plan_of(tournament: Tournament) -> schedule.Plan:
     plan = tournament.plan
     return schedule.Plan(seed=plan["seed"], seats=plan["seats"],
                          games_per_pair=plan["games_per_pair"], maps=tuple(plan["maps"]),
-                         rounds=plan["rounds"], role_names=tuple(plan["role_names"]))
+                         rounds=plan["rounds"], role_names=tuple(plan["role_names"]),
+                         game=tournament.game, top=plan.get("top", 5),
+                         confidence=plan.get("confidence", 0.95),
+                         max_rounds=plan.get("max_rounds", 100))
 
 
 def expected_total(store: Store, tournament: Tournament) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from botarena.tournament.records import GameRecord
 
-SCHEDULES = ("round-robin", "swiss", "roles")
+SCHEDULES = ("round-robin", "swiss", "roles", "adaptive")
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,11 @@ class Plan:
     maps: tuple[str, ...] = ()
     rounds: int = 0
     role_names: tuple[str, ...] = field(default=())
+    game: str = ""
+    top: int = 5
+    confidence: float = 0.95
+    max_rounds: int = 100
+    """The adaptive schedule's: settle the top `top` with `confidence`, within `max_rounds`."""
 
 
 def game_seed(tournament_seed: int, bots: Sequence[str], index: int) -> int:
@@ -68,18 +73,18 @@ def game_seed(tournament_seed: int, bots: Sequence[str], index: int) -> int:
 
 
 def _games_for(plan: Plan, seatings: Sequence[tuple[str, ...]], group: Sequence[str],
-               round_: int = 1) -> list[PlannedGame]:
+               round_: int = 1, first_index: int = 0) -> list[PlannedGame]:
     """N games per seating, seeded by the group of bots and the index, maps cycled."""
     games = []
     for seats in seatings:
-        for index in range(plan.games_per_pair):
+        for index in range(first_index, first_index + plan.games_per_pair):
             map_ = plan.maps[index % len(plan.maps)] if plan.maps else None
             games.append(PlannedGame(seats, index, game_seed(plan.seed, group, index), map_,
                                      round_))
     return games
 
 
-def round_robin(plan: Plan, entrants: Sequence[Entrant]) -> list[PlannedGame]:
+def round_robin(plan: Plan, entrants: Sequence[Entrant], round_: int = 1) -> list[PlannedGame]:
     """Every combination of `plan.seats` bots, in each of its rotations (so each bot sits in
     every seat once per combination), `games_per_pair` times: with 2 seats, every ordered
     pair. Every bot meets every other equally often and sits in every seat equally often."""
@@ -87,18 +92,19 @@ def round_robin(plan: Plan, entrants: Sequence[Entrant]) -> list[PlannedGame]:
     games = []
     for group in itertools.combinations(labels, plan.seats):
         rotations = [group[r:] + group[:r] for r in range(len(group))]
-        games += _games_for(plan, rotations, group)
+        games += _games_for(plan, rotations, group, round_, (round_ - 1) * plan.games_per_pair)
     return games
 
 
-def roles(plan: Plan, entrants: Sequence[Entrant]) -> list[PlannedGame]:
+def roles(plan: Plan, entrants: Sequence[Entrant], round_: int = 1) -> list[PlannedGame]:
     """Every bot of the first role against every bot of the second (seat 0 is the first
     role, as the game's seats are), `games_per_pair` times each."""
     first, second = plan.role_names
     games = []
     for a in sorted(e.label for e in entrants if e.role == first):
         for b in sorted(e.label for e in entrants if e.role == second):
-            games += _games_for(plan, [(a, b)], (a, b))
+            games += _games_for(plan, [(a, b)], (a, b), round_,
+                                (round_ - 1) * plan.games_per_pair)
     return games
 
 
@@ -159,14 +165,44 @@ def next_round(kind: str, plan: Plan, entrants: Sequence[Entrant],
         live = {e.label for e in entrants}
         played = [g.seats for g in scheduled if set(g.seats) <= live]
         return swiss_round(plan, entrants, finished, played, round_)
+    if kind == "adaptive":
+        return adaptive_round(plan, entrants, scheduled, finished)
     wanted = roles(plan, entrants) if kind == "roles" else round_robin(plan, entrants)
     have = {(g.seats, g.index) for g in scheduled}
     return [g for g in wanted if (g.seats, g.index) not in have]
+
+
+def adaptive_round(plan: Plan, entrants: Sequence[Entrant], scheduled: Sequence[PlannedGame],
+                   finished: Sequence[GameRecord]) -> list[PlannedGame]:
+    """The adaptive schedule (tournament/adaptive.py): the games missing from the rounds so
+    far (a bot was added or updated), else, unless the top is settled or the maximum of
+    rounds is reached, the next whole round of the base schedule."""
+    from botarena.tournament import adaptive
+
+    def base(round_: int) -> list[PlannedGame]:
+        return (roles(plan, entrants, round_) if plan.role_names
+                else round_robin(plan, entrants, round_))
+
+    current = max((g.round for g in scheduled), default=0)
+    have = {(g.seats, g.index) for g in scheduled}
+    missing = [g for r in range(1, current + 1) for g in base(r)
+               if (g.seats, g.index) not in have]
+    if missing or current >= plan.max_rounds:
+        return missing
+    if current:
+        roles_of = {e.label: e.role for e in entrants}
+        decisions = adaptive.decide(plan.game, list(roles_of), roles_of, finished,
+                                    plan.games_per_pair, plan.top, plan.confidence)
+        if adaptive.settled(decisions):
+            return []
+    return base(current + 1)
 
 
 def total_games(kind: str, plan: Plan, entrants: Sequence[Entrant]) -> int | None:
     """How many games the whole schedule plays, if known before it starts."""
     if kind == "swiss":
         return plan.rounds * (len(entrants) // 2) * plan.games_per_pair
+    if kind == "adaptive":
+        return None
     wanted = roles(plan, entrants) if kind == "roles" else round_robin(plan, entrants)
     return len(wanted)

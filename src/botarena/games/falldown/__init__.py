@@ -4,7 +4,7 @@ docs/games/falldown.md."""
 from __future__ import annotations
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
-from botarena.core.rules import GameInfo, Option
+from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
 
 DEFAULT_TURNS = 1000
 """Slots in a game (the engine's default -t)."""
@@ -34,6 +34,7 @@ INFO = GameInfo(
                int, 1, 600_000),
         Option("ready_ms", 1000, "wall time to print READY (ms; the engine's limit is 1000)",
                int, 1, 600_000),
+        CLOCK_OPTION,
     ),
 )
 
