@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections import deque
 
+from botarena.games.amazes.bots import evasion
 from botarena.games.amazes.bots.lookgain import LookGains
 from botarena.games.amazes.bots.mapping import CELLS, CENTRE, NEIGHBOUR, BotMap, MapConflict
 from botarena.games.amazes.bots.mapping import SQUARES as MAZE_SQUARES
-from botarena.games.amazes.bots.tracking import Tracker
+from botarena.games.amazes.bots.tracking import Tracker, Walks
 from botarena.games.amazes.rules import Observation
 
 TURNS = 150
@@ -33,14 +34,15 @@ COVER_OFFSET = 30.0
 """Once the points are safe, letters are free: moves are ranked by squares per turn."""
 SAFE_POINTS = 1100.0
 """Estimated points above which letters are spent freely (the score is capped at 1000)."""
-SUDDEN_DEATH_LOSS = 1000.0
-"""What being caught by an opponent who has discovered everything costs (all points)."""
+CAUGHT_RATE = 0.2
+"""What being caught by an opponent who has discovered everything costs, in the units moves
+are ranked by (expected new squares per letter): more than any move can gain."""
 DANGER_FROM, DANGER_RAMP = 120, 40
 """Opponents may have discovered all squares from about turn 120 (a completer at any cost
 does by 115-130); weighed fully by turn 160, so evasion costs little coverage."""
 EVASION_OPTIONS = 24
 """How many of the best exploration moves are weighed again with their risk."""
-HUNT_MIN = 40.0
+HUNT_MIN = 1e9
 """A hunt must be worth this many points more than its letters cost (expected)."""
 
 
@@ -57,6 +59,7 @@ class ExplorerBot:
         self.turn = 0
         self.done = False
         self.tracker = Tracker()
+        self.walks = Walks(self.map)
         self.gains = LookGains()
         self.points = 0.0
         """Estimated points so far (whether a square was first and a capture hit are not
@@ -76,7 +79,8 @@ class ExplorerBot:
     def _turn(self, observation: Observation) -> str:
         before = self.map.count
         self.map.look(self.square, self.facing, observation.corridors)
-        self.tracker.observe(self.map, self.square, observation.distance2)
+        self.walks.clear()
+        self.tracker.observe(self.walks, self.square, observation.distance2)
         self.points += (self.map.count - before) * self._square_value()
         path = self._plan()
         self.turn += 1
@@ -85,6 +89,8 @@ class ExplorerBot:
         letters = self._walk(path) or "F"
         self.points += ((self.map.count - before) * self._square_value() - len(letters)
                         + CAPTURE * self.tracker.belief.get(self.square, 0.0))
+        if self.map.count == MAZE_SQUARES:  # if the game goes on, the opponent is not here
+            self.tracker.miss(self.square)
         return letters
 
     def _square_value(self) -> float:
@@ -147,7 +153,10 @@ class ExplorerBot:
                     queue.append(nxt)
         if not options:  # no known opening: only an impossible look gets here
             return []
-        best = prey if prey >= 0 else self._safest(options, offset)
+        if hunt == SUDDEN_DEATH:
+            best = self._hunt(depth)
+        else:
+            best = prey if prey >= 0 else self._safest(options, offset, depth)
         path = []
         while best != start:
             path.append(best)
@@ -155,19 +164,51 @@ class ExplorerBot:
         path.reverse()
         return path
 
-    def _safest(self, options: list[tuple[float, int, float, int]], offset: float) -> int:
+    def _danger(self) -> float:
+        """How likely the opponent has discovered all squares by now (it can then end the
+        game by landing on this bot)."""
+        return max(0.0, min(1.0, (self.turn - DANGER_FROM) / DANGER_RAMP))
+
+    def _hunt(self, depth: list[int]) -> int:
+        """All squares discovered: the likeliest opponent square, unless a miss there is
+        likely to be caught in return (the opponent may have discovered everything too)."""
+        danger = self._danger()
+        threats = evasion.hunters(self.tracker) if danger > 0 else []
+        best, best_score = -1, float("-inf")
+        for square, chance in self.tracker.belief.items():
+            if square == self.square or depth[square] < 0:
+                continue
+            score = chance - depth[square] / SUDDEN_DEATH
+            if threats:
+                score -= danger * (1 - chance) * evasion.risk(self.walks, threats,
+                                                             self.square, square)
+            if score > best_score:
+                best, best_score = square, score
+        if best < 0:  # nowhere to guess: any neighbour
+            best = self.map.links[self.square][0]
+        return best
+
+    def _safest(self, options: list[tuple[float, int, float, int]], offset: float,
+                depth: list[int]) -> int:
         """The best of the top exploration moves once the risk of being caught where it ends
         is counted: late in the game an opponent may have discovered everything, and being
-        caught then costs every point (sudden death)."""
+        caught then costs every point (sudden death). The opponent's own likeliest squares
+        are weighed too: ending on the hunter's square is safe."""
         options.sort(key=lambda option: (-option[0], option[3]))
-        loss = SUDDEN_DEATH_LOSS * min(1.0, (self.turn - DANGER_FROM) / DANGER_RAMP)
+        loss = CAUGHT_RATE * self._danger()
         if loss <= 0 or not self.tracker.belief:
             return options[0][1]
-        threats = self.tracker.threats(self.map)
+        threats = evasion.hunters(self.tracker)
+        value = self._square_value()
+        moves = options[:EVASION_OPTIONS]
+        seen = {square for _, square, _, _ in moves}
+        for _, square in threats:
+            if square not in seen and square != self.square and depth[square] >= 0:
+                moves.append((0.0, square, value * self.gains.gain[square], depth[square]))
         best, best_score = options[0][1], float("-inf")
-        for _, square, gain, steps in options[:EVASION_OPTIONS]:
-            risk = self.tracker.risk(self.map, square, threats)
-            score = (gain - loss * risk) / (steps + offset)
+        for _, square, gain, steps in moves:
+            risk = evasion.risk(self.walks, threats, self.square, square)
+            score = gain / (steps + offset) - loss * risk
             if score > best_score:
                 best, best_score = square, score
         return best
