@@ -26,8 +26,8 @@ above what sudden death needs, by squares per turn (RICH_OFFSET)."""
 FEAR_FROM, FEAR_FULL = 105, 135
 """Own turns from which an opponent may have discovered everything, and by which it
 surely may (weights the evasion)."""
-CAUGHT = 600.0
-"""What ending a turn where the hunter guesses costs, in exploration points."""
+CAUGHT = 0.5
+"""What ending a turn where the hunter guesses costs, in new squares per letter."""
 CANDIDATE_MOVES = 16
 SPREAD = 5.0
 """Typical squares an opponent walks in a turn (filter's transition scale)."""
@@ -159,10 +159,6 @@ class RivalBot:
         look = 0.0 if self.turn == 149 else 1.0
         ranked = sorted(reachable, key=lambda s: -(walked[s] + look * gain[s])
                         / (steps[s] + offset))
-        if self.points < 900:
-            prey = max(reachable, key=lambda s: self.belief.get(s, 0.0))
-            if self.belief.get(prey, 0.0) > 0.6 and steps[prey] < 30:
-                return prey
         fear = min(1.0, max(0.0, (self.turn - FEAR_FROM) / (FEAR_FULL - FEAR_FROM)))
         if fear == 0 or not self.belief:
             return ranked[0]
@@ -174,7 +170,7 @@ class RivalBot:
         def value(s: int) -> float:
             worth = walked[s] + look * gain[s]
             risk = sum(p * self._guessed(h, s) for h, p in hunters)
-            return (worth - fear * CAUGHT * risk) / (steps[s] + offset)
+            return worth / (steps[s] + offset) - fear * CAUGHT * risk
 
         return max(ranked[:CANDIDATE_MOVES], key=value)
 
