@@ -40,6 +40,17 @@ are ranked by (expected new squares per letter): more than any move can gain."""
 DANGER_FROM, DANGER_RAMP = 120, 40
 """Opponents may have discovered all squares from about turn 120 (a completer at any cost
 does by 115-130); weighed fully by turn 160, so evasion costs little coverage."""
+THRIFT_FROM, RESERVE, MIN_STEPS = 90, 150.0, 12
+"""From turn THRIFT_FROM a move spends at most the estimated points above RESERVE (and at
+least MIN_STEPS letters may always be spent)."""
+LATE_SQUARES = 0
+"""With this few squares left to discover, moves rank by squares per turn (finishing first
+is what wins)."""
+DANGER_LEFT, DANGER_LEFT_FULL = 0, -1
+"""The opponent explores about as fast as this bot: it may have discovered everything once
+this bot has fewer than DANGER_LEFT squares left, surely by DANGER_LEFT_FULL."""
+HUNT_CARE = 1.0
+"""How much a hunt weighs the risk of being caught where it misses."""
 EVASION_OPTIONS = 24
 """How many of the best exploration moves are weighed again with their risk."""
 HUNT_MIN = 1e9
@@ -115,8 +126,9 @@ class ExplorerBot:
         hunt = CAPTURE if spare < 0 else 0.0
         if bot_map.count == MAZE_SQUARES:
             hunt = SUDDEN_DEATH
-        offset = STEP_OFFSET if spare < 0 else COVER_OFFSET
-        max_steps = MAX_STEPS
+        late = MAZE_SQUARES - bot_map.count <= LATE_SQUARES
+        offset = STEP_OFFSET if spare < 0 and not late else COVER_OFFSET
+        max_steps = self._affordable()
         most = value * (bot_map.exist_count - bot_map.count + look * max(gains))
         most_hunt = hunt * max(belief.values(), default=0.0) + most
         start = self.square
@@ -164,15 +176,26 @@ class ExplorerBot:
         path.reverse()
         return path
 
+    def _affordable(self) -> int:
+        """The most letters this move may take: late in the game, what keeps the points
+        above RESERVE, since a sudden-death win doubles the points and a win with points at
+        or below 0 scores 0, a tie."""
+        if self.turn < THRIFT_FROM:
+            return MAX_STEPS
+        return max(MIN_STEPS, min(MAX_STEPS, int(self.points - RESERVE)))
+
     def _danger(self) -> float:
         """How likely the opponent has discovered all squares by now (it can then end the
         game by landing on this bot)."""
-        return max(0.0, min(1.0, (self.turn - DANGER_FROM) / DANGER_RAMP))
+        by_turn = (self.turn - DANGER_FROM) / DANGER_RAMP
+        left = MAZE_SQUARES - self.map.count
+        by_progress = (DANGER_LEFT - left) / (DANGER_LEFT - DANGER_LEFT_FULL)
+        return max(0.0, min(1.0, max(by_turn, by_progress)))
 
     def _hunt(self, depth: list[int]) -> int:
         """All squares discovered: the likeliest opponent square, unless a miss there is
         likely to be caught in return (the opponent may have discovered everything too)."""
-        danger = self._danger()
+        danger = self._danger() * HUNT_CARE
         threats = evasion.hunters(self.tracker) if danger > 0 else []
         best, best_score = -1, float("-inf")
         for square, chance in self.tracker.belief.items():

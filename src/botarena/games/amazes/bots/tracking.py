@@ -2,12 +2,15 @@
 
 Each look gives the squared distance to the opponent after its move. The squares at that
 distance from the bot (inside what can still be the maze) are the candidates. Each is
-weighted by how likely the opponent walked there from where it was believed to be: a move
-of w steps weighs exp(-w / SPREAD), w counted through the openings the bot knows (once the
-maze is discovered, the true walking distance; before, the Manhattan distance times a
-detour factor where no known way joins the two squares). A move never ends where it began
-(the jury adds a `T`), and a square the bot ended its hunt on without capturing is not where
-the opponent stood.
+weighted by how likely the opponent walked there from where it was believed to be. A move is
+modelled as a walk of w >= 1 steps, w drawn from a geometric law, ending on any of the
+squares w steps away alike; w counts steps through the openings the bot knows (once the maze
+is discovered, the true walking distance; before, the Manhattan distance times a detour
+factor where no known way joins the two squares). How far the opponent walks per turn is
+learned: a few move lengths are kept as rival hypotheses, each weighted by how well it
+predicted the distances read so far. A move never ends where it began (the jury adds a
+`T`), and a square the bot ended its hunt on without capturing is not where the opponent
+stood.
 """
 
 from __future__ import annotations
@@ -29,7 +32,11 @@ SHELLS = _shells()
 """Squared distance -> every (drow, dcol) at that distance within a 25x25 maze."""
 
 SPREAD = 6.0
-"""Typical steps an opponent walks per turn (the filter's transition scale)."""
+"""Typical steps a player walks per turn (how a hunter is assumed to see this bot)."""
+SPREADS = (2.0, 6.0, 15.0, 40.0)
+"""Mean move lengths the filter weighs as hypotheses about the opponent."""
+FORGET = 0.9
+"""Each turn the hypotheses' log-weights shrink by this factor: opponents change pace."""
 DETOUR = 1.5
 """Walking steps per Manhattan step between squares no known way joins."""
 FLOOR = 0.02
@@ -44,10 +51,22 @@ class Walks:
     def __init__(self, bot_map: BotMap) -> None:
         self.map = bot_map
         self._cache: dict[int, dict[int, int]] = {}
+        self._shells: dict[int, dict[int, int]] = {}
 
     def clear(self) -> None:
         """Forget the cache (the map has learned openings since)."""
         self._cache.clear()
+        self._shells.clear()
+
+    def shells(self, origin: int) -> dict[int, int]:
+        """How many squares lie at each walking distance from `origin` (known openings)."""
+        counts = self._shells.get(origin)
+        if counts is None:
+            counts = {}
+            for steps in self(origin).values():
+                counts[steps] = counts.get(steps, 0) + 1
+            self._shells[origin] = counts
+        return counts
 
     def __call__(self, origin: int) -> dict[int, int]:
         """Steps from `origin` to every square reachable through known openings."""
@@ -105,6 +124,8 @@ class Tracker:
 
     def __init__(self) -> None:
         self.belief: dict[int, float] = {}
+        self.pace = [0.0] * len(SPREADS)
+        """Per hypothesis in SPREADS, its (fading) log-likelihood so far."""
 
     def likeliest(self, count: int, least: float = 0.0) -> list[tuple[float, int]]:
         """Up to `count` (chance, square) pairs, likeliest first, each at least `least`."""
@@ -123,11 +144,39 @@ class Tracker:
             self.belief = dict.fromkeys(candidates, 1.0 / len(candidates))
             return
         mass = sum(p for p, _ in prior)
+        predicted = [dict.fromkeys(candidates, 0.0) for _ in SPREADS]
+        for p, other in prior:
+            walk, shells = walks(other), walks.shells(other)
+            orow, ocol = divmod(other, FRAME)
+            for square in candidates:
+                steps = walk.get(square)
+                if steps is None:
+                    row, col = divmod(square, FRAME)
+                    manhattan = abs(row - orow) + abs(col - ocol)
+                    steps, alike = DETOUR * manhattan, 4 * manhattan
+                else:
+                    alike = shells[steps]
+                if steps == 0:
+                    continue
+                for i, spread in enumerate(SPREADS):
+                    law = math.exp(-steps / spread) * (1 - math.exp(-1 / spread))
+                    predicted[i][square] += p / mass * law / alike
+        fits = [max(sum(weights.values()), 1e-300) for weights in predicted]
+        self.pace = [FORGET * pace + math.log(fit)
+                     for pace, fit in zip(self.pace, fits, strict=True)]
+        top = max(self.pace)
+        trust = [math.exp(pace - top) for pace in self.pace]
         weights = {}
         for square in candidates:
-            weight = sum(p * move_weight(walks, other, square) for p, other in prior) / mass
-            weights[square] = (1 - FLOOR) * weight + FLOOR / len(candidates)
+            weight = sum(t * w[square] / fit
+                         for t, w, fit in zip(trust, predicted, fits, strict=True))
+            weights[square] = (1 - FLOOR) * weight / sum(trust) + FLOOR / len(candidates)
         self._set(weights)
+
+    @property
+    def spread(self) -> float:
+        """The opponent's mean move length the filter trusts most."""
+        return SPREADS[self.pace.index(max(self.pace))]
 
     def miss(self, square: int) -> None:
         """The opponent is not on `square` (a capture there did not happen)."""
