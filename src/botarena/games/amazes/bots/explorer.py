@@ -11,6 +11,7 @@ discovered (sudden death: the mover's points double and the opponent's become 0)
 
 from __future__ import annotations
 
+import random
 from collections import deque
 
 from botarena.games.amazes.bots import evasion
@@ -46,9 +47,10 @@ least MIN_STEPS letters may always be spent)."""
 LATE_SQUARES = 0
 """With this few squares left to discover, moves rank by squares per turn (finishing first
 is what wins)."""
-DANGER_LEFT, DANGER_LEFT_FULL = 0, -1
+DANGER_LEFT, DANGER_LEFT_FULL = 50, 5
 """The opponent explores about as fast as this bot: it may have discovered everything once
 this bot has fewer than DANGER_LEFT squares left, surely by DANGER_LEFT_FULL."""
+HUNT_SHARPNESS = 2
 HUNT_CARE = 1.0
 """How much a hunt weighs the risk of being caught where it misses."""
 EVASION_OPTIONS = 24
@@ -64,6 +66,7 @@ class ExplorerBot:
         self.setup(0)
 
     def setup(self, seat: int, seed: str = "") -> None:
+        self.rng = random.Random(f"explorer:{seed}")
         self.map = BotMap()
         self.square = CENTRE
         self.facing = 0
@@ -91,7 +94,7 @@ class ExplorerBot:
         before = self.map.count
         self.map.look(self.square, self.facing, observation.corridors)
         self.walks.clear()
-        self.tracker.observe(self.walks, self.square, observation.distance2)
+        self.tracker.observe(self.walks, self.square, observation.distance2, self._danger())
         self.points += (self.map.count - before) * self._square_value()
         path = self._plan()
         self.turn += 1
@@ -197,19 +200,21 @@ class ExplorerBot:
         likely to be caught in return (the opponent may have discovered everything too)."""
         danger = self._danger() * HUNT_CARE
         threats = evasion.hunters(self.tracker) if danger > 0 else []
-        best, best_score = -1, float("-inf")
+        squares, weights = [], []
         for square, chance in self.tracker.belief.items():
             if square == self.square or depth[square] < 0:
                 continue
-            score = chance - depth[square] / SUDDEN_DEATH
+            score = chance
             if threats:
                 score -= danger * (1 - chance) * evasion.risk(self.walks, threats,
                                                              self.square, square)
-            if score > best_score:
-                best, best_score = square, score
-        if best < 0:  # nowhere to guess: any neighbour
-            best = self.map.links[self.square][0]
-        return best
+            squares.append(square)
+            weights.append(max(score, 0.0) ** HUNT_SHARPNESS + 1e-12)
+        if not squares:  # nowhere to guess: any neighbour
+            return self.map.links[self.square][0]
+        if HUNT_SHARPNESS >= 50:
+            return squares[weights.index(max(weights))]
+        return self.rng.choices(squares, weights)[0]
 
     def _safest(self, options: list[tuple[float, int, float, int]], offset: float,
                 depth: list[int]) -> int:

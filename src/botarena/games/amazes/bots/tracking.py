@@ -8,7 +8,9 @@ squares w steps away alike; w counts steps through the openings the bot knows (o
 is discovered, the true walking distance; before, the Manhattan distance times a detour
 factor where no known way joins the two squares). How far the opponent walks per turn is
 learned: a few move lengths are kept as rival hypotheses, each weighted by how well it
-predicted the distances read so far. A move never ends where it began (the jury adds a
+predicted the distances read so far, and so is a hunter's move (it lands on a square at
+this bot's distance from where it stood: the ring it guessed this bot on, which the next
+distance often narrows to one square). A move never ends where it began (the jury adds a
 `T`), and a square the bot ended its hunt on without capturing is not where the opponent
 stood.
 """
@@ -35,8 +37,11 @@ SPREAD = 6.0
 """Typical steps a player walks per turn (how a hunter is assumed to see this bot)."""
 SPREADS = (2.0, 6.0, 15.0, 40.0)
 """Mean move lengths the filter weighs as hypotheses about the opponent."""
-FORGET = 0.9
-"""Each turn the hypotheses' log-weights shrink by this factor: opponents change pace."""
+FORGET = 0.6
+"""Each turn the hypotheses' log-weights shrink by this factor: opponents change pace, and
+start hunting all at once."""
+MISS = 1e-3
+"""A hypothesis is charged at most this much less likely than the best one per reading."""
 DETOUR = 1.5
 """Walking steps per Manhattan step between squares no known way joins."""
 FLOOR = 0.02
@@ -124,18 +129,23 @@ class Tracker:
 
     def __init__(self) -> None:
         self.belief: dict[int, float] = {}
-        self.pace = [0.0] * len(SPREADS)
-        """Per hypothesis in SPREADS, its (fading) log-likelihood so far."""
+        self.pace = [0.0] * (len(SPREADS) + 1)
+        """Per hypothesis, its (fading) log-likelihood so far: each move length in SPREADS,
+        then a hunter's move (it lands on a square at this bot's distance from where it
+        stood, the square it guessed this bot on)."""
+        self.hunting = 0.0
+        """How much the last update trusted that the opponent is hunting this bot."""
 
     def likeliest(self, count: int, least: float = 0.0) -> list[tuple[float, int]]:
         """Up to `count` (chance, square) pairs, likeliest first, each at least `least`."""
         ranked = sorted(((p, s) for s, p in self.belief.items() if p >= least), reverse=True)
         return ranked[:count]
 
-    def observe(self, walks: Walks, me: int, distance2: int) -> None:
+    def observe(self, walks: Walks, me: int, reading: int, hunted_prior: float = 0.0) -> None:
         """Update the belief with the squared distance read at this look, `me` being the
-        bot's frame square."""
-        candidates = ring(walks.map, me, distance2)
+        bot's frame square; `hunted_prior` is how likely the opponent can hunt at all (it
+        has discovered every square)."""
+        candidates = ring(walks.map, me, reading)
         if not candidates:
             self.belief = {}
             return
@@ -144,8 +154,13 @@ class Tracker:
             self.belief = dict.fromkeys(candidates, 1.0 / len(candidates))
             return
         mass = sum(p for p, _ in prior)
-        predicted = [dict.fromkeys(candidates, 0.0) for _ in SPREADS]
+        predicted = [dict.fromkeys(candidates, 0.0) for _ in range(len(SPREADS) + 1)]
+        hunted = predicted[-1]
         for p, other in prior:
+            aim = ring(walks.map, other, distance2(other, me))
+            for square in aim:  # a hunter lands at this bot's distance from where it was
+                if square in hunted:
+                    hunted[square] += p / mass / len(aim)
             walk, shells = walks(other), walks.shells(other)
             orow, ocol = divmod(other, FRAME)
             for square in candidates:
@@ -161,22 +176,24 @@ class Tracker:
                 for i, spread in enumerate(SPREADS):
                     law = math.exp(-steps / spread) * (1 - math.exp(-1 / spread))
                     predicted[i][square] += p / mass * law / alike
-        fits = [max(sum(weights.values()), 1e-300) for weights in predicted]
+        fits = [sum(weights.values()) for weights in predicted]
+        best = max(fits)
+        if best <= 0:
+            self.belief = dict.fromkeys(candidates, 1.0 / len(candidates))
+            return
+        fits = [max(fit, MISS * best) for fit in fits]
         self.pace = [FORGET * pace + math.log(fit)
                      for pace, fit in zip(self.pace, fits, strict=True)]
         top = max(self.pace)
         trust = [math.exp(pace - top) for pace in self.pace]
+        trust[-1] *= hunted_prior
+        self.hunting = trust[-1] / sum(trust)
         weights = {}
         for square in candidates:
             weight = sum(t * w[square] / fit
                          for t, w, fit in zip(trust, predicted, fits, strict=True))
             weights[square] = (1 - FLOOR) * weight / sum(trust) + FLOOR / len(candidates)
         self._set(weights)
-
-    @property
-    def spread(self) -> float:
-        """The opponent's mean move length the filter trusts most."""
-        return SPREADS[self.pace.index(max(self.pace))]
 
     def miss(self, square: int) -> None:
         """The opponent is not on `square` (a capture there did not happen)."""
