@@ -54,6 +54,9 @@ HUNT_SHARPNESS = 2
 HUNT_CARE = 1.0
 """How much a hunt weighs the risk of being caught where it misses."""
 EVASION_OPTIONS = 24
+EVASION_SLACK = 10
+"""An evasive move may take at most this many letters more than the best exploring move:
+evasion must not burn the points a sudden-death win doubles."""
 """How many of the best exploration moves are weighed again with their risk."""
 HUNT_MIN = 1e9
 """A hunt must be worth this many points more than its letters cost (expected)."""
@@ -234,7 +237,10 @@ class ExplorerBot:
             if square not in seen and square != self.square and depth[square] >= 0:
                 moves.append((0.0, square, value * self.gains.gain[square], depth[square]))
         best, best_score = options[0][1], float("-inf")
+        most_steps = options[0][3] + EVASION_SLACK
         for _, square, gain, steps in moves:
+            if steps > most_steps:
+                continue
             risk = evasion.risk(self.walks, threats, self.square, square)
             score = gain / (steps + offset) - loss * risk
             if score > best_score:
