@@ -95,7 +95,8 @@ class Walks:
 
     def steps(self, origin: int, square: int) -> float:
         """Walking steps from `origin` to `square`, or the Manhattan estimate."""
-        known = self(origin).get(square)
+        walk = self._cache.get(origin)
+        known = (walk if walk is not None else self(origin)).get(square)
         if known is not None:
             return known
         orow, ocol = divmod(origin, FRAME)
@@ -157,7 +158,7 @@ class Tracker:
         predicted = [dict.fromkeys(candidates, 0.0) for _ in range(len(SPREADS) + 1)]
         hunted = predicted[-1]
         for p, other in prior:
-            aim = ring(walks.map, other, distance2(other, me))
+            aim = ring(walks.map, other, distance2(other, me)) if hunted_prior > 0 else []
             for square in aim:  # a hunter lands at this bot's distance from where it was
                 if square in hunted:
                     hunted[square] += p / mass / len(aim)
