@@ -53,6 +53,8 @@ this bot has fewer than DANGER_LEFT squares left, surely by DANGER_LEFT_FULL."""
 HUNT_SHARPNESS = 2
 HUNT_CARE = 1.0
 """How much a hunt weighs the risk of being caught where it misses."""
+HUNTED_RATE = 2.0
+"""The same, added as far as the filter sees the opponent hunting this bot already."""
 EVASION_OPTIONS = 24
 EVASION_SLACK = 10
 """An evasive move may take at most this many letters more than the best exploring move:
@@ -226,7 +228,7 @@ class ExplorerBot:
         caught then costs every point (sudden death). The opponent's own likeliest squares
         are weighed too: ending on the hunter's square is safe."""
         options.sort(key=lambda option: (-option[0], option[3]))
-        loss = CAUGHT_RATE * self._danger()
+        loss = CAUGHT_RATE * self._danger() + HUNTED_RATE * self.tracker.hunting
         if loss <= 0 or not self.tracker.belief:
             return options[0][1]
         threats = evasion.hunters(self.tracker)
