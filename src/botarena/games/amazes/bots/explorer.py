@@ -1,12 +1,14 @@
 """The built-in Amazes explorer: maps the maze, walks to the best unknown area, hunts.
 
 Each turn it applies the look to its own map (`mapping.BotMap`, the jury's discovery rules
-in its own frame), updates where the opponent may be (`tracking.Tracker`), then searches
-the squares it can reach through known openings (so no step ever hits a wall and its
-position stays certain) for the move worth most points: squares discovered on the way and
-at the next look, minus one point per letter, plus 100 times the chance that the opponent
-stands on the square where the move ends (a capture), or far more once all 625 squares are
-discovered (sudden death: the mover's points double and the opponent's become 0).
+in its own frame), updates where the opponent may be (`tracking.Tracker`, a filter over the
+squared-distance history), then searches the squares it can reach through known openings
+(so no step ever hits a wall and its position stays certain) for the move finding most
+squares per letter: on the way and at the next look. Finishing the map first is what wins
+against a strong opponent, so it does not chase +100 captures; once the opponent may have
+discovered everything (`_danger`), moves where a hunter would guess it are avoided
+(`evasion`); once all 625 squares are discovered it hunts for sudden death (the mover's
+points double and the opponent's become 0) at a square drawn from the filter's belief.
 """
 
 from __future__ import annotations
