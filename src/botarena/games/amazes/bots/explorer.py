@@ -28,7 +28,6 @@ MAX_STEPS = 256
 LETTER = "FRTL"
 """Letter for a step turning (direction - facing) % 4 quarter turns clockwise."""
 CAPTURE = 100.0
-SUDDEN_DEATH = 10_000.0
 STEP_OFFSET = 10.0
 """Moves are ranked by points per letter, counting this many letters more: high enough that
 squares per turn count too, since a strong opponent also reaches the 1000 cap and only a
@@ -46,24 +45,21 @@ does by 115-130); weighed fully by turn 160, so evasion costs little coverage.""
 THRIFT_FROM, RESERVE, MIN_STEPS = 90, 150.0, 12
 """From turn THRIFT_FROM a move spends at most the estimated points above RESERVE (and at
 least MIN_STEPS letters may always be spent)."""
-LATE_SQUARES = 0
-"""With this few squares left to discover, moves rank by squares per turn (finishing first
-is what wins)."""
 DANGER_LEFT, DANGER_LEFT_FULL = 50, 5
 """The opponent explores about as fast as this bot: it may have discovered everything once
 this bot has fewer than DANGER_LEFT squares left, surely by DANGER_LEFT_FULL."""
 HUNT_SHARPNESS = 2
+"""The hunt draws its square with weight (chance - risk) ** HUNT_SHARPNESS: mostly the
+likeliest, not always (an evader that models its hunter expects the likeliest)."""
 HUNT_CARE = 1.0
 """How much a hunt weighs the risk of being caught where it misses."""
 HUNTED_RATE = 2.0
 """The same, added as far as the filter sees the opponent hunting this bot already."""
 EVASION_OPTIONS = 24
+"""How many of the best exploration moves are weighed again with their risk."""
 EVASION_SLACK = 10
 """An evasive move may take at most this many letters more than the best exploring move:
 evasion must not burn the points a sudden-death win doubles."""
-"""How many of the best exploration moves are weighed again with their risk."""
-HUNT_MIN = 1e9
-"""A hunt must be worth this many points more than its letters cost (expected)."""
 
 
 class ExplorerBot:
@@ -123,24 +119,18 @@ class ExplorerBot:
     def _plan(self) -> list[int]:
         """The squares of the best move, in order (never empty, never ending where it
         starts). A breadth-first search over known openings, stopped once no farther square
-        can beat the best found."""
+        can beat the best found (the hunt searches every square it may afford)."""
         bot_map = self.map
         self.gains.refresh(bot_map)
         gains = self.gains.gain
         discovered, links = bot_map.discovered, bot_map.links
         last_turn = self.turn + 1 >= TURNS
         look = 0.0 if last_turn else 1.0
-        belief = self.tracker.belief
         value = self._square_value()
-        spare = self.points - SAFE_POINTS
-        hunt = CAPTURE if spare < 0 else 0.0
-        if bot_map.count == MAZE_SQUARES:
-            hunt = SUDDEN_DEATH
-        late = MAZE_SQUARES - bot_map.count <= LATE_SQUARES
-        offset = STEP_OFFSET if spare < 0 and not late else COVER_OFFSET
+        complete = bot_map.count == MAZE_SQUARES
+        offset = STEP_OFFSET if self.points < SAFE_POINTS else COVER_OFFSET
         max_steps = self._affordable()
         most = value * (bot_map.exist_count - bot_map.count + look * max(gains))
-        most_hunt = hunt * max(belief.values(), default=0.0) + most
         start = self.square
         parent = [-1] * CELLS
         walked = [0] * CELLS
@@ -149,12 +139,10 @@ class ExplorerBot:
         queue = deque([start])
         best_score = float("-inf")
         options = []
-        prey, prey_value = -1, HUNT_MIN
         while queue:
             square = queue.popleft()
             steps = depth[square]
-            if (best_score >= most / (steps + offset)
-                    and most_hunt - steps <= prey_value):
+            if not complete and best_score >= most / (steps + offset):
                 break
             if square != start:
                 gain = value * (walked[square] + look * gains[square])
@@ -162,9 +150,6 @@ class ExplorerBot:
                 if score > best_score:
                     best_score = score
                 options.append((score, square, gain, steps))
-                chance = belief.get(square)
-                if chance and hunt * chance + gain - steps > prey_value:
-                    prey, prey_value = square, hunt * chance + gain - steps
             if steps == max_steps:
                 continue
             for nxt in links[square]:
@@ -175,10 +160,7 @@ class ExplorerBot:
                     queue.append(nxt)
         if not options:  # no known opening: only an impossible look gets here
             return []
-        if hunt == SUDDEN_DEATH:
-            best = self._hunt(depth)
-        else:
-            best = prey if prey >= 0 else self._safest(options, offset, depth)
+        best = self._hunt(depth) if complete else self._safest(options, offset, depth)
         path = []
         while best != start:
             path.append(best)
@@ -219,8 +201,6 @@ class ExplorerBot:
             weights.append(max(score, 0.0) ** HUNT_SHARPNESS + 1e-12)
         if not squares:  # nowhere to guess: any neighbour
             return self.map.links[self.square][0]
-        if HUNT_SHARPNESS >= 50:
-            return squares[weights.index(max(weights))]
         return self.rng.choices(squares, weights)[0]
 
     def _safest(self, options: list[tuple[float, int, float, int]], offset: float,
