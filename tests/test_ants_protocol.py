@@ -32,6 +32,7 @@ def test_the_2011_options_with_the_servers_defaults(tmp_path: Path) -> None:
                 "food_turn": "19,37", "food_start": "75,175", "food_visible": "3,5",
                 "food": "symmetric", "cutoff_turn": "150", "cutoff_percent": "0.85",
                 "strict": "0", "scenario": "0", "player_seed": ""}
+    expected["clock"] = "wall"  # botarena's own: the 2011 engine timed bots by the wall clock
     assert {opt.name: str(opt.default) for opt in INFO.options} == expected
     shown = subprocess.run([sys.executable, "-m", "botarena", "games", "ants"],
                            capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -30,15 +31,19 @@ def snapshot(db: str, cwd: Path) -> tuple[list, list]:
     return [(g["key"], g["bots"], g["scores"], g["status"]) for g in games], standings
 
 
+def finished(path: Path) -> int:
+    """Games committed as done, read straight from the SQLite file while a runner writes."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as store:
+        return store.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0]
+
+
 def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path: Path
                                                                         ) -> None:
     reference, killed = f"sqlite:///{tmp_path / 'ref.db'}", f"sqlite:///{tmp_path / 'kill.db'}"
     for db, replays in ((reference, "ref"), (killed, "kill")):
         botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "4",
                  "--seed", "11", "--db", db, "--replays", str(tmp_path / replays), cwd=tmp_path)
-    started = time.monotonic()
     botarena("tournament", "run", "cup", "--workers", "2", "--db", reference, cwd=tmp_path)
-    whole = time.monotonic() - started  # kills land within a run of this length
 
     chance = random.Random()
     kills = 0
@@ -47,7 +52,12 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
         runner = subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
                                    "--workers", "2", "--db", killed], cwd=tmp_path,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(chance.uniform(0.3, 0.9) * whole)
+        # a random moment while it plays: once a random number of further games is done,
+        # plus a random fraction of a game (the machine's speed does not matter)
+        target = min(23, finished(tmp_path / "kill.db") + chance.randint(1, 6))
+        while runner.poll() is None and finished(tmp_path / "kill.db") < target:
+            time.sleep(0.02)
+        time.sleep(chance.uniform(0.0, 0.2))
         if runner.poll() is None:
             runner.send_signal(signal.SIGKILL)
             kills += 1
