@@ -102,9 +102,8 @@ def clock_kind(text: str) -> str:
 
 
 CLOCK_OPTION = Option(
-    "clock", "wall", "what the time limits charge: wall (the rules' clock) or cpu (the bot's"
-    f" CPU time, threads and children included; wall time {CPU_CLOCK_WALL_FACTOR}x the limit"
-    " as a safety), against time-outs a loaded machine causes", clock_kind)
+    "clock", "wall", "wall (the rules') or cpu: limits charged in the bot's CPU time, wall"
+    f" time {CPU_CLOCK_WALL_FACTOR}x as a safety (docs/clocks.md)", clock_kind)
 """Offered by the games whose rules time bots by the wall clock (Amazes, Falldown, Ants)."""
 
 
