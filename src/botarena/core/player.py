@@ -1,9 +1,9 @@
 """Players are transports: a bot process on pipes under real clocks, or a Python object.
 
 Both answer `send()` then `collect()` with a `Reply`; a game never knows which it talks to.
-A process bot is frozen with SIGSTOP whenever it is not its turn and resumed with SIGCONT
-only to answer; its stderr is drained by a thread (so it never blocks) and capped; at the
-end its whole process group is killed and reaped.
+A process bot runs in its sandbox (core/sandbox.py), is frozen whenever it is not its turn
+and resumed only to answer; its stderr is drained by a thread (so it never blocks) and
+capped; at the end every process of it is killed and reaped.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status
+from botarena.core.sandbox import DEFAULT, Confinement, Sandbox, reap_group
 
 STDERR_CAP = 10_000
 """Characters of a bot's stderr kept per game (CodeCup keeps about 10 000)."""
@@ -200,8 +201,11 @@ class ProcessPlayer(Player):
     needs_text = True
 
     def __init__(self, argv: list[str], name: str, spec: str = "",
-                 cwd: str | None = None, env: dict[str, str] | None = None) -> None:
+                 cwd: str | None = None, env: dict[str, str] | None = None,
+                 sandbox: Sandbox = DEFAULT) -> None:
         self.argv = argv
+        self.sandbox = sandbox
+        self._box: Confinement | None = None
         self.name = name
         self.spec = spec or shlex.join(argv)
         self.cwd = cwd
@@ -222,12 +226,16 @@ class ProcessPlayer(Player):
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
         _become_subreaper()
+        box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
         self.proc = subprocess.Popen(
-            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, cwd=self.cwd, env=self.env, bufsize=0,
+            box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0,
+            preexec_fn=box.preexec if self.sandbox.enabled else None,
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
-        self._pgid = self.proc.pid
+        box.started(self.proc.pid)
+        self.pause = box.pause  # type: ignore[method-assign]  # per exchange: no detour
+        self.resume = box.resume  # type: ignore[method-assign]
         self._stdin_fd = self.proc.stdin.fileno()
         self._stdout_fd = self.proc.stdout.fileno()
         os.set_blocking(self._stdout_fd, False)
@@ -254,24 +262,11 @@ class ProcessPlayer(Player):
                 self._stderr_parts.append(text)
                 self._stderr_len += len(text)
 
-    def _signal(self, sig: int) -> None:
-        if self.proc is None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, sig)
-
-    # The two calls below run twice per exchange: a bare try is cheaper than suppress().
     def pause(self) -> None:
-        try:  # noqa: SIM105
-            os.killpg(self._pgid, signal.SIGSTOP)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Freeze every process of the bot (its confinement's own once started)."""
 
     def resume(self) -> None:
-        try:  # noqa: SIM105
-            os.killpg(self._pgid, signal.SIGCONT)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Let the bot run (its confinement's own once started)."""
 
     def _exited(self) -> bool:
         """Whether the bot's main process has ended, without reaping it (its CPU stays
@@ -375,6 +370,12 @@ class ProcessPlayer(Player):
                 return self._fault_reply(fault, lines, started)
             lines.append(line or "")
         wall = time.monotonic() - started
+        if self._box is not None and self._box.multi_process:
+            reason = self._box.limit_reason()  # a bot past its process limit still answers
+            if reason:
+                self.kill()
+                return Reply(lines=lines, text="\n".join(lines), fault=Status.CRASHED,
+                             detail=reason, wall_s=wall)
         return parse_reply(protocol, lines, observation, wall, None)
 
     def greet(self, greeting: str | None) -> None:
@@ -401,6 +402,7 @@ class ProcessPlayer(Player):
             self.kill()
         else:
             detail = self._send_error or "closed its output"
+            self._wait_exit(0.2)  # its sandbox ends a moment after the bot: say how it ended
             self.kill()
             detail = f"{detail}{self.exit_detail}"
         return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail,
@@ -413,9 +415,14 @@ class ProcessPlayer(Player):
 
     # -- accounting and the end ---------------------------------------------------------
     def _read_cpu(self) -> float:
-        """CPU seconds of the bot's process group: user + system, threads and children."""
+        """CPU seconds of the bot: its cgroup's, else its process group's (user + system,
+        threads and children, from /proc)."""
         if self.proc is None:
             return 0.0
+        if self._box is not None:
+            used = self._box.cpu_s()
+            if used is not None:
+                return used
         pgid = self.proc.pid
         total = 0
         for entry in os.listdir("/proc"):
@@ -437,6 +444,8 @@ class ProcessPlayer(Player):
         nanosecond resolution (from /proc/PID/task/*/schedstat)."""
         if self.proc is None or self._cpu_final is not None:
             return self._cpu_final or 0.0
+        if self._box is not None and (self._box.group is not None or self._box.wrapped):
+            return self._read_cpu()  # the bot is not this process, or not alone
         total = 0
         try:
             for tid in os.listdir(f"/proc/{self.proc.pid}/task"):
@@ -451,32 +460,22 @@ class ProcessPlayer(Player):
         return self._cpu_final if self._cpu_final is not None else self._read_cpu()
 
     def kill(self) -> None:
-        """Kill the whole process group at once and reap the bot."""
-        if self.proc is None:
+        """Kill every process of the bot at once and reap it; the exit detail says how it
+        ended and which sandbox limit it hit, if any."""
+        if self.proc is None or self._box is None:
             return
         if self._cpu_final is None:
             self._cpu_final = self._read_cpu()
-        self._signal(signal.SIGKILL)
-        self._signal(signal.SIGCONT)
+        self._box.kill()
         try:
             code = self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - kernel did not deliver SIGKILL
             code = None
         if not self.exit_detail and code is not None:
-            self.exit_detail = describe_exit(code)
-        self._reap_group()
-
-    def _reap_group(self) -> None:
-        """Reap what is left of the bot's process group (children it left behind)."""
-        assert self.proc is not None
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline:
-            try:
-                pid, _ = os.waitpid(-self.proc.pid, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                time.sleep(0.002)
+            reason = self._box.limit_reason()
+            self.exit_detail = describe_exit(self._box.exit_code(code))
+            self.exit_detail += f", {reason}" if reason else ""
+        reap_group(self.proc.pid)  # children it left behind, bubblewrap's PID 1
 
     def release(self) -> None:
         if self.proc is None or self._exited():
@@ -507,6 +506,8 @@ class ProcessPlayer(Player):
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
+        if self._box is not None:
+            self._box.close()
 
     @property
     def stderr(self) -> str:
