@@ -91,6 +91,8 @@ def play(
     replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr")] = False,
+    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help="run process bots without"
+                                             " the sandbox (trusted bots only)")] = False,
 ) -> None:
     """Play one game and print the result table."""
     import botarena
@@ -100,7 +102,7 @@ def play(
         fail(f"--seed {seed!r} is not an integer")
     try:
         result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
-                               **parse_options(option or []))
+                               sandbox=not no_sandbox, **parse_options(option or []))
     except USER_ERRORS as exc:
         fail(str(exc))
     if as_json:
@@ -145,6 +147,23 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
         return
     print(f"{replay}: differs: {verdict.message}")
     raise typer.Exit(1)
+
+
+@app.command()
+def doctor(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False
+           ) -> None:
+    """Report which sandbox protections are active on this machine, and why not if not."""
+    from botarena.core.sandbox import protections
+
+    found = protections()
+    if as_json:
+        print(json.dumps([{"protection": item.name, "on": item.on, "how": item.how}
+                          for item in found]))
+        return
+    table = Table("protection", "on", "how, or why not")
+    for item in found:
+        table.add_row(item.name, "yes" if item.on else "[red]NO[/]", item.how)
+    console.print(table)
 
 
 def _mount_games() -> None:

@@ -215,13 +215,15 @@ class Confinement:
                 with contextlib.suppress(OSError):  # not a path at all
                     if not path.exists():
                         continue
-                    argv[index] = str(path.resolve())
-                    named.append(argv[index] if path.is_dir() else str(path.resolve().parent))
+                    argv[index] = os.path.abspath(path)  # a venv's python stays itself
+                    named.append(argv[index] if path.is_dir()
+                                 else os.path.dirname(argv[index]))
         runtime = [str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
                    str(Path(__file__).resolve().parents[2])]
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
-        if program is not None:
-            runtime.append(str(Path(program).resolve().parent))
+        if program is not None:  # where it is, and where it really is
+            runtime += [os.path.dirname(os.path.abspath(program)),
+                        str(Path(program).resolve().parent)]
         command = [bwrap, *NAMESPACES, "--die-with-parent", "--cap-drop", "ALL"]
         mounted: list[str] = []
         for folder in SYSTEM_DIRS:
