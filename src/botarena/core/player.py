@@ -35,6 +35,10 @@ LATE_BYTES = 1 << 21
 """Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
 at most 1 MiB when a bot enlarges it) read after the deadline was written too late."""
 
+LINE_CAP = 16 << 20
+"""Bytes a reply line may have: a bot streaming a line without end is cut off here (an
+`invalid` reply) instead of filling the jury's memory."""
+
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -211,7 +215,8 @@ class ProcessPlayer(Player):
         self.cwd = cwd
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
+        self._buffer = bytearray()  # grows in place: a long line costs no quadratic copy
+        self._scanned = 0  # leading bytes of the buffer known to hold no line break
         self._eof = False  # the bot closed its output; what is buffered is still read
         self._skip_lf = False  # a CR ended the last line: a LF right after it belongs to it
         self._stderr_parts: list[str] = []
@@ -319,23 +324,29 @@ class ProcessPlayer(Player):
                 self._skip_lf = False
                 if self._buffer[:1] == b"\n":
                     self._buffer = self._buffer[1:]
-            end = self._buffer.find(b"\n")
+            end = self._buffer.find(b"\n", self._scanned)
             if self.java_line_breaks:
-                cr = self._buffer.find(b"\r", 0, None if end < 0 else end)
+                cr = self._buffer.find(b"\r", self._scanned, None if end < 0 else end)
                 if cr >= 0:
                     line = self._buffer[:cr]
                     self._buffer = self._buffer[cr + 1:]
+                    self._scanned = 0
                     self._skip_lf = True
                     return line.decode("utf-8", errors="replace"), None
             if end >= 0:
                 line = self._buffer[:end].removesuffix(b"\r")
                 self._buffer = self._buffer[end + 1:]
+                self._scanned = 0
                 return line.decode("utf-8", errors="replace"), None
             if self._eof:
                 if self._buffer:
-                    line, self._buffer = self._buffer, b""
+                    line, self._buffer = self._buffer, bytearray()
+                    self._scanned = 0
                     return line.decode("utf-8", errors="replace"), None
                 return None, Status.CRASHED
+            self._scanned = len(self._buffer)
+            if self._scanned > LINE_CAP:
+                return None, Status.INVALID
             # Wait first: a bot just resumed has rarely answered yet.
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
             ready, _, _ = select.select(self._watched, [], [], timeout)
@@ -397,7 +408,17 @@ class ProcessPlayer(Player):
 
     def _fault_reply(self, fault: Status, lines: list[str], started: float) -> Reply:
         wall = time.monotonic() - started
-        if fault is Status.TIMEOUT:
+        reason = self._box.limit_reason() if self._box is not None else ""
+        if reason:  # killed by its sandbox, or stuck at a limit (a fork bomb)
+            self.kill()
+            detail = self.exit_detail.removeprefix(", ")
+            if reason not in detail:
+                detail += f", {reason}"
+            fault = Status.CRASHED
+        elif fault is Status.INVALID:
+            detail = f"a reply line longer than {LINE_CAP >> 20} MiB"
+            self.kill()
+        elif fault is Status.TIMEOUT:
             detail = "no complete reply in time"
             self.kill()
         else:
