@@ -133,6 +133,15 @@ def play(game: str, hostile: str, tmp_path: Path, **extra: Any) -> Any:
     return botarena.play(game, bots, seed=3, replay=tmp_path / "game.json", **options)
 
 
+def cgroups_left() -> list[str]:
+    """This process's bot cgroups still present (each bot's are removed after its game)."""
+    from botarena.core.cgroups import available
+
+    prefix = f"botarena-{os.getpid()}-"
+    return [str(path) for controller in available().values() if controller.path is not None
+            for path in controller.path.iterdir() if path.name.startswith(prefix)]
+
+
 def written_outside(token: str, tmp_path: Path) -> list[str]:
     """Files named `token` where a bot might have written, outside its private /tmp."""
     places = [Path("/tmp"), Path("/var/tmp"), Path.home(), tmp_path]
@@ -154,6 +163,7 @@ def test_hostile_bot(name: str, game: str, tmp_path: Path, bwrap: str,
     if detail:
         assert detail in json.dumps(result.document)
     assert leftovers(folder) == []
+    assert cgroups_left() == []
     if name == "flood_stderr":
         assert len(result.stderr[seat]) == STDERR_CAP
 
