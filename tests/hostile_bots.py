@@ -66,9 +66,9 @@ def finish():
         answer(request())
 
 
-def child(code):
-    """argv of a Python child running `code`, marked as this bot's."""
-    return [sys.executable, "-c", code, MARK]
+def sleeper():
+    """argv of a child that sleeps (cheaply: a shell), marked as this bot's."""
+    return ["/bin/sh", "-c", "sleep 600; :", MARK]
 '''
 
 PYTHON_BOTS: dict[str, str] = {
@@ -106,14 +106,18 @@ PYTHON_BOTS: dict[str, str] = {
                        "prelude()\ntry:\n    finish()\nfinally:\n"
                        "    while True:\n        time.sleep(1)",
     "double_fork": "prelude(); play(1)\n"
-                   "if os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n"
-                   "        os.execv(sys.executable, child('import time; time.sleep(600)'))\n"
+                   "if os.fork() == 0:\n    try:\n        os.setsid()\n    except OSError:\n"
+                   "        pass\n    if os.fork() == 0:\n"
+                   "        os.execv('/bin/sh', sleeper())\n"
                    "    os._exit(0)\n"
                    "os.wait(); finish()",
     "setsid_child": "prelude(); play(1)\n"
-                    "subprocess.Popen(child('import time; time.sleep(600)'),"
-                    " start_new_session=True)\nsys.exit(4)",
-    "changes_pgid": "os.setpgid(0, 0)\nprelude(); finish()",
+                    "if os.fork() == 0:\n    try:\n        os.setsid()\n"
+                    "    except OSError:\n        pass\n    os.execv('/bin/sh', sleeper())\n"
+                    "sys.exit(4)",
+    "changes_pgid": "if os.fork() == 0:\n    try:\n        os.setsid()\n"
+                    "    except OSError:\n        pass\n    while True:\n        pass\n"
+                    "prelude(); finish()",
     "alloc_10gb": "prelude(); play(1); request()\nheld = []\n"
                   "for _ in range(160):\n    held.append(b'm' * (64 << 20))\nfinish()",
     "fork_bomb_py": "prelude(); play(1); request()\n"

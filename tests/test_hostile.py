@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import botarena
+from botarena.core import sandbox
 from botarena.core.player import STDERR_CAP
 from conftest import ensure_debian_package, leftovers
 from hostile_bots import C_BOTS, HARNESS, PYTHON_BOTS, SPY_BODY, c_source
@@ -34,7 +35,15 @@ GAMES: dict[str, dict[str, Any]] = {
                   "options": {"max_rounds": 1, "wall_slack_ms": 1500}},
 }
 """Short games, the hostile bot in one seat (Labyrinth: the maze master); clocks short
-enough for a quick suite, long enough for a Python bot to start on a busy machine."""
+enough for a quick suite, for the bots that must run out of time."""
+
+PATIENT: dict[str, dict[str, int]] = {
+    "amazes": {"budget_ms": 60_000},
+    "falldown": {"ready_ms": 60_000, "reply_ms": 60_000},
+    "ants": {"loadtime": 60_000, "turntime": 60_000},
+    "labyrinth": {"wall_slack_ms": 60_000},
+}
+"""Clocks for every other bot: its outcome must not depend on how busy the machine is."""
 
 ANTS_MAP = Path(botarena.__file__).parent / "games" / "ants" / "maps" / "p02.map"
 
@@ -153,7 +162,8 @@ def test_hostile_bot(name: str, game: str, tmp_path: Path, bwrap: str,
                      c_bots: dict[str, Path]) -> None:
     statuses, detail = EXPECTED[name]
     hostile, folder = spec_of(name, game, tmp_path, c_bots)
-    result = play(game, hostile, tmp_path)
+    out_of_time = statuses[game] == "timeout" or statuses is TIMEOUT
+    result = play(game, hostile, tmp_path, **({} if out_of_time else PATIENT[game]))
     seat = GAMES[game]["seat"]
     assert result.players[seat].status == statuses[game]
     assert result.players[seat].faults == (0 if statuses[game] == "ok" else 1)
@@ -172,7 +182,7 @@ def test_threads_count_as_cpu_time(tmp_path: Path, bwrap: str,
                                    c_bots: dict[str, Path]) -> None:
     """Four threads spinning 100 ms are far more than generateMaze(3)'s 9 ms of CPU."""
     hostile, folder = spec_of("threads_cpu", "labyrinth", tmp_path, c_bots)
-    result = play("labyrinth", hostile, tmp_path)
+    result = play("labyrinth", hostile, tmp_path, **PATIENT["labyrinth"])
     assert result.players[1].status == "strike"
     assert "generateMaze over its time limit: used" in result.end_reason
     assert "of CPU, limit 9.0 ms" in result.end_reason
@@ -197,7 +207,8 @@ def test_spy_sees_reaches_and_writes_nothing(game: str, tmp_path: Path, bwrap: s
                   f"PORT = {port}\nTOKEN = {token!r}\n"
                   f"WRITE_TO = {['/tmp', '/var/tmp', str(Path.home()), str(tmp_path)]!r}\n")
         path = python_bot(tmp_path / "bots" / "spy", header + SPY_BODY)
-        result = play(game, shlex.join([sys.executable, str(path), game]), tmp_path)
+        result = play(game, shlex.join([sys.executable, str(path), game]), tmp_path,
+                      **PATIENT[game])
         with pytest.raises(BlockingIOError):
             listener.accept()
     seat = GAMES[game]["seat"]
@@ -217,12 +228,21 @@ class SlowRandom:
         return "T"
 
 
-def test_busy_loop_gets_no_cpu_while_not_its_turn(tmp_path: Path, bwrap: str) -> None:
-    """The spinner's thread runs only in its own turns: over 20 turns of 40 ms of the other
-    bot's thinking (0.8 s) it gets no CPU, so its total stays well below that."""
-    path = python_bot(tmp_path / "bots" / "spin", PYTHON_BOTS["spin_between_turns"])
+@pytest.mark.parametrize(("name", "locked"), [("spin_between_turns", True),
+                                             ("changes_pgid", True), ("changes_pgid", False)])
+def test_busy_loop_gets_no_cpu_while_not_its_turn(name: str, locked: bool, tmp_path: Path,
+                                                  bwrap: str, monkeypatch: pytest.MonkeyPatch
+                                                  ) -> None:
+    """A spinning thread, or a spinning child in a session of its own, runs only in the
+    bot's own turns: over 20 turns of 40 ms of the other bot's thinking (0.8 s) it gets no
+    CPU, so the bot's total stays well below that. Unlocked (no seccomp: the child leaves
+    the bot's process group), the cgroup freezer stops it."""
+    if not locked:
+        monkeypatch.setattr(sandbox, "group_lock", lambda: (None, "off in this test"))
+    path = python_bot(tmp_path / "bots" / name, PYTHON_BOTS[name])
     result = botarena.play("amazes", [shlex.join([sys.executable, str(path), "amazes"]),
-                                      SlowRandom()], seed=3, turns=20, memory=MEMORY_MIB)
+                                      SlowRandom()], seed=3, turns=20, memory=MEMORY_MIB,
+                           budget_ms=60_000)
     assert result.players[0].status == "ok"
     assert result.players[0].cpu_ms < 400
     assert leftovers(path.parent) == []

@@ -61,8 +61,8 @@ def test_a_one_shot_command_past_its_timeout_is_killed_with_its_children(
         tmp_path: Path) -> None:
     marker = str(tmp_path / "marker")
     script = ("import subprocess, sys, time\n"
-              f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)', {marker!r}],"
-              " start_new_session=True)\ntime.sleep(60)\n")
+              f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)', {marker!r}])"
+              "\ntime.sleep(60)\n")
     with pytest.raises(subprocess.TimeoutExpired):
         sandbox.run([sys.executable, "-c", script, marker], cwd=str(tmp_path), timeout=1)
     assert leftovers(marker) == []

@@ -23,7 +23,7 @@ from typing import Any
 
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status
-from botarena.core.sandbox import DEFAULT, Confinement, Sandbox, reap_group
+from botarena.core.sandbox import DEFAULT, Confinement, Sandbox
 
 STDERR_CAP = 10_000
 """Characters of a bot's stderr kept per game (CodeCup keeps about 10 000)."""
@@ -234,7 +234,7 @@ class ProcessPlayer(Player):
         box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
         self.proc = subprocess.Popen(
             box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0,
+            start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0, pass_fds=box.pass_fds,
             preexec_fn=box.preexec if self.sandbox.enabled else None,
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
@@ -423,7 +423,9 @@ class ProcessPlayer(Player):
             self.kill()
         else:
             detail = self._send_error or "closed its output"
-            self._wait_exit(0.2)  # its sandbox ends a moment after the bot: say how it ended
+            # say how it ended: in the sandbox, the end of its output means bubblewrap is
+            # ending too (it holds the pipe), and reports the bot's exit a moment later
+            self._wait_exit(2.0 if self._box is not None and self._box.wrapped else 0.2)
             self.kill()
             detail = f"{detail}{self.exit_detail}"
         return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail,
@@ -496,7 +498,7 @@ class ProcessPlayer(Player):
             reason = self._box.limit_reason()
             self.exit_detail = describe_exit(self._box.exit_code(code))
             self.exit_detail += f", {reason}" if reason else ""
-        reap_group(self.proc.pid)  # children it left behind, bubblewrap's PID 1
+        self._box.reap()  # children it left behind, bubblewrap's PID 1
 
     def release(self) -> None:
         if self.proc is None or self._exited():

@@ -12,12 +12,16 @@ compiler) under the same sandbox. See docs/sandbox.md.
 from __future__ import annotations
 
 import contextlib
+import errno
+import json
 import os
 import resource
+import select
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -106,8 +110,7 @@ def bubblewrap() -> tuple[str | None, str]:
 
 
 def reap_group(pgid: int, timeout: float = 2.0) -> None:
-    """Reap this process's children left in process group `pgid` (bubblewrap's PID 1 is
-    handed to us, as subreaper, when bubblewrap's outer process ends before it)."""
+    """Reap this process's children left in process group `pgid`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -116,6 +119,23 @@ def reap_group(pgid: int, timeout: float = 2.0) -> None:
             return
         if pid == 0:
             time.sleep(0.002)
+
+
+@cache
+def group_lock() -> tuple[bytes | None, str]:
+    """A seccomp program refusing setsid and setpgid (EPERM), so that every process of a
+    bot stays in its process group and one SIGSTOP stops them all; or why there is none."""
+    try:
+        import pyseccomp
+    except (ImportError, OSError) as exc:  # the library or libseccomp.so.2 is missing
+        return None, f"no seccomp ({exc})"
+    rules = pyseccomp.SyscallFilter(defaction=pyseccomp.ALLOW)
+    for name in ("setsid", "setpgid"):
+        rules.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
+    with tempfile.TemporaryFile() as handle:
+        rules.export_bpf(handle)
+        handle.seek(0)
+        return handle.read(), ""
 
 
 def protections() -> list[Protection]:
@@ -146,9 +166,13 @@ def protections() -> list[Protection]:
         ("freezer", *group("freezer", "every process of the bot frozen between turns",
                            "")),
     ]
-    if groups["freezer"].path is None:
+    lock, lock_why = group_lock()
+    if bwrap is not None and lock is not None:
+        table[-1] = ("freezer", True, "SIGSTOP to the bot's process group, which no process"
+                     " of it can leave (seccomp refuses setsid and setpgid)")
+    elif groups["freezer"].path is None:
         table[-1] = ("freezer", False, "SIGSTOP reaches only the bot's process group: "
-                     + groups["freezer"].reason)
+                     + groups["freezer"].reason + f"; {lock_why or why}")
     return [Protection(name, on, how) for name, on, how in table]
 
 
@@ -186,6 +210,14 @@ class Confinement:
     group: cgroups.BotGroup | None = None
     wrapped: bool = False
     pgid: int = 0
+    pass_fds: tuple[int, ...] = ()
+    locked: bool = False
+    """Whether the bot cannot leave its process group (seccomp), so SIGSTOP stops it all."""
+    _bot_pgid: int = field(default=0, repr=False)
+    _init: int = field(default=0, repr=False)
+    _info: int = field(default=-1, repr=False)
+    _sandbox_pids: tuple[int, ...] = field(default=(), repr=False)
+    _outer_stopped: bool = field(default=False, repr=False)
     _multi: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -224,7 +256,20 @@ class Confinement:
         if program is not None:  # where it is, and where it really is
             runtime += [os.path.dirname(os.path.abspath(program)),
                         str(Path(program).resolve().parent)]
-        command = [bwrap, *NAMESPACES, "--die-with-parent", "--cap-drop", "ALL"]
+        command = [bwrap, *NAMESPACES, "--die-with-parent", "--cap-drop", "ALL",
+                   "--new-session"]  # its own process group, no terminal to push keys to
+        self._info, info = os.pipe()  # bubblewrap says there its PID 1's pid
+        os.set_blocking(self._info, False)
+        command += ["--info-fd", str(info)]
+        self.pass_fds = (info,)
+        lock, _ = group_lock()
+        if lock is not None:
+            fd = os.memfd_create("botarena-seccomp")
+            os.write(fd, lock)
+            os.lseek(fd, 0, os.SEEK_SET)
+            self.pass_fds += (fd,)
+            self.locked = True
+            command += ["--seccomp", str(fd)]
         mounted: list[str] = []
         for folder in SYSTEM_DIRS:
             if os.path.islink(folder):
@@ -276,21 +321,56 @@ class Confinement:
     def started(self, pid: int) -> None:
         """The process is running as `pid`, leader of its own process group."""
         self.pgid = pid
+        self._bot_pgid = 0 if self.wrapped else pid
+        for fd in self.pass_fds:
+            os.close(fd)
+        self.pass_fds = ()
+
+    def _find_bot(self) -> None:
+        """The bot's own process group, once bubblewrap has started it: its PID 1 is the
+        outer process's child and leads a new session; the bot is that one's child."""
+        if not self._init:
+            self._read_info(0)
+        try:
+            with open(f"/proc/{self._init}/task/{self._init}/children") as handle:
+                handle.read().split()[0]  # the bot has started
+        except (OSError, ValueError, IndexError):
+            return  # not started yet, or gone
+        self._bot_pgid = self._init
+        self._sandbox_pids = (self.pgid, self._init)
+
+    def _read_info(self, timeout: float) -> None:
+        """Learn bubblewrap's PID 1 from its --info-fd report (written right after it
+        cloned it), waiting up to `timeout` seconds."""
+        if self._info < 0 or not select.select([self._info], [], [], timeout)[0]:
+            return
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            self._init = int(json.loads(os.read(self._info, 4096))["child-pid"])
+        os.close(self._info)
+        self._info = -1
 
     def pause(self) -> None:
-        """Stop every process of the bot: SIGSTOP to its process group, and the cgroup
-        freezer too as soon as one of its processes is outside that group (from then on)."""
-        try:  # noqa: SIM105 - twice per exchange: a bare try is cheapest
-            os.killpg(self.pgid, signal.SIGSTOP)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Stop every process of the bot: SIGSTOP to its process group (bubblewrap's own
+        processes too until the bot is found); and, where the bot could leave that group,
+        the cgroup freezer as soon as one process of it has (from then on)."""
+        if not self._bot_pgid:
+            self._find_bot()
+        if self._bot_pgid:
+            try:  # noqa: SIM105 - twice per exchange: a bare try is cheapest
+                os.killpg(self._bot_pgid, signal.SIGSTOP)
+            except (ProcessLookupError, PermissionError):
+                pass
+        else:
+            self._outer_stopped = True
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGSTOP)
         group = self.group
-        if group is None or not group.can_freeze:
+        if self.locked or group is None or not group.can_freeze:
             return
         if not self._multi:
             for pid in group.pids():
                 try:
-                    if os.getpgid(pid) != self.pgid:
+                    if pid not in self._sandbox_pids and os.getpgid(pid) != self._bot_pgid:
                         self._multi = True
                         break
                 except ProcessLookupError:
@@ -301,19 +381,35 @@ class Confinement:
     def resume(self) -> None:
         if self.group is not None:
             self.group.thaw()
+        if self._outer_stopped:
+            self._outer_stopped = False
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGCONT)
         try:  # noqa: SIM105
-            os.killpg(self.pgid, signal.SIGCONT)
+            os.killpg(self._bot_pgid, signal.SIGCONT)
         except (ProcessLookupError, PermissionError):
             pass
 
     def kill(self) -> None:
-        """SIGKILL the process group and every process in the bot's cgroup."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pgid, signal.SIGKILL)
+        """SIGKILL the process groups and every process in the bot's cgroup."""
+        if self.wrapped and not self._init:
+            self._read_info(1.0)  # to kill and reap bubblewrap's PID 1 too
+        groups = {self.pgid, self._bot_pgid, self._init} - {0}
+        for pgid in groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
         if self.group is not None:
             self.group.kill_all()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pgid, signal.SIGCONT)
+        for pgid in groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGCONT)
+
+    def reap(self) -> None:
+        """Reap what is left of the bot's processes that became this process's children
+        (bubblewrap's PID 1 is handed to us, as subreaper, when the outer process ends
+        first); call once the outer process is reaped."""
+        for pgid in {self.pgid, self._bot_pgid, self._init} - {0}:
+            reap_group(pgid)
 
     def cpu_s(self) -> float | None:
         """CPU seconds of all the bot's processes and threads, or None without cpuacct."""
@@ -341,6 +437,9 @@ class Confinement:
         if self.group is not None:
             self.group.remove()
             self.group = None
+        if self._info >= 0:
+            os.close(self._info)
+            self._info = -1
 
 
 def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = (),
@@ -359,7 +458,7 @@ def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = ()
     try:
         proc = subprocess.Popen(box.argv, cwd=box.cwd, env=box.env, stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True,
+                                start_new_session=True, pass_fds=box.pass_fds,
                                 preexec_fn=box.preexec if settings.enabled else None)
         box.started(proc.pid)
         try:
@@ -370,7 +469,8 @@ def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = ()
             raise
         finally:
             box.kill()  # nothing it started outlives it
-            reap_group(proc.pid)
+            proc.wait()
+            box.reap()
         code = box.exit_code(proc.returncode)
         return subprocess.CompletedProcess(list(argv), code, out, err)
     finally:
