@@ -133,6 +133,8 @@ class BotGroup:
         self._procs_files = [str(folder / "cgroup.procs") for folder in self.dirs.values()]
         self._freezer = self.dirs.get("freezer")
         self._list = next(iter(self.dirs.values()), None)
+        self._cpu_fd = (os.open(self.dirs["cpuacct"] / "cpuacct.usage", os.O_RDONLY)
+                        if "cpuacct" in self.dirs else -1)  # kept: read once an exchange
         self.frozen = False
 
     @property
@@ -185,9 +187,9 @@ class BotGroup:
 
     def cpu_ns(self) -> int | None:
         """CPU nanoseconds used by every process and thread that was ever in the group."""
-        if "cpuacct" not in self.dirs:
+        if self._cpu_fd < 0:
             return None
-        return int(_read(self.dirs["cpuacct"] / "cpuacct.usage"))
+        return int(os.pread(self._cpu_fd, 64, 0))
 
     def limit_reason(self) -> str:
         """'memory limit 1024 MiB' or 'more than 64 processes' once a limit was hit, else ''."""
@@ -206,6 +208,9 @@ class BotGroup:
     def remove(self) -> None:
         """Kill what is left and remove the groups."""
         self.kill_all()
+        if self._cpu_fd >= 0:
+            os.close(self._cpu_fd)
+            self._cpu_fd = -1
         for folder in self.dirs.values():
             for _ in range(100):  # a killed task leaves its group a moment after it died
                 try:
