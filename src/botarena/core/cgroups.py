@@ -135,6 +135,8 @@ class BotGroup:
         self._list = next(iter(self.dirs.values()), None)
         self._cpu_fd = (os.open(self.dirs["cpuacct"] / "cpuacct.usage", os.O_RDONLY)
                         if "cpuacct" in self.dirs else -1)  # kept: read once an exchange
+        self._pids_fd = (os.open(self.dirs["pids"] / "pids.events", os.O_RDONLY)
+                         if self.processes is not None else -1)
         self.frozen = False
 
     @property
@@ -191,6 +193,10 @@ class BotGroup:
             return None
         return int(os.pread(self._cpu_fd, 64, 0))
 
+    def at_process_limit(self) -> bool:
+        """Whether the bot has tried to exceed its process limit (a cheap read)."""
+        return self._pids_fd >= 0 and os.pread(self._pids_fd, 64, 0).split()[1:2] != [b"0"]
+
     def limit_reason(self) -> str:
         """'memory limit 1024 MiB' or 'more than 64 processes' once a limit was hit, else ''."""
         if self.memory_bytes is not None:
@@ -208,9 +214,10 @@ class BotGroup:
     def remove(self) -> None:
         """Kill what is left and remove the groups."""
         self.kill_all()
-        if self._cpu_fd >= 0:
-            os.close(self._cpu_fd)
-            self._cpu_fd = -1
+        for fd in (self._cpu_fd, self._pids_fd):
+            if fd >= 0:
+                os.close(fd)
+        self._cpu_fd = self._pids_fd = -1
         for folder in self.dirs.values():
             for _ in range(100):  # a killed task leaves its group a moment after it died
                 try:

@@ -213,6 +213,7 @@ class ProcessPlayer(Player):
         self.argv = argv
         self.sandbox = sandbox
         self._box: Confinement | None = None
+        self._watch_s: float | None = None
         self.name = name
         self.spec = spec or shlex.join(argv)
         self.cwd = cwd
@@ -242,6 +243,7 @@ class ProcessPlayer(Player):
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
         box.started(self.proc.pid)
+        self._watch_s = box.watch_s
         self.pause = box.pause  # type: ignore[method-assign]  # per exchange: no detour
         self.resume = box.resume  # type: ignore[method-assign]
         self._stdin_fd = self.proc.stdin.fileno()
@@ -352,7 +354,15 @@ class ProcessPlayer(Player):
                 return None, Status.INVALID
             # Wait first: a bot just resumed has rarely answered yet.
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select(self._watched, [], [], timeout)
+            watch = self._watch_s
+            if watch is not None and (timeout is None or timeout > watch):
+                ready, _, _ = select.select(self._watched, [], [], watch)
+                if not ready:
+                    if self._box is not None and self._box.at_process_limit():
+                        return None, Status.CRASHED  # _fault_reply names the limit
+                    continue
+            else:
+                ready, _, _ = select.select(self._watched, [], [], timeout)
             if not ready:
                 return None, Status.TIMEOUT
             if self._stdout_fd not in ready:

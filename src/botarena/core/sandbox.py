@@ -385,8 +385,9 @@ class Confinement:
             self._outer_stopped = False
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pgid, signal.SIGCONT)
-        try:  # noqa: SIM105
-            os.killpg(self._bot_pgid, signal.SIGCONT)
+        try:
+            if self._bot_pgid:
+                os.killpg(self._bot_pgid, signal.SIGCONT)
         except (ProcessLookupError, PermissionError):
             pass
 
@@ -417,6 +418,15 @@ class Confinement:
             return None
         used = self.group.cpu_ns()
         return None if used is None else used / 1e9
+
+    @property
+    def watch_s(self) -> float | None:
+        """How often to check, while waiting for a reply, whether the bot is stuck at its
+        process limit (a fork bomb never answers); None: no need."""
+        return 0.1 if self.group is not None and self.group.processes is not None else None
+
+    def at_process_limit(self) -> bool:
+        return self.group is not None and self.group.at_process_limit()
 
     def limit_reason(self) -> str:
         """Which limit the bot hit ('memory limit 1024 MiB', ...), or ''."""
