@@ -243,6 +243,7 @@ class ProcessPlayer(Player):
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
         box.started(self.proc.pid)
+        box.wait_exit = self._exited
         self._watch_s = box.watch_s
         self.pause = box.pause  # type: ignore[method-assign]  # per exchange: no detour
         self.resume = box.resume  # type: ignore[method-assign]

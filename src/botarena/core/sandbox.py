@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -34,6 +35,9 @@ SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "
 
 KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
 """The jury's environment variables a sandboxed bot still sees (no tokens, no paths)."""
+
+BOT_START_S = 5.0
+"""How long the first pause waits for bubblewrap to start the bot (a few ms when idle)."""
 
 NAMESPACES = ("--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc",
               "--unshare-uts", "--unshare-cgroup-try")
@@ -217,7 +221,9 @@ class Confinement:
     _init: int = field(default=0, repr=False)
     _info: int = field(default=-1, repr=False)
     _sandbox_pids: tuple[int, ...] = field(default=(), repr=False)
-    _outer_stopped: bool = field(default=False, repr=False)
+    wait_exit: Callable[[], bool] | None = field(default=None, repr=False)
+    """Whether the outer process has ended (set by the player), so a bubblewrap that fails
+    is not waited for."""
     _multi: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -339,6 +345,17 @@ class Confinement:
         self._bot_pgid = self._init
         self._sandbox_pids = (self.pgid, self._init)
 
+    def _await_bot(self, timeout: float) -> None:
+        """Find the bot, waiting up to `timeout` seconds for bubblewrap to start it."""
+        deadline = time.monotonic() + timeout
+        self._read_info(timeout)
+        while self._init and not self._bot_pgid and time.monotonic() < deadline:
+            self._find_bot()
+            if not self._bot_pgid:
+                if self.wait_exit is not None and self.wait_exit():
+                    return  # bubblewrap ended before starting the bot
+                time.sleep(0.0005)
+
     def _read_info(self, timeout: float) -> None:
         """Learn bubblewrap's PID 1 from its --info-fd report (written right after it
         cloned it), waiting up to `timeout` seconds."""
@@ -350,20 +367,18 @@ class Confinement:
         self._info = -1
 
     def pause(self) -> None:
-        """Stop every process of the bot: SIGSTOP to its process group (bubblewrap's own
-        processes too until the bot is found); and, where the bot could leave that group,
-        the cgroup freezer as soon as one process of it has (from then on)."""
+        """Stop every process of the bot: SIGSTOP to its process group (found first: the
+        first pause waits for bubblewrap to start it; bubblewrap's own outer process is
+        never stopped, as stopping it half-way through its set-up can leave it stuck); and,
+        where the bot could leave that group, the cgroup freezer as soon as one process of
+        it has (from then on)."""
         if not self._bot_pgid:
-            self._find_bot()
+            self._await_bot(BOT_START_S)
         if self._bot_pgid:
             try:  # noqa: SIM105 - twice per exchange: a bare try is cheapest
                 os.killpg(self._bot_pgid, signal.SIGSTOP)
             except (ProcessLookupError, PermissionError):
                 pass
-        else:
-            self._outer_stopped = True
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pgid, signal.SIGSTOP)
         group = self.group
         if self.locked or group is None or not group.can_freeze:
             return
@@ -381,10 +396,6 @@ class Confinement:
     def resume(self) -> None:
         if self.group is not None:
             self.group.thaw()
-        if self._outer_stopped:
-            self._outer_stopped = False
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pgid, signal.SIGCONT)
         try:
             if self._bot_pgid:
                 os.killpg(self._bot_pgid, signal.SIGCONT)
