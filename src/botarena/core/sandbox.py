@@ -220,6 +220,7 @@ class Confinement:
     _bot_pgid: int = field(default=0, repr=False)
     _init: int = field(default=0, repr=False)
     _info: int = field(default=-1, repr=False)
+    _info_text: bytes = field(default=b"", repr=False)
     _sandbox_pids: tuple[int, ...] = field(default=(), repr=False)
     wait_exit: Callable[[], bool] | None = field(default=None, repr=False)
     """Whether the outer process has ended (set by the player), so a bubblewrap that fails
@@ -358,13 +359,22 @@ class Confinement:
 
     def _read_info(self, timeout: float) -> None:
         """Learn bubblewrap's PID 1 from its --info-fd report (written right after it
-        cloned it), waiting up to `timeout` seconds."""
-        if self._info < 0 or not select.select([self._info], [], [], timeout)[0]:
-            return
-        with contextlib.suppress(OSError, ValueError, KeyError):
-            self._init = int(json.loads(os.read(self._info, 4096))["child-pid"])
-        os.close(self._info)
-        self._info = -1
+        cloned it, maybe in pieces), waiting up to `timeout` seconds. The pipe stays open
+        until `close`: bubblewrap would die of SIGPIPE writing to a closed one."""
+        deadline = time.monotonic() + timeout
+        while self._info >= 0 and not self._init:
+            left = max(0.0, deadline - time.monotonic())
+            if not select.select([self._info], [], [], left)[0]:
+                return
+            try:
+                chunk = os.read(self._info, 4096)
+            except BlockingIOError:
+                continue
+            if not chunk:  # bubblewrap ended without a report
+                return
+            self._info_text += chunk
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                self._init = int(json.loads(self._info_text)["child-pid"])
 
     def pause(self) -> None:
         """Stop every process of the bot: SIGSTOP to its process group (found first: the
