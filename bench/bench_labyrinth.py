@@ -1,13 +1,28 @@
 """Labyrinth benchmarks: whole in-process games, the rules alone re-playing recorded replies,
-and the strength of `cartographer` against `wallfollower` (both facing `warden`)."""
+the strength of `cartographer` against `wallfollower` (both facing `warden`), and a game of
+JavaScript posts as a whole command beside the original controller's time."""
 
 from __future__ import annotations
 
+import subprocess
 import time
+from pathlib import Path
 from typing import Any
+
+from bench_startup import botarena_command, children_cpu_s
 
 ROUNDS = 10
 """Rounds n = 3 ... 12."""
+
+ORIGINAL_POSTS_GAME_S = 0.50
+"""The original controller (Beefster09/everchanging-labyrinth 012a96a under Node 20, its bots
+in-process) playing a wall follower against a static depth-first maze, 10 435 turns, whole
+process: measured on this machine type for issue 11 ("The repository stands on its own,
+starts fast, and beats the original engines end to end"). The controller is not installable
+here, so its time is recorded, not re-measured."""
+
+POSTS_SEED = "x9"
+"""The seed of the posts game issue 11 measured (wallfollower vs static: 9 552 turns)."""
 
 
 class Recording:
@@ -75,6 +90,40 @@ def average_score(adventurers: str, seeds: list[str]) -> float:
     return sum(scores) / len(scores)
 
 
+def posts_game() -> tuple[float, float]:
+    """`botarena play labyrinth post:wallfollower.md post:static.md --seed x9` as a user
+    runs it: the best wall time of 3 whole runs and that run's CPU (jury and both Node
+    runners, user + system)."""
+    import botarena
+
+    posts = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
+    command = [*botarena_command(), "play", "labyrinth", f"post:{posts / 'wallfollower.md'}",
+               f"post:{posts / 'static.md'}", "--seed", POSTS_SEED]
+    best = (float("inf"), 0.0)
+    for _ in range(3):
+        cpu, started = children_cpu_s(), time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        best = min(best, (time.perf_counter() - started, children_cpu_s() - cpu))
+    return best
+
+
+def posts_rows() -> list[dict]:
+    wall, cpu = posts_game()
+    goal = 4 * ORIGINAL_POSTS_GAME_S
+    return [
+        {"name": f"labyrinth posts wallfollower vs static, --seed {POSTS_SEED} (9 552 turns),"
+                 " whole `botarena play`, best of 3", "value": wall, "unit": "s",
+         "goal": f"<= {goal:.1f}"},
+        {"name": "  its CPU time: jury + both Node runners, user + system", "value": cpu,
+         "unit": "s", "goal": ""},
+        {"name": "labyrinth original controller, wall follower vs static DFS maze (10 435"
+                 " turns), recorded for issue 11", "value": ORIGINAL_POSTS_GAME_S, "unit": "s",
+         "goal": ""},
+        {"name": "labyrinth posts game / original controller's game", "value":
+         wall / ORIGINAL_POSTS_GAME_S, "unit": "x", "goal": "<= 4"},
+    ]
+
+
 def run(quick: bool) -> list[dict]:
     seeds = [f"bench{i}" for i in range(3 if quick else 10)]
     rate, recordings, turns = whole_games(seeds)
@@ -92,4 +141,4 @@ def run(quick: bool) -> list[dict]:
                              f" ({len(strength_seeds)} games)",
                      "value": average_score(name, strength_seeds), "unit": "points",
                      "goal": "cartographer > wallfollower"})
-    return rows
+    return rows + posts_rows()

@@ -257,3 +257,25 @@ def test_turn_zero_reaches_every_bot_at_once(tmp_path: Path) -> None:
     bot = f"{sys.executable} {program}"
     result = botarena.play("ants", [bot, bot], seed=1, turns=3, loadtime=1500)
     assert [player.status for player in result.players] == ["ok", "ok"]
+
+
+def test_a_game_over_at_turn_0_exports_the_lone_survivors_bonus(tmp_path: Path) -> None:
+    """A bot that dies before answering turn 0 leaves a lone survivor at turn 0: the result
+    counts its hill (1) and the bonus for the standing enemy hill (2), and so must the 2011
+    replay exported from it."""
+    crash = tmp_path / "crash.py"
+    crash.write_text("import sys\nsys.exit(3)\n")
+    replay = tmp_path / "g.replay.gz"
+    run = subprocess.run([sys.executable, "-m", "botarena", "play", "ants",
+                          "builtin:ants/greedy", f"{sys.executable} {crash}", "--seed", "4",
+                          "--replay", str(replay), "--json"],
+                         capture_output=True, text=True, timeout=120)
+    result = json.loads(run.stdout)
+    assert result["turns"] == 0 and result["end_reason"] == "lone survivor"
+    assert [p["score"] for p in result["players"]] == [3, 0]
+    out = tmp_path / "g2011.replay"
+    export = subprocess.run([sys.executable, "-m", "botarena", "ants", "export-replay",
+                             str(replay), str(out)], capture_output=True, text=True)
+    assert export.returncode == 0, export.stderr
+    data = json.loads(out.read_text())
+    assert data["score"] == [3, 0] and data["replaydata"]["bonus"] == [2, 0]

@@ -23,7 +23,8 @@ def test_play_json_has_the_contract_shape(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert list(result) == ["game", "seed", "turns", "end_reason", "replay", "players"]
-    assert (result["game"], result["seed"], result["turns"]) == ("amazes", 3, 300)
+    assert (result["game"], result["seed"], result["turns"]) == ("amazes", 3, 280)
+    assert result["end_reason"] == "sudden_death"  # the explorer completes, then catches
     assert result["replay"] == str(replay)
     assert [p["bot"] for p in result["players"]] == ["random", "explorer"]
     for player in result["players"]:
@@ -100,7 +101,7 @@ def test_official_maze_plays_with_drawn_starts(data: Path) -> None:
     run = botarena("play", "amazes", *BOTS, "--map", str(data / "amazes/maze04.txt"),
                    "--seed", "2", "--json")
     assert run.returncode == 0
-    assert json.loads(run.stdout)["turns"] == 300
+    assert json.loads(run.stdout)["turns"] == 254  # the explorer's sudden death
 
 
 def _every_builtin_bot() -> list[str]:

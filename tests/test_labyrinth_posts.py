@@ -14,8 +14,15 @@ from typer.testing import CliRunner
 import botarena
 from botarena import load_replay
 from botarena.cli import app
+from botarena.core.replay import verify
 from botarena.core.spec import BotSpecError
-from botarena.games.labyrinth.post import PostError, load_post, parse_post, runner_argv
+from botarena.games.labyrinth.post import (
+    PostError,
+    check_post,
+    load_post,
+    parse_post,
+    runner_argv,
+)
 from botarena.games.labyrinth.rng import seeded_random
 from conftest import ensure_debian_package
 
@@ -147,6 +154,27 @@ def test_environment_matches_the_original_controller(tmp_path: Path) -> None:
     assert replies[:2] == ['"ready"', "null"]
     assert json.loads(replies[2]) == [
         0, 0, ["undefined"] * 6, True, False, ["log"], "TypeError", True]
+
+
+ESCAPE_POST = """# Adventurers: escape
+
+```js
+const reach = thing => thing.constructor.constructor("return typeof process")();
+const tries = () => [reach(random), reach(Math.random), reach(performance),
+                     reach(Function("return this")()), reach(_logs_)];
+const atBuild = tries();
+return {startRound() {}, takeTurn(vision) { return [atBuild, tries(), reach(vision)]; }};
+```
+"""
+
+
+def test_nothing_handed_to_a_post_reaches_node(tmp_path: Path) -> None:
+    """The classic way out of a vm realm, a constructor of an object made by Node's realm,
+    finds nothing: every object the bot gets and its realm's global are its realm's own."""
+    path = write(tmp_path, "escape.md", ESCAPE_POST)
+    replies = talk(path, [{"call": "setup", "args": ["adventurers", "s:A"]},
+                          {"call": "takeTurn", "args": [[]]}])
+    assert json.loads(replies[1]) == [["undefined"] * 5, ["undefined"] * 5, "undefined"]
 
 
 def test_random_and_math_random_are_one_seeded_stream(tmp_path: Path) -> None:
@@ -285,6 +313,17 @@ def test_check_post_runtime_error_in_body_names_its_line(tmp_path: Path) -> None
     assert code == 1 and f"{path}:5:" in out
 
 
+@pytest.mark.parametrize(("code_text", "timeout_s", "message"), [
+    ("const a = [];\nwhile (true) a.push('x'.repeat(1e7));", 60,
+     "the bot used more than 256 MB of memory while it was built"),
+    ("while (true) {}", 2, "building the bot took more than 2 s"),
+])
+def test_check_post_caps_memory_and_time(tmp_path: Path, code_text: str, timeout_s: float,
+                                         message: str) -> None:
+    path = write(tmp_path, "hog.md", f"# Adventurers: hog\n\n```js\n{code_text}\n```\n")
+    assert check_post(path, timeout_s=timeout_s) == (False, f"{path}: {message}")
+
+
 @pytest.mark.parametrize("text", ["hello\n\n```js\nreturn {};\n```\n",
                                   "# Adventurers: x\n\nprose only\n"])
 def test_check_post_not_a_post_is_a_user_error(tmp_path: Path, text: str) -> None:
@@ -368,6 +407,8 @@ def test_game_between_posts_is_reproduced_from_a_string_seed(tmp_path: Path) -> 
     changed = [change for _, frame in record for change in frame.get("changes", [])
                if change["result"] == "changed"]
     assert changed  # the warden did move walls: the game is not a static one
+    verdict = verify(load_replay(tmp_path / "1.json.gz"))
+    assert verdict.ok, verdict.message
     botarena.play("labyrinth", specs, seed="Λαβύρινθος 8", replay=tmp_path / "3.json.gz",
                           max_rounds=4)
     assert first.end_reason == "round_cap"
@@ -384,3 +425,129 @@ def test_post_and_builtin_static_draw_the_same_mazes(tmp_path: Path) -> None:
               for kind in ("py", "js")]
     assert frames[0] == frames[1]
     assert len(frames[0]) > 20
+
+
+# -- what a post receives: exactly the protocol's arguments, whatever the wire carries ----
+ECHO_MASTER = """# Maze Master: echo
+
+```js
+let last = null;
+const echo = (args, extra) => [JSON.stringify(Array.from(args)), args.length, ...extra];
+return {
+    generateMaze() { return echo(arguments, []); },
+    takeTurn(mana, maze, adventurers) {
+        const reply = echo(arguments, [maze !== last, maze instanceof Array,
+                                       Object.getPrototypeOf(maze[0][0]) === Object.prototype]);
+        maze[0][0].east = "scribbled";  // a bot may change its copy: the next is fresh
+        maze[maze.length - 1].pop();
+        maze.push([]);
+        last = maze;
+        return reply;
+    },
+};
+```
+"""
+
+ECHO_ADVENTURERS = """# Adventurers: echo
+
+```js
+const echo = (args, extra) => [JSON.stringify(Array.from(args)), args.length, ...extra];
+return {
+    startRound() { return echo(arguments, []); },
+    takeTurn(vision) {
+        const reply = echo(arguments, [vision instanceof Array]);
+        vision[0].ahead.pop();
+        return reply;
+    },
+};
+```
+"""
+
+
+def ordered(text: str) -> Any:
+    """A JSON text with every object as its list of (key, value) pairs: key order counts."""
+    return json.loads(text, object_pairs_hook=list)
+
+
+def test_posts_see_exactly_the_calls_arguments_through_a_game_with_moving_walls(
+        tmp_path: Path) -> None:
+    """Cartographer and warden (in-process) play; every call of the game is also sent to
+    two echo posts, which answer with JSON.stringify of the arguments they received. The
+    runner gets only the maze's changed cells, yet each echo is the call's arguments as the
+    protocol states them in full, in the controller's key order, with a fresh maze copy of
+    the bot's realm each turn, though the echo scribbles on the copies it gets."""
+    from botarena.games.labyrinth.bots.cartographer import Cartographer
+    from botarena.games.labyrinth.bots.warden import Warden
+    from botarena.games.labyrinth.post import post_player
+    from botarena.games.labyrinth.protocol import PROTOCOL
+    from botarena.games.labyrinth.rules import LabyrinthState
+
+    echoes = [post_player(write(tmp_path, f"{name}.md", text), f"post:{name}")
+              for name, text in (("adventurers", ECHO_ADVENTURERS), ("master", ECHO_MASTER))]
+    bots = [Cartographer(), Warden()]
+    state = LabyrinthState("echo", max_rounds=4)
+    try:
+        for seat, echo in enumerate(echoes):
+            echo.start(seat)
+            echo.greet(PROTOCOL.greeting(state, seat))
+            assert echo.await_handshake(PROTOCOL.handshake_done, 0, None).fault is None
+            bots[seat].setup(seat, f"echo:{seat}")
+        calls = changed = 0
+        while not state.is_over():
+            seat = state.to_act()[0]
+            call = state.observation(seat)
+            echoes[seat].send("", call)
+            reply = echoes[seat].collect(PROTOCOL, call, None)
+            assert reply.fault is None, reply.detail
+            text, count, *checks = reply.action.value
+            assert ordered(text) == ordered(json.dumps(list(call.args)))
+            assert count == len(call.args) and all(checks)
+            calls += 1
+            state.apply({seat: bots[seat].act(call)})
+            changed += any(change["result"] == "changed"
+                           for change in state.last.get("changes", ()))
+        assert state.end_reason == "round_cap" and changed >= 10 and calls > 200
+    finally:
+        for echo in echoes:
+            echo.close()
+
+
+def test_post_wire_sends_a_new_maze_whole_then_only_changed_cells() -> None:
+    from botarena.games.labyrinth.maze import Maze
+    from botarena.games.labyrinth.postwire import PostWire
+    from botarena.games.labyrinth.rules import Call, MazeMasterTurn
+
+    wire, maze = PostWire(), Maze.open(3)
+    places = [{"row": 0, "col": 1, "dir": "east"}, {"row": 1, "col": 0, "dir": "south"}]
+
+    def sent(mana: int) -> dict[str, Any]:
+        return json.loads(wire.encode(MazeMasterTurn(mana, maze.shared_view(), places)))
+
+    first = sent(1)
+    assert (first["call"], first["mana"], first["n"], first["adventurers"]) == (
+        "takeTurn", 1, 3, places)
+    assert first["cells"][0] == [0, 0, False, 1, False, 1]
+    assert first["cells"][8] == [2, 2, None, 1, None, 1]  # the border: null, cost 1
+    assert [cell[:2] for cell in first["cells"]] == [[r, c] for r in range(3) for c in range(3)]
+    assert sent(2)["cells"] == []
+    maze.set(maze.edge(1, 1, "south"), True)
+    maze.set(maze.edge(1, 1, "south"), False)  # changed twice: fib(2) = 2 to change again
+    maze.set(maze.edge(0, 1, "east"), True)
+    assert sent(3)["cells"] == [[0, 1, True, 1, False, 1], [1, 1, False, 1, False, 2]]
+    assert sent(4)["cells"] == []
+    maze = Maze.open(4)  # the next round
+    assert len(sent(1)["cells"]) == 16
+    assert wire.encode(Call("startRound", (4,))) == '{"call":"startRound","args":[4]}\n'
+
+
+def test_a_post_over_its_cpu_bank_is_a_strike(tmp_path: Path) -> None:
+    """Posts are not frozen between calls, but a call is still charged the CPU Node used
+    for it: 400 ms of spinning in the first takeTurn against a bank of 50 + 1 ms."""
+    path = write(tmp_path, "spin.md", "# Adventurers: spin\n\n```js\nreturn {startRound() {},"
+                 " takeTurn() {\n    const end = performance.now() + 400;\n"
+                 "    while (performance.now() < end) {}\n    return [0, 0];\n}};\n```\n")
+    result = botarena.play("labyrinth", [f"post:{path}", "builtin:static"], seed="s")
+    assert result.players[0].status == "strike"
+    assert result.end_reason.startswith("strike (adventurers): adventurers.takeTurn over its"
+                                        " time limit: used ")
+    assert result.end_reason.endswith(" ms of CPU, limit 51.0 ms; outlier")

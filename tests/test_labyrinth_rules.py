@@ -277,6 +277,27 @@ def test_a_change_costs_its_fibonacci_price_and_the_rest_is_kept() -> None:
     assert state.mana == 1 and not wall(state, 3, 3, "east")
 
 
+def test_each_maze_master_call_gets_a_fresh_maze_that_later_changes_leave_alone() -> None:
+    """The controller hands takeTurn a fresh copy each turn: what a bot does to its copy
+    changes nothing, and a view handed out earlier still shows the maze of its turn."""
+    state = waited(3, FAR_CORNER_N5, 5)
+    call = state.observation(MAZE_MASTER)
+    first = call.args[1]
+    first[3][3]["east"] = "scribbled"
+    first[0].clear()
+    assert call.args[1][3][3] == {"east": True, "eastCost": 1, "south": True, "southCost": 1}
+    assert len(call.args[1][0]) == 5
+    answer(state, [[3, 3, "east"], None])  # paid and changed: its cost is now fib(1)
+    assert call.args[1][3][3] == {"east": True, "eastCost": 1, "south": True, "southCost": 1}
+    answer(state, [WAIT, WAIT])
+    assert state.observation(MAZE_MASTER).args[1][3][3] == {
+        "east": False, "eastCost": 1, "south": True, "southCost": 1}
+    answer(state, [None, [3, 3, "east"]])  # changed twice: fib(2) = 2
+    answer(state, [WAIT, WAIT])
+    assert state.observation(MAZE_MASTER).args[1][3][3] == {
+        "east": True, "eastCost": 2, "south": True, "southCost": 1}
+
+
 def test_the_same_wall_in_both_slots_is_ignored_and_free() -> None:
     state = waited(2, FAR_CORNER_N5, 5)
     answer(state, [[3, 3, "east"], [3, 3.0, "east"]])

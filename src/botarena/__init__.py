@@ -29,6 +29,15 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
     `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a bad game,
     option, map or bot.
     """
+    return _play(game, bots, seed=seed, map=map, replay=replay, options=options,
+                 sandbox=sandbox)
+
+
+def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path | None,
+          replay: str | Path | None, options: dict[str, Any],
+          observe: Any = None, sandbox: Any = True) -> Any:
+    """`play`, and `observe(document)` with the replay document as soon as it exists: the
+    referee fills it while the game runs (`botarena play --watch` shows it live)."""
     from botarena.core.match import run_match
     from botarena.core.replay import save
     from botarena.core.rules import GameError
@@ -61,8 +70,9 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
 
         seed = random.SystemRandom().randrange(2**31)
     result = run_match(rules, players, seed=seed, options=resolved, map_data=map_data,
-                       record=replay is not None,
-                       replay_path=str(replay) if replay is not None else None)
+                       record=replay is not None or observe is not None,
+                       replay_path=str(replay) if replay is not None else None,
+                       observe=observe)
     if replay is not None:
         save(result.document, replay)
     return result

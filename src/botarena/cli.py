@@ -45,6 +45,16 @@ def _game_tools_help(name: str) -> str:
 LAZY_COMMANDS: dict[str, LazyCommand] = {
     **{name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
        for name in GAME_MODULES},
+    "tournament": LazyCommand("botarena.tournament.cli:app", "Run tournaments: new, run,"
+                              " add-bot, update-bot, standings, games, cross-table, list"),
+    "demo": LazyCommand("botarena.tournament.demo:demo", "A short tournament of each game"
+                        " with its built-in bots, into ./botarena-demo.db"),
+    "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON"
+                         " API)"),
+    "view": LazyCommand("botarena.web.cli:view", "Watch a replay in the browser (served or"
+                        " one HTML file)"),
+    "compare": LazyCommand("botarena.compare:command", "Did my change help? NEW against OLD"
+                           " in paired games until an SPRT decides"),
     "doctor": LazyCommand("botarena.doctor:doctor",
                           "Report which sandbox protections this machine gives"),
 }
@@ -157,6 +167,8 @@ def play(
     replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr")] = False,
+    watch: Annotated[bool, typer.Option(help="show the game live in the viewer (browser)")
+                     ] = False,
     no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help="run process bots without"
                                              " the sandbox (trusted bots only)")] = False,
 ) -> None:
@@ -166,11 +178,16 @@ def play(
     seed_value = parse_seed(seed)
     if isinstance(seed_value, str) and not _game_info(game).string_seeds:
         fail(f"--seed {seed!r} is not an integer")
-    try:
-        result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
-                               sandbox=not no_sandbox, **parse_options(option or []))
-    except USER_ERRORS as exc:
-        fail(str(exc))
+    if watch:
+        from botarena.web.cli import watched
+
+        result = watched(game, bots, seed_value, map_file, replay, parse_options(option or []))
+    else:
+        try:
+            result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
+                                   sandbox=not no_sandbox, **parse_options(option or []))
+        except USER_ERRORS as exc:
+            fail(str(exc))
     if as_json:
         print(json.dumps(result.to_dict()))
         return

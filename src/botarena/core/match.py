@@ -9,6 +9,7 @@ whole exchange is recorded for the replay.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,7 @@ class _Seat:
 
     player: Player
     waited_s: float = 0.0
+    cpu_used_s: float = 0.0
     faults: int = 0
     status: Status = Status.OK
 
@@ -74,9 +76,12 @@ class Referee:
     """Runs one game between `players`; see `run_match`."""
 
     def __init__(self, game: Game, state: State, players: list[Player],
-                 recorder: ReplayRecorder | None, seed: int | str = 0) -> None:
+                 recorder: ReplayRecorder | None, seed: int | str = 0,
+                 cpu_clock: bool = False) -> None:
         self.game = game
         self.seed = seed
+        self.cpu_clock = cpu_clock
+        """`-o clock=cpu`: every clock charged in the bot's CPU time (Clock.in_cpu_time)."""
         self.state = state
         self.seats = [_Seat(player) for player in players]
         for player in players:
@@ -111,10 +116,13 @@ class Referee:
             if not together:  # one bot after the other, each on its own clock
                 started = time.monotonic()
                 entry.player.greet(protocol.greeting(self.state, seat))
-            limit = self.state.handshake_clock(seat).reply_s
+            clock = self._clock(self.state.handshake_clock(seat))
+            limit = clock.reply_s
             reply = entry.player.await_handshake(
                 protocol.handshake_done, started, None if limit is None else started + limit)
             entry.player.pause()
+            if reply.fault is None and clock.cpu_s is not None:
+                self._check_cpu(entry, reply, clock, entry.player.cpu_now())
             if reply.fault is not None:
                 faults[seat] = reply
         for seat, reply in faults.items():
@@ -132,9 +140,9 @@ class Referee:
             observation = observations[seat] = state.observation(seat)
             text = texts[seat] = (self.game.protocol.encode(observation)
                                   if self._wants_text[seat] else "")
-            clock = clocks[seat] = state.clock(seat)
+            clock = clocks[seat] = self._clock(state.clock(seat))
             player = self.seats[seat].player
-            if clock.cpu_s is not None:
+            if clock.cpu_s is not None or clock.cpu_budget_s is not None:
                 cpu_before[seat] = player.cpu_now()
             player.send(text, observation)
         replies, actions = {}, {}
@@ -160,14 +168,29 @@ class Referee:
         entry.waited_s += reply.wall_s
         if cpu_before is not None and reply.fault is None:
             used = reply.cpu_s = player.cpu_now() - cpu_before
-            if clock.cpu_s is not None and used > clock.cpu_s:
-                reply.fault = Status.TIMEOUT
-                reply.detail = (f"used {used * 1000:.1f} ms of CPU,"
-                                f" limit {clock.cpu_s * 1000:.1f} ms")
-                player.kill()
-            else:
+            self._check_cpu(entry, reply, clock, used)
+            if reply.fault is None:
                 self.state.charge(seat, used)
         return reply
+
+    def _clock(self, clock: Clock) -> Clock:
+        return clock.in_cpu_time() if self.cpu_clock else clock
+
+    @staticmethod
+    def _check_cpu(entry: _Seat, reply: Reply, clock: Clock, used: float) -> None:
+        """A reply over its CPU limit, or one that takes the seat over its CPU budget for the
+        game, is a time-out (the bot is stopped)."""
+        entry.cpu_used_s += used
+        over = None
+        if clock.cpu_s is not None and used > clock.cpu_s:
+            over = f"used {used * 1000:.1f} ms of CPU, limit {clock.cpu_s * 1000:.1f} ms"
+        elif clock.cpu_budget_s is not None and entry.cpu_used_s > clock.cpu_budget_s:
+            over = (f"used {entry.cpu_used_s * 1000:.1f} ms of CPU in all, budget"
+                    f" {clock.cpu_budget_s * 1000:.1f} ms")
+        if over is not None:
+            reply.fault = Status.TIMEOUT
+            reply.detail = over
+            entry.player.kill()
 
     @staticmethod
     def _deadline(entry: _Seat, clock: Clock, started: float) -> float | None:
@@ -238,8 +261,11 @@ def close_players(players: list[Player], grace_s: float) -> None:
 
 def run_match(game: Game, players: list[Player], *, seed: int | str,
               options: dict[str, Any], map_data: Any = None, record: bool = True,
-              replay_path: str | None = None) -> MatchResult:
-    """Play one whole game and return its result (with the replay document if recorded)."""
+              replay_path: str | None = None,
+              observe: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+    """Play one whole game and return its result (with the replay document if recorded).
+
+    `observe` gets the replay document before the first step; it grows as the game runs."""
     start_players(players, seed, game.protocol.has_handshake)
     try:
         state = game.new_state(seed, options, map_data, len(players))
@@ -250,6 +276,9 @@ def run_match(game: Game, players: list[Player], *, seed: int | str,
     except BaseException:  # a bad map or option: the bots never get to play
         close_players(players, 0.0)
         raise
-    referee = Referee(game, state, players, recorder, seed)
+    if recorder is not None and observe is not None:
+        observe(recorder.document)
+    referee = Referee(game, state, players, recorder, seed,
+                      cpu_clock=options.get("clock") == "cpu")
     referee.run()
     return referee.result(seed, replay_path)

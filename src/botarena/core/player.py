@@ -477,12 +477,17 @@ class ProcessPlayer(Player):
         return total / _CLK_TCK
 
     def cpu_now(self) -> float:
-        """CPU seconds used so far by the bot's main process, all its threads summed, with
-        nanosecond resolution (from /proc/PID/task/*/schedstat)."""
+        """CPU seconds used so far by the bot's main process, all its threads summed (ended
+        ones too), with nanosecond resolution: one clock_gettime on the process's CPU clock
+        (reading /proc/PID/task/*/schedstat instead cost 100 µs for Node's 7 threads)."""
         if self.proc is None or self._cpu_final is not None:
             return self._cpu_final or 0.0
         if self._box is not None and (self._box.group is not None or self._box.wrapped):
             return self._read_cpu()  # the bot is not this process, or not alone
+        try:
+            return time.clock_gettime(_process_cpu_clock(self.proc.pid))
+        except OSError:  # not Linux: the threads' counters, from /proc where there is one
+            pass
         total = 0
         try:
             for tid in os.listdir(f"/proc/{self.proc.pid}/task"):
@@ -549,6 +554,12 @@ class ProcessPlayer(Player):
     @property
     def stderr(self) -> str:
         return "".join(self._stderr_parts)
+
+
+def _process_cpu_clock(pid: int) -> int:
+    """The clock id of process `pid`'s CPU time, as Linux numbers it
+    (MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED), what clock_getcpuclockid(3) returns)."""
+    return (~pid << 3) | 2
 
 
 def describe_exit(code: int) -> str:

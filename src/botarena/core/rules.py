@@ -69,12 +69,43 @@ class Clock:
     """The time rules for one exchange with one seat; None means no limit.
 
     `reply_s` bounds one reply in wall time, `budget_s` bounds the sum of a seat's waits over
-    the whole game (Amazes: 5 s), `cpu_s` bounds the CPU time the bot spends on one reply.
+    the whole game (Amazes: 5 s), `cpu_s` bounds the CPU time the bot spends on one reply and
+    `cpu_budget_s` the CPU time of all its replies.
     """
 
     reply_s: float | None = None
     budget_s: float | None = None
     cpu_s: float | None = None
+    cpu_budget_s: float | None = None
+
+    def in_cpu_time(self) -> Clock:
+        """The same limits charged in CPU time (`-o clock=cpu`); the wall limits stay as a
+        safety against a bot that sleeps or blocks, `CPU_CLOCK_WALL_FACTOR` times longer."""
+        def longer(limit: float | None) -> float | None:
+            return None if limit is None else limit * CPU_CLOCK_WALL_FACTOR
+
+        return Clock(reply_s=longer(self.reply_s), budget_s=longer(self.budget_s),
+                     cpu_s=self.reply_s if self.cpu_s is None else self.cpu_s,
+                     cpu_budget_s=self.budget_s)
+
+
+CPU_CLOCK_WALL_FACTOR = 10
+"""With `-o clock=cpu`, how much longer than its CPU limit a bot may take in wall time."""
+
+
+def clock_kind(text: str) -> str:
+    """`wall` or `cpu`: what a bot's time limits are charged in."""
+    kind = text.strip().lower()
+    if kind not in ("wall", "cpu"):
+        raise ValueError("expected wall or cpu")
+    return kind
+
+
+CLOCK_OPTION = Option(
+    "clock", "wall", "what the time limits charge: wall (the rules' clock) or cpu (the bot's"
+    f" CPU time, threads and children included; wall time {CPU_CLOCK_WALL_FACTOR}x the limit"
+    " as a safety), against time-outs a loaded machine causes", clock_kind)
+"""Offered by the games whose rules time bots by the wall clock (Amazes, Falldown, Ants)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +122,9 @@ class GameInfo:
     options: tuple[Option, ...] = ()
     map_kind: str | None = None  # what --map reads, e.g. "maze file"
     string_seeds: bool = False  # whether --seed may be a string (Labyrinth's seed strings)
+    rank_by: str = "points"
+    """How the contest ranked a tournament (tournament/ranking.py): "points" (total score),
+    "places" (a rating from each game's places) or "mean-score" (mean score per role)."""
 
     def option(self, name: str) -> Option:
         for opt in self.options:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
-from botarena.core.rules import GameInfo, Option
+from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
 
 if TYPE_CHECKING:
     from botarena.games.amazes.maze import Maze
@@ -18,10 +18,12 @@ INFO = GameInfo(
     seat_names=("Red", "Blue"),
     turn_model="sequential",
     rules_version="amazes-2010.1",
+    rank_by="points",
     options=(
         Option("turns", 150, "turns per player", int, 1, 10_000),
         Option("budget_ms", 5000, "wall time a bot may spend answering, whole game (ms)",
                int, 1, 3_600_000),
+        CLOCK_OPTION,
     ),
     map_kind="maze file (25x25 ASCII art, optional start lines)",
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
-from botarena.core.rules import GameError, GameInfo, Option
+from botarena.core.rules import CLOCK_OPTION, GameError, GameInfo, Option
 
 if TYPE_CHECKING:
     from botarena.games.ants.mapfile import AntsMap
@@ -50,6 +50,7 @@ INFO = GameInfo(
     seat_names=tuple(f"p{seat}" for seat in range(10)),
     turn_model="simultaneous",
     rules_version="ants-2011.1",
+    rank_by="places",
     options=(
         Option("turns", 1000, "turn limit (the 2011 playgame default)", int, 1, 100_000),
         Option("loadtime", 3000, "time for turn 0 (ms)", int, 1, 3_600_000),
@@ -75,6 +76,7 @@ INFO = GameInfo(
         Option("strict", 0, "1: an invalid order kills the bot (status invalid)", int, 0, 1),
         Option("player_seed", "", "player_seed sent to bots (default: the game seed)",
                _seed_text),
+        CLOCK_OPTION,
     ),
     map_kind="2011 .map file",
 )

@@ -233,6 +233,7 @@ def state_from_botarena(document: dict[str, Any]) -> AntsState:
     for step in document["steps"]:
         state.to_act()
         state.apply(recorded_actions(GAME, state, step))
+    state.is_over()  # as the referee asks after every step: a game over at turn 0 ends here
     return state
 
 

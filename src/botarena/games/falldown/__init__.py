@@ -4,7 +4,7 @@ docs/games/falldown.md."""
 from __future__ import annotations
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
-from botarena.core.rules import GameInfo, Option
+from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
 
 DEFAULT_TURNS = 1000
 """Slots in a game (the engine's default -t)."""
@@ -24,6 +24,7 @@ INFO = GameInfo(
     seat_names=("0", "1", "2", "3"),
     turn_model="sequential",
     rules_version="falldown-2015.1",
+    rank_by="places",
     options=(
         Option("turns", DEFAULT_TURNS, "slots to play (one player's turn each; the engine's -t)",
                int, 1, 1_000_000),
@@ -33,6 +34,7 @@ INFO = GameInfo(
                int, 1, 600_000),
         Option("ready_ms", 1000, "wall time to print READY (ms; the engine's limit is 1000)",
                int, 1, 600_000),
+        CLOCK_OPTION,
     ),
 )
 

@@ -20,6 +20,7 @@ INFO = GameInfo(
     seat_names=("Adventurers", "Maze Master"),
     turn_model="roles",
     rules_version="labyrinth-012a96a.1",
+    rank_by="mean-score",
     options=(
         Option("max_rounds", 500, "safety cap on rounds (n = 3, 4, ...); the rules have none,"
                " and 500 is never reached: n = 501 cannot be walked in 1000 turns",

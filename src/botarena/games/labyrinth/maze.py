@@ -88,11 +88,16 @@ def distances(n: int, walls: Sequence[bool], start: int, cut: int | None = None)
     return distance
 
 
+def copy_view(view: list[list[dict]]) -> list[list[dict]]:
+    """A fresh copy of a maze master's view, which the bot may change freely."""
+    return [[cell.copy() for cell in row] for row in view]
+
+
 class Maze:
     """The walls and change counts of one round's maze. Edges are numbered
     `(row * n + col) * 2 + side` (side 0 = east, 1 = south).
 
-    Change walls with `set` once `bot_view` has been called: it keeps its template in step.
+    Change walls with `set`: it keeps the maze master's view (`shared_view`) in step.
     """
 
     __slots__ = ("_view", "changes", "n", "walls")
@@ -158,9 +163,12 @@ class Maze:
             return False
         self.walls[edge] = wall
         self.changes[edge] += 1
-        if self._view is not None:
+        if self._view is not None:  # copy on write: views handed out stay as they were
             cell, side = divmod(edge, 2)
-            entry = self._view[cell // self.n][cell % self.n]
+            row, col = divmod(cell, self.n)
+            rows = self._view = self._view[:]
+            cells = rows[row] = rows[row][:]
+            entry = cells[col] = cells[col].copy()
             name = SIDES[side]
             entry[name] = wall
             entry[name + "Cost"] = fib(self.changes[edge])
@@ -195,10 +203,12 @@ class Maze:
                     stack.append(other)
         return count
 
-    def bot_view(self) -> list[list[dict]]:
-        """The fresh copy a maze master's takeTurn receives: `{east, eastCost, south,
-        southCost}` per cell, border values null (their cost 1, meaningless). Copied from a
-        template that `set` keeps up to date, so the bot may change its copy freely."""
+    def shared_view(self) -> list[list[dict]]:
+        """The maze master's view as it is now: `{east, eastCost, south, southCost}` per
+        cell, border values null (their cost 1, meaningless). Never changed in place: `set`
+        replaces the cells, rows and list it changes (copy on write), so it costs nothing to
+        keep, and a cell or row that is still the same object has not changed. Read it only;
+        `bot_view` is a copy a bot may change."""
         if self._view is None:
             n, walls, changes = self.n, self.walls, self.changes
             self._view = [[{"east": walls[edge] if col < n - 1 else None,
@@ -207,7 +217,11 @@ class Maze:
                             "southCost": fib(changes[edge + 1])}
                            for col, edge in enumerate(range(2 * n * row, 2 * n * (row + 1), 2))]
                           for row in range(n)]
-        return [[cell.copy() for cell in row] for row in self._view]
+        return self._view
+
+    def bot_view(self) -> list[list[dict]]:
+        """The fresh copy a maze master's takeTurn receives (see `shared_view`)."""
+        return copy_view(self.shared_view())
 
     def rows_text(self) -> list[str]:
         """One string per row, a digit per cell: 1 = east wall, 2 = south wall, 3 = both."""

@@ -13,9 +13,11 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from botarena.core.player import ProcessPlayer
 from botarena.core.spec import BotSpecError
+from botarena.games.labyrinth.postwire import PostWire
 from botarena.games.labyrinth.rules import ROLE_NAMES
 
 RUNNER = Path(__file__).with_name("runner.js")
@@ -49,18 +51,28 @@ def parse_post(text: str) -> Post:
     start = next((i for i, line in enumerate(lines) if line.strip()), None)
     if start is None:
         raise PostError("the post is empty")
-    match = HEADER.match(lines[start].strip())
-    if match is None:
-        raise PostError(f"line {start + 1}: no header; the post must start with"
-                        " '# Adventurers: NAME' or '# Maze Master: NAME'")
-    word = re.sub(r"[\s_-]", "", match["type"]).lower()
-    if word not in ROLE_WORDS:
-        raise PostError(f"line {start + 1}: unknown submission type {match['type']!r}; it"
-                        " must be 'Adventurers' or 'Maze Master'")
+    try:
+        role, name = parse_header(lines[start])
+    except PostError as exc:
+        raise PostError(f"line {start + 1}: {exc}") from None
     code, first, indented = _first_code_block(lines, start + 1)
     if not code.strip():
         raise PostError("the post has no code block (fenced with ``` or indented 4 spaces)")
-    return Post(ROLE_NAMES[ROLE_WORDS[word]], match["name"], code, first + 1, indented)
+    return Post(role, name, code, first + 1, indented)
+
+
+def parse_header(line: str) -> tuple[str, str]:
+    """The role and name a header line `# <submission type>: <name>` gives; raises PostError
+    naming the problem (no header, an unknown submission type)."""
+    match = HEADER.match(line.strip())
+    if match is None:
+        raise PostError("no header; the post must start with '# Adventurers: NAME' or"
+                        " '# Maze Master: NAME'")
+    word = re.sub(r"[\s_-]", "", match["type"]).lower()
+    if word not in ROLE_WORDS:
+        raise PostError(f"unknown submission type {match['type']!r}; it must be"
+                        " 'Adventurers' or 'Maze Master'")
+    return ROLE_NAMES[ROLE_WORDS[word]], match["name"]
 
 
 def _first_code_block(lines: list[str], begin: int) -> tuple[str, int, bool]:
@@ -121,22 +133,37 @@ def load_post(path: str) -> Post:
         raise BotSpecError(f"{path}: {exc}") from None
 
 
+CHECK_HEAP_MB = 256
+"""The JavaScript heap a post may use while it is checked (its body runs once): a post
+checked on its way into a tournament is untrusted code."""
+
+
 def runner_argv(path: str, post: Post, check: bool = False) -> list[str]:
-    """The command running `post` (read from `path`) under Node with runner.js."""
+    """The command running `post` (read from `path`) under Node with runner.js; `check`:
+    compile it and build the bot once, with the heap capped at CHECK_HEAP_MB."""
     code_lines = post.code.count("\n") + 1
-    argv = [node_program(), str(RUNNER), str(Path(path).resolve()), post.role,
+    limits = [f"--max-old-space-size={CHECK_HEAP_MB}"] if check else []
+    argv = [node_program(), *limits, str(RUNNER), str(Path(path).resolve()), post.role,
             post.name, str(post.first_line), str(code_lines),
             "indented" if post.indented else "fenced"]
     return [*argv, "--check"] if check else argv
 
 
 class PostPlayer(ProcessPlayer):
-    """An original JavaScript submission under Node; it must sit in its post's role."""
+    """An original JavaScript submission under Node; it must sit in its post's role.
+
+    It is sent the calls through `PostWire` (the maze master's maze as the cells that
+    changed) and is never frozen: between its calls the runner waits in a blocking read and
+    runs none of the bot's code, so there is nothing to stop, and SIGSTOP and SIGCONT
+    would cost more than most calls (they wake all of Node's threads)."""
+
+    needs_text = False  # the referee need not encode: send() does, for the runner
 
     def __init__(self, path: str, post: Post, spec: str) -> None:
         super().__init__(runner_argv(path, post), name=post.name, spec=spec)
         self.post = post
         self.path = path
+        self.wire = PostWire()
 
     def start(self, seat: int, seed: str = "") -> None:
         if seat != self.post.seat:
@@ -144,21 +171,35 @@ class PostPlayer(ProcessPlayer):
                                f" {ROLE_NAMES[seat]} (play labyrinth ADVENTURERS MAZEMASTER)")
         super().start(seat, seed)
 
+    def send(self, text: str, observation: Any) -> None:
+        """The call for the runner (the handshake's greeting comes as text already)."""
+        super().send(text if observation is None else self.wire.encode(observation),
+                     observation)
+
+    def pause(self) -> None:
+        """Not frozen (see the class docstring)."""
+
+    def resume(self) -> None:
+        """Never frozen, so never resumed."""
+
 
 def post_player(rest: str, spec: str) -> PostPlayer:
     """The `post:PATH` bot spec."""
     return PostPlayer(rest, load_post(rest), spec)
 
 
-def check_post(path: str) -> tuple[bool, str]:
+def check_post(path: str, timeout_s: float = 30) -> tuple[bool, str]:
     """Check a post: the format, then that Node compiles it and builds a bot object with
     the role's methods. Returns (ok, one message, with line numbers for syntax errors)."""
     post = load_post(path)
     try:
         done = subprocess.run(runner_argv(path, post, check=True), capture_output=True,
-                              text=True, timeout=30, check=False)
+                              text=True, timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
-        return False, f"{path}: building the bot took more than 30 s"
+        return False, f"{path}: building the bot took more than {timeout_s:g} s"
+    if "JavaScript heap out of memory" in done.stderr:
+        return False, (f"{path}: the bot used more than {CHECK_HEAP_MB} MB of memory while"
+                       " it was built")
     message = (done.stdout + done.stderr).strip()
     return done.returncode == 0, message or f"{path}: node exited with {done.returncode}"
 

@@ -33,6 +33,11 @@ SEED_SUFFIX = (":A", ":M")
 with seed + ':M'."""
 
 
+compact_json = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+"""JSON without spaces (one encoder made once: json.dumps with options makes one a call;
+the rules' values are trees, so no cycle check)."""
+
+
 def bot_seed(game_seed: int | str, seat: int) -> str:
     """The seed string of a seat's RNG: an integer seed counts as its decimal text."""
     return f"{game_seed}{SEED_SUFFIX[seat]}"
@@ -50,8 +55,7 @@ class LabyrinthProtocol(Protocol):
         return True
 
     def encode(self, observation: Call) -> str:
-        return json.dumps({"call": observation.name, "args": list(observation.args)},
-                          separators=(",", ":")) + "\n"
+        return compact_json({"call": observation.name, "args": list(observation.args)}) + "\n"
 
     def parse(self, lines: list[str], observation: Any) -> Answer:
         text = lines[0]
@@ -65,7 +69,7 @@ class LabyrinthProtocol(Protocol):
 
     def format(self, action: Any) -> str:
         value = action.value if isinstance(action, Answer) else action
-        return json.dumps(value, separators=(",", ":"))
+        return compact_json(value)
 
     def read_observation(self, readline: Callable[[], str]) -> Call | None:
         line = readline()

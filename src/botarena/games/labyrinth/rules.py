@@ -12,10 +12,10 @@ import enum
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from botarena.core.rules import Clock, Outcome, State, Status
-from botarena.games.labyrinth.maze import Maze, mana_income
+from botarena.games.labyrinth.maze import Maze, copy_view, mana_income
 from botarena.games.labyrinth.vision import (
     DIR_NAMES,
     EAST,
@@ -59,6 +59,24 @@ class Call:
 
     name: str
     args: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class MazeMasterTurn:
+    """The maze master's `takeTurn(mana, maze, adventurers)`, holding the maze as the maze's
+    shared view (never changed in place, `Maze.shared_view`): the fresh n×n copy the bot
+    receives is made only when `args` is read (an in-process bot, a text protocol), and a
+    transport that keeps the maze on the other side sends only the cells that changed."""
+
+    mana: int
+    view: list[list[dict[str, Any]]]
+    adventurers: list[dict[str, Any]]
+    name: ClassVar[str] = "takeTurn"
+
+    @property
+    def args(self) -> tuple[int, list[list[dict[str, Any]]], list[dict[str, Any]]]:
+        """The call's arguments, a fresh copy of the maze each time."""
+        return self.mana, copy_view(self.view), self.adventurers
 
 
 @dataclass(frozen=True)
@@ -192,14 +210,14 @@ class LabyrinthState(State):
             return []
         return [MAZE_MASTER]
 
-    def observation(self, seat: int) -> Call:
+    def observation(self, seat: int) -> Call | MazeMasterTurn:
         phase = self.phase
         if phase is Phase.ADVENTURERS_TURN:
             first, second = self.positions
             return Call("takeTurn", ([look(self.maze, first, second),
                                       look(self.maze, second, first)],))
         if phase is Phase.MAZE_MASTER_TURN:
-            return Call("takeTurn", (self.mana, self.maze.bot_view(), self.adventurer_views()))
+            return MazeMasterTurn(self.mana, self.maze.shared_view(), self.adventurer_views())
         if phase is Phase.GENERATE:
             return Call("generateMaze", (self.next_size,))
         return Call("startRound", (self.n,))

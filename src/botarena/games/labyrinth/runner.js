@@ -2,15 +2,20 @@
 //
 // usage: node runner.js POST ROLE NAME FIRST_LINE LINE_COUNT fenced|indented [--check]
 // It builds the bot as the original controller did (the post's first code block is the
-// body of a function of (random, Math, _logs_) behind the same BOT_HEADER), then speaks
-// botarena's JSON-lines protocol on stdin/stdout: a request line {"call", "args"}, a reply
-// line with the return value. A bot exception is answered `error: ...` (a strike) and its
-// place in the post goes to stderr, as do console.log lines; a post that does not compile
-// or build answers every call `error: ...` with the reason.
+// body of a function of (random, Math, _logs_) behind the same BOT_HEADER), then answers
+// requests from botarena (postwire.py), one JSON line each way: a request {"call", "args"}
+// is answered with the method's return value. The maze master's takeTurn comes as
+// {"call": "takeTurn", "mana", "n", "cells", "adventurers"}: the runner keeps the maze and
+// is sent only the cells that changed since its last call, and the bot gets a fresh copy
+// each call, as the controller gave it. A bot exception is answered `error: ...` (a strike)
+// and its place in the post goes to stderr, as do console.log lines; a post that does not
+// compile or build answers every call `error: ...` with the reason.
+//
+// Requests are read with blocking reads and the bot's code runs only inside a call: no
+// event loop turns, so nothing of the bot (timers, promises) runs between calls.
 "use strict";
 
 const fs = require("fs");
-const readline = require("readline");
 const util = require("util");
 const vm = require("vm");
 
@@ -77,18 +82,62 @@ const code = source.slice(firstLine - 1, firstLine - 1 + Number(lineCountText))
     .map(line => blockKind === "indented" ? line.replace(/^( {4}|\t)/, "") : line)
     .join("\n");
 
-// A fresh realm: ECMAScript built-ins and performance.now(), nothing of Node.
-const context = vm.createContext({performance: {now: () => performance.now()}});
-const realmJSON = vm.runInContext("JSON", context);
-const realmMath = vm.runInContext("Math", context);
-const realmLogs = () => vm.runInContext("[]", context);
+// A fresh realm: ECMAScript built-ins and performance.now(), nothing of Node. Everything
+// the bot is handed is made inside it (its RNG, the requests' objects, the maze copies), so
+// no object of this realm (whose Function would reach Node) is within the bot's reach.
+const context = vm.createContext(Object.create(null));  // no Object of this realm behind its global
+const inRealm = source => vm.runInContext(source, context);
+inRealm("(now => { globalThis.performance = {now: () => now()}; })")(() => performance.now());
+const parseJSON = inRealm("JSON.parse");  // taken before the bot may replace JSON.parse
+const realmMath = inRealm("Math");
+const realmLogs = inRealm("() => []");
+const realmSeededRandom = inRealm([sfc32, xmur3a, seededRandom].join("\n") + "\nseededRandom");
+
+// The maze master's maze as the controller keeps it, one array per field, and the fresh
+// copy of it a takeTurn receives (built by code of the bot's realm, in the controller's
+// key order; literals and index stores only, so a bot that redefines Array or
+// Array.prototype.push does not change it).
+const maze = {n: 0, east: [], eastCost: [], south: [], southCost: []};
+const copyMaze = inRealm(`(function (n, east, eastCost, south, southCost) {
+    const rows = [];
+    for (let r = 0, i = 0; r < n; r++) {
+        const row = [];
+        for (let c = 0; c < n; c++, i++) {
+            row[c] = {east: east[i], eastCost: eastCost[i], south: south[i],
+                      southCost: southCost[i]};
+        }
+        rows[r] = row;
+    }
+    return rows;
+})`);
+
+function updateMaze(n, cells) {
+    if (n !== maze.n) {
+        maze.n = n;
+        for (const field of ["east", "eastCost", "south", "southCost"]) maze[field] = [];
+    }
+    for (const [row, col, east, eastCost, south, southCost] of cells) {
+        const i = row * n + col;
+        maze.east[i] = east;
+        maze.eastCost[i] = eastCost;
+        maze.south[i] = south;
+        maze.southCost[i] = southCost;
+    }
+    return copyMaze(n, maze.east, maze.eastCost, maze.south, maze.southCost);
+}
+
+// The arguments of a request, as the original controller passes them.
+function argumentsOf(request) {
+    if (request.cells === undefined) return request.args;
+    return [request.mana, updateMaze(request.n, request.cells), request.adventurers];
+}
 
 // What went wrong building the bot: --check prints it and exits 1; a game gets it on
 // stderr and as the `error:` answer to every call, so the strike names the real problem.
 let broken = null;
 
 function fail(message) {
-    process.stderr.write(message + "\n");
+    write(2, message + "\n");
     if (mode === "--check") process.exit(1);
     broken = broken || message;
     return null;
@@ -116,7 +165,7 @@ function describeSyntaxError(err) {
 }
 
 function build(factory, seedString) {
-    const random = seededRandom(seedString);
+    const random = realmSeededRandom(seedString);
     const localMath = Object.create(realmMath);
     localMath.random = random;
     const logs = realmLogs();
@@ -150,7 +199,7 @@ function locate(err) {
 
 function flush(logs) {
     for (const args of logs.splice(0)) {
-        process.stderr.write(util.format(...args) + "\n");
+        write(2, util.format(...args) + "\n");
     }
 }
 
@@ -182,41 +231,73 @@ function oneLine(text) {
     return String(text).replace(/\s+/g, " ").slice(0, 300);
 }
 
-const factory = compile();
-if (mode === "--check") {
-    build(factory, "check:" + (role === "adventurers" ? "A" : "M"));
-    process.stdout.write(`${postPath}: ok, ${role} ${name}\n`);
-    process.exit(0);
+// Blocking I/O on the standard descriptors (never made non-blocking: process.stdin and
+// process.stdout are not used), retried if a descriptor was left non-blocking anyway.
+function write(fd, text) {
+    const bytes = Buffer.from(text, "utf8");
+    for (let done = 0; done < bytes.length;) {
+        try {
+            done += fs.writeSync(fd, bytes, done);
+        }
+        catch (err) {
+            if (err.code !== "EAGAIN") throw err;
+        }
+    }
 }
 
-let bot = null;
-const input = readline.createInterface({input: process.stdin, crlfDelay: Infinity});
-input.on("line", line => {
-    if (!line.trim()) return;
-    const request = realmJSON.parse(line);  // objects of the bot's own realm
-    if (request.call === "setup" && !broken) {
-        bot = build(factory, request.args[1]);
+function* requestLines() {
+    const chunk = Buffer.alloc(1 << 16);
+    let pending = Buffer.alloc(0);
+    for (;;) {
+        let count;
+        try {
+            count = fs.readSync(0, chunk, 0, chunk.length, null);
+        }
+        catch (err) {
+            if (err.code === "EAGAIN") continue;
+            if (err.code === "EOF") return;
+            throw err;
+        }
+        if (count === 0) return;
+        pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, count)])
+            : Buffer.from(chunk.subarray(0, count));
+        let start = 0;
+        for (let end; (end = pending.indexOf(10, start)) >= 0; start = end + 1) {
+            yield pending.toString("utf8", start, end);
+        }
+        pending = pending.subarray(start);
     }
-    if (broken) {
-        process.stdout.write("error: " + oneLine(broken) + "\n");
-        return;
-    }
-    if (request.call === "setup") {
-        process.stdout.write('"ready"\n');
-        return;
-    }
-    const method = bot.methods[request.call];
+}
+
+function answer(request, bot) {
+    if (broken) return "error: " + oneLine(broken);
+    if (request.call === "setup") return '"ready"';
     let reply;
     try {
-        reply = wire(method(...request.args), 0);
+        reply = wire(bot.methods[request.call](...argumentsOf(request)), 0);
     }
     catch (err) {
         const where = locate(err);
-        process.stderr.write(`${err && err.name}: ${err && err.message}\n${where}\n`);
+        write(2, `${err && err.name}: ${err && err.message}\n${where}\n`);
         reply = "error: " + oneLine(`${err && err.name} in ${name}.${request.call}: `
                                     + `${err && err.message} ${where.trim()}`);
     }
     flush(bot.logs);
-    process.stdout.write(reply + "\n");
-});
-input.on("close", () => process.exit(0));
+    return reply;
+}
+
+const factory = compile();
+if (mode === "--check") {
+    build(factory, "check:" + (role === "adventurers" ? "A" : "M"));
+    write(1, `${postPath}: ok, ${role} ${name}\n`);
+    process.exit(0);
+}
+
+let bot = null;
+for (const line of requestLines()) {
+    if (!line.trim()) continue;
+    const request = parseJSON(line);  // objects of the bot's own realm
+    if (request.call === "setup" && !broken) bot = build(factory, request.args[1]);
+    write(1, answer(request, bot) + "\n");
+}
+process.exit(0);

@@ -1,22 +1,26 @@
 """The built-in Amazes explorer: maps the maze, walks to the best unknown area, hunts.
 
 Each turn it applies the look to its own map (`mapping.BotMap`, the jury's discovery rules
-in its own frame), updates where the opponent may be (`tracking.Tracker`), then searches
-the squares it can reach through known openings (so no step ever hits a wall and its
-position stays certain) for the move worth most points: squares discovered on the way and
-at the next look, minus one point per letter, plus 100 times the chance that the opponent
-stands on the square where the move ends (a capture), or far more once all 625 squares are
-discovered (sudden death: the mover's points double and the opponent's become 0).
+in its own frame), updates where the opponent may be (`tracking.Tracker`, a filter over the
+squared-distance history), then searches the squares it can reach through known openings
+(so no step ever hits a wall and its position stays certain) for the move finding most
+squares per letter: on the way and at the next look. Finishing the map first is what wins
+against a strong opponent, so it does not chase +100 captures; once the opponent may have
+discovered everything (`_danger`), moves where a hunter would guess it are avoided
+(`evasion`); once all 625 squares are discovered it hunts for sudden death (the mover's
+points double and the opponent's become 0) at a square drawn from the filter's belief.
 """
 
 from __future__ import annotations
 
+import random
 from collections import deque
 
+from botarena.games.amazes.bots import evasion
 from botarena.games.amazes.bots.lookgain import LookGains
 from botarena.games.amazes.bots.mapping import CELLS, CENTRE, NEIGHBOUR, BotMap, MapConflict
 from botarena.games.amazes.bots.mapping import SQUARES as MAZE_SQUARES
-from botarena.games.amazes.bots.tracking import Tracker
+from botarena.games.amazes.bots.tracking import Tracker, Walks
 from botarena.games.amazes.rules import Observation
 
 TURNS = 150
@@ -24,7 +28,6 @@ MAX_STEPS = 256
 LETTER = "FRTL"
 """Letter for a step turning (direction - facing) % 4 quarter turns clockwise."""
 CAPTURE = 100.0
-SUDDEN_DEATH = 10_000.0
 STEP_OFFSET = 10.0
 """Moves are ranked by points per letter, counting this many letters more: high enough that
 squares per turn count too, since a strong opponent also reaches the 1000 cap and only a
@@ -33,15 +36,30 @@ COVER_OFFSET = 30.0
 """Once the points are safe, letters are free: moves are ranked by squares per turn."""
 SAFE_POINTS = 1100.0
 """Estimated points above which letters are spent freely (the score is capped at 1000)."""
-SUDDEN_DEATH_LOSS = 1000.0
-"""What being caught by an opponent who has discovered everything costs (all points)."""
+CAUGHT_RATE = 0.2
+"""What being caught by an opponent who has discovered everything costs, in the units moves
+are ranked by (expected new squares per letter): more than any move can gain."""
 DANGER_FROM, DANGER_RAMP = 120, 40
 """Opponents may have discovered all squares from about turn 120 (a completer at any cost
 does by 115-130); weighed fully by turn 160, so evasion costs little coverage."""
+THRIFT_FROM, RESERVE, MIN_STEPS = 90, 150.0, 12
+"""From turn THRIFT_FROM a move spends at most the estimated points above RESERVE (and at
+least MIN_STEPS letters may always be spent)."""
+DANGER_LEFT, DANGER_LEFT_FULL = 50, 5
+"""The opponent explores about as fast as this bot: it may have discovered everything once
+this bot has fewer than DANGER_LEFT squares left, surely by DANGER_LEFT_FULL."""
+HUNT_SHARPNESS = 2
+"""The hunt draws its square with weight (chance - risk) ** HUNT_SHARPNESS: mostly the
+likeliest, not always (an evader that models its hunter expects the likeliest)."""
+HUNT_CARE = 1.0
+"""How much a hunt weighs the risk of being caught where it misses."""
+HUNTED_RATE = 2.0
+"""The same, added as far as the filter sees the opponent hunting this bot already."""
 EVASION_OPTIONS = 24
 """How many of the best exploration moves are weighed again with their risk."""
-HUNT_MIN = 40.0
-"""A hunt must be worth this many points more than its letters cost (expected)."""
+EVASION_SLACK = 10
+"""An evasive move may take at most this many letters more than the best exploring move:
+evasion must not burn the points a sudden-death win doubles."""
 
 
 class ExplorerBot:
@@ -51,12 +69,14 @@ class ExplorerBot:
         self.setup(0)
 
     def setup(self, seat: int, seed: str = "") -> None:
+        self.rng = random.Random(f"explorer:{seed}")
         self.map = BotMap()
         self.square = CENTRE
         self.facing = 0
         self.turn = 0
         self.done = False
         self.tracker = Tracker()
+        self.walks = Walks(self.map)
         self.gains = LookGains()
         self.points = 0.0
         """Estimated points so far (whether a square was first and a capture hit are not
@@ -76,7 +96,8 @@ class ExplorerBot:
     def _turn(self, observation: Observation) -> str:
         before = self.map.count
         self.map.look(self.square, self.facing, observation.corridors)
-        self.tracker.observe(self.map, self.square, observation.distance2)
+        self.walks.clear()
+        self.tracker.observe(self.walks, self.square, observation.distance2, self._danger())
         self.points += (self.map.count - before) * self._square_value()
         path = self._plan()
         self.turn += 1
@@ -85,6 +106,8 @@ class ExplorerBot:
         letters = self._walk(path) or "F"
         self.points += ((self.map.count - before) * self._square_value() - len(letters)
                         + CAPTURE * self.tracker.belief.get(self.square, 0.0))
+        if self.map.count == MAZE_SQUARES:  # if the game goes on, the opponent is not here
+            self.tracker.miss(self.square)
         return letters
 
     def _square_value(self) -> float:
@@ -96,23 +119,18 @@ class ExplorerBot:
     def _plan(self) -> list[int]:
         """The squares of the best move, in order (never empty, never ending where it
         starts). A breadth-first search over known openings, stopped once no farther square
-        can beat the best found."""
+        can beat the best found (the hunt searches every square it may afford)."""
         bot_map = self.map
         self.gains.refresh(bot_map)
         gains = self.gains.gain
         discovered, links = bot_map.discovered, bot_map.links
         last_turn = self.turn + 1 >= TURNS
         look = 0.0 if last_turn else 1.0
-        belief = self.tracker.belief
         value = self._square_value()
-        spare = self.points - SAFE_POINTS
-        hunt = CAPTURE if spare < 0 else 0.0
-        if bot_map.count == MAZE_SQUARES:
-            hunt = SUDDEN_DEATH
-        offset = STEP_OFFSET if spare < 0 else COVER_OFFSET
-        max_steps = MAX_STEPS
+        complete = bot_map.count == MAZE_SQUARES
+        offset = STEP_OFFSET if self.points < SAFE_POINTS else COVER_OFFSET
+        max_steps = self._affordable()
         most = value * (bot_map.exist_count - bot_map.count + look * max(gains))
-        most_hunt = hunt * max(belief.values(), default=0.0) + most
         start = self.square
         parent = [-1] * CELLS
         walked = [0] * CELLS
@@ -121,12 +139,10 @@ class ExplorerBot:
         queue = deque([start])
         best_score = float("-inf")
         options = []
-        prey, prey_value = -1, HUNT_MIN
         while queue:
             square = queue.popleft()
             steps = depth[square]
-            if (best_score >= most / (steps + offset)
-                    and most_hunt - steps <= prey_value):
+            if not complete and best_score >= most / (steps + offset):
                 break
             if square != start:
                 gain = value * (walked[square] + look * gains[square])
@@ -134,9 +150,6 @@ class ExplorerBot:
                 if score > best_score:
                     best_score = score
                 options.append((score, square, gain, steps))
-                chance = belief.get(square)
-                if chance and hunt * chance + gain - steps > prey_value:
-                    prey, prey_value = square, hunt * chance + gain - steps
             if steps == max_steps:
                 continue
             for nxt in links[square]:
@@ -147,7 +160,7 @@ class ExplorerBot:
                     queue.append(nxt)
         if not options:  # no known opening: only an impossible look gets here
             return []
-        best = prey if prey >= 0 else self._safest(options, offset)
+        best = self._hunt(depth) if complete else self._safest(options, offset, depth)
         path = []
         while best != start:
             path.append(best)
@@ -155,19 +168,65 @@ class ExplorerBot:
         path.reverse()
         return path
 
-    def _safest(self, options: list[tuple[float, int, float, int]], offset: float) -> int:
+    def _affordable(self) -> int:
+        """The most letters this move may take: late in the game, what keeps the points
+        above RESERVE, since a sudden-death win doubles the points and a win with points at
+        or below 0 scores 0, a tie."""
+        if self.turn < THRIFT_FROM:
+            return MAX_STEPS
+        return max(MIN_STEPS, min(MAX_STEPS, int(self.points - RESERVE)))
+
+    def _danger(self) -> float:
+        """How likely the opponent has discovered all squares by now (it can then end the
+        game by landing on this bot)."""
+        by_turn = (self.turn - DANGER_FROM) / DANGER_RAMP
+        left = MAZE_SQUARES - self.map.count
+        by_progress = (DANGER_LEFT - left) / (DANGER_LEFT - DANGER_LEFT_FULL)
+        return max(0.0, min(1.0, max(by_turn, by_progress)))
+
+    def _hunt(self, depth: list[int]) -> int:
+        """All squares discovered: the likeliest opponent square, unless a miss there is
+        likely to be caught in return (the opponent may have discovered everything too)."""
+        danger = self._danger() * HUNT_CARE
+        threats = evasion.hunters(self.tracker) if danger > 0 else []
+        squares, weights = [], []
+        for square, chance in self.tracker.belief.items():
+            if square == self.square or depth[square] < 0:
+                continue
+            score = chance
+            if threats:
+                score -= danger * (1 - chance) * evasion.risk(self.walks, threats,
+                                                             self.square, square)
+            squares.append(square)
+            weights.append(max(score, 0.0) ** HUNT_SHARPNESS + 1e-12)
+        if not squares:  # nowhere to guess: any neighbour
+            return self.map.links[self.square][0]
+        return self.rng.choices(squares, weights)[0]
+
+    def _safest(self, options: list[tuple[float, int, float, int]], offset: float,
+                depth: list[int]) -> int:
         """The best of the top exploration moves once the risk of being caught where it ends
         is counted: late in the game an opponent may have discovered everything, and being
-        caught then costs every point (sudden death)."""
+        caught then costs every point (sudden death). The opponent's own likeliest squares
+        are weighed too: ending on the hunter's square is safe."""
         options.sort(key=lambda option: (-option[0], option[3]))
-        loss = SUDDEN_DEATH_LOSS * min(1.0, (self.turn - DANGER_FROM) / DANGER_RAMP)
+        loss = CAUGHT_RATE * self._danger() + HUNTED_RATE * self.tracker.hunting
         if loss <= 0 or not self.tracker.belief:
             return options[0][1]
-        threats = self.tracker.threats(self.map)
+        threats = evasion.hunters(self.tracker)
+        value = self._square_value()
+        moves = options[:EVASION_OPTIONS]
+        seen = {square for _, square, _, _ in moves}
+        for _, square in threats:
+            if square not in seen and square != self.square and depth[square] >= 0:
+                moves.append((0.0, square, value * self.gains.gain[square], depth[square]))
         best, best_score = options[0][1], float("-inf")
-        for _, square, gain, steps in options[:EVASION_OPTIONS]:
-            risk = self.tracker.risk(self.map, square, threats)
-            score = (gain - loss * risk) / (steps + offset)
+        most_steps = options[0][3] + EVASION_SLACK
+        for _, square, gain, steps in moves:
+            if steps > most_steps:
+                continue
+            risk = evasion.risk(self.walks, threats, self.square, square)
+            score = gain / (steps + offset) - loss * risk
             if score > best_score:
                 best, best_score = square, score
         return best

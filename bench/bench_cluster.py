@@ -1,0 +1,56 @@
+"""Tournaments on a Dask cluster: games per second with 1 and 2 single-thread workers.
+
+A local Dask cluster on this machine (`LocalCluster`, worker processes of one thread, as
+docs/cluster.md says to start real ones) plays the same round robin of process bots as the
+local pool would; the runner is the same, only the executor differs.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BOTS = [f"r{index}={sys.executable} -m botarena.games.amazes.bots.random" for index in range(4)]
+
+
+def games_per_second(workers: int, per_pair: int) -> float:
+    from distributed import LocalCluster
+
+    from botarena.games import get_game
+    from botarena.tournament import runner
+    from botarena.tournament.cluster import DaskExecutor
+    from botarena.tournament.manage import Settings, create, parse_bot_option
+    from botarena.tournament.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp, LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True,
+            dashboard_address=":0") as cluster:
+        folder = Path(tmp)
+        store = Store.open(f"sqlite:///{folder / 'cluster.db'}")
+        rules = get_game("amazes")
+        tournament, _ = create(store, "c", rules, [parse_bot_option(rules, b) for b in BOTS],
+                               Settings(games_per_pair=per_pair, seed=1,
+                                        replay_dir=folder / "replays"), folder, print)
+        executor = DaskExecutor(cluster.scheduler_address)
+        started = time.perf_counter()
+        played = runner.run(store, tournament, executor)
+        elapsed = time.perf_counter() - started
+        executor.shutdown()
+        store.close()
+    return played / elapsed
+
+
+def run(quick: bool) -> list[dict]:
+    per_pair = 2 if quick else 6
+    one = games_per_second(1, per_pair)
+    two = games_per_second(2, per_pair)
+    return [
+        {"name": "Dask cluster, 1 worker: process-bot games", "value": one,
+         "unit": "games/s", "goal": ""},
+        {"name": "Dask cluster, 2 workers: process-bot games", "value": two,
+         "unit": "games/s", "goal": ""},
+        {"name": "Dask cluster, 2 workers / 1 worker", "value": two / one, "unit": "x",
+         "goal": ">= 1.8 on an idle 2-core machine"},
+    ]

@@ -1,0 +1,148 @@
+"""The challenge's answers, read from where they are published: Stack Exchange API pages
+(`/questions/{id}/answers?filter=withbody`, JSON with each answer's rendered HTML body), a
+saved HTML page of the question, or a URL of either; each answer once, the earliest first.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import json
+import re
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from botarena.games.labyrinth.htmlposts import Element, page_answers, parse_html
+
+
+class ScrapeError(ValueError):
+    """A source that cannot be read as answers; the message names it."""
+
+
+@dataclass
+class Answer:
+    """One answer to the challenge, its body as HTML (an Element tree)."""
+
+    answer_id: int
+    body: Element = field(repr=False)
+    author: str = ""
+    created: str = ""
+    link: str = ""
+    source: str = ""
+
+
+def read_source(path: Path) -> list[Answer]:
+    """The answers in one file: Stack Exchange API JSON (one page of
+    `/questions/{id}/answers?filter=withbody`) or a saved HTML page of the question."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScrapeError(f"{path}: cannot read ({exc})") from None
+    return answers_from_text(text, str(path))
+
+
+def answers_from_text(text: str, source: str) -> list[Answer]:
+    """Answers from API JSON (a text starting with `{`) or from an HTML page."""
+    if text.lstrip().startswith("{"):
+        return _api_answers(text, source)
+    answers = [Answer(found.answer_id, found.body, found.author, found.created,
+                      source=source) for found in page_answers(parse_html(text))]
+    if not answers:
+        raise ScrapeError(f"{source}: no answers found (a saved question page has"
+                          " elements of class 'answer' with data-answerid)")
+    return answers
+
+
+def _api_answers(text: str, source: str) -> list[Answer]:
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise ScrapeError(f"{source}: not JSON ({exc})") from None
+    if not isinstance(document, dict):
+        raise ScrapeError(f"{source}: not a Stack Exchange API response")
+    if "error_id" in document:
+        raise ScrapeError(f"{source}: the API answered error {document['error_id']}"
+                          f" {document.get('error_name', '')}: {document.get('error_message')}")
+    items = document.get("items")
+    if not isinstance(items, list):
+        raise ScrapeError(f"{source}: not a Stack Exchange API response (no 'items')")
+    answers = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("answer_id"), int):
+            raise ScrapeError(f"{source}: item {index} is not an answer (no answer_id)")
+        if not isinstance(item.get("body"), str):
+            raise ScrapeError(f"{source}: answer {item['answer_id']} has no body; fetch"
+                              " with filter=withbody")
+        owner = item.get("owner") if isinstance(item.get("owner"), dict) else {}
+        created = item.get("creation_date")
+        answers.append(Answer(
+            item["answer_id"], parse_html(item["body"]),
+            html.unescape(str(owner.get("display_name", ""))),  # the API escapes names
+            str(created) if isinstance(created, int) else "",
+            str(item.get("link", "")), source))
+    return answers
+
+
+def fetch_api_pages(url: str, get: Callable[[str], bytes] | None = None) -> Iterator[str]:
+    """The texts of an API URL's pages, following `has_more` (page=1, 2, ...); `get`
+    fetches one URL (default: urllib, gzip undone: the API always compresses)."""
+    get = get or _http_get
+    page = 1
+    while True:
+        separator = "&" if "?" in url else "?"
+        paged = re.sub(r"([?&])page=\d+", rf"\g<1>page={page}", url) if "page=" in url \
+            else f"{url}{separator}page={page}"
+        raw = get(paged)
+        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+        yield text
+        try:
+            more = json.loads(text).get("has_more") is True
+        except (ValueError, AttributeError):
+            more = False
+        if not more:
+            return
+        page += 1
+
+
+def _http_get(url: str) -> bytes:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip",
+                                                   "User-Agent": "botarena-scraper"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.read()
+    except OSError as exc:
+        raise ScrapeError(f"{url}: cannot fetch ({exc})") from None
+
+
+def read_url(url: str) -> list[Answer]:
+    """The answers behind a URL: an API URL (every page) or a question page."""
+    if "api.stackexchange.com" in url:
+        return [answer for text in fetch_api_pages(url) for answer in
+                answers_from_text(text, url)]
+    return answers_from_text(_http_get(url).decode("utf-8", errors="replace"), url)
+
+
+def unique_answers(answers: list[Answer]) -> list[Answer]:
+    """Each answer once (paged files may overlap), the earliest posted first (it keeps a
+    name others reuse); answers without a date keep their order, after dated ones."""
+    seen: dict[int, Answer] = {}
+    for answer in answers:
+        seen.setdefault(answer.answer_id, answer)
+    order = {answer_id: index for index, answer_id in enumerate(seen)}
+    return sorted(seen.values(), key=lambda a: (_date_key(a.created), order[a.answer_id]))
+
+
+def _date_key(created: str) -> tuple[int, float]:
+    """API dates are epoch seconds, page dates ISO texts (UTC); unknown dates sort last."""
+    if created.isdigit():
+        return 0, float(created)
+    try:
+        moment = datetime.fromisoformat(created.replace("Z", "+00:00"))
+    except ValueError:
+        return 1, 0.0
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return 0, moment.timestamp()

@@ -1,0 +1,1 @@
+"""Statistics for deciding between bots: sequential tests, Elo intervals, settled rankings."""

@@ -1,0 +1,439 @@
+"""`botarena tournament ...`: new, run, add-bot, update-bot, standings, games, cross-table, list.
+
+Importing this module stays light: the store (SQLAlchemy), the rules and the ranking are
+imported inside the commands that use them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from botarena.tournament.store import Store, Tournament
+
+DEFAULT_DB = "sqlite:///botarena.db"
+
+app = typer.Typer(help="Tournaments: schedules, a store that survives kill -9, standings.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  rich_markup_mode=None)
+
+DbOption = Annotated[str, typer.Option("--db", help="the store: sqlite:///FILE or"
+                                       " postgresql://USER@HOST:PORT/DB")]
+
+
+def fail(message: str) -> Any:
+    from botarena.cli import fail as cli_fail
+
+    return cli_fail(message)
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console()
+
+
+@contextmanager
+def open_store(url: str, *, create: bool = False) -> Iterator[Store]:
+    """The store at `url`. A SQLite file is made only when `create` (tournament new, demo),
+    and removed again if the command that made it fails: a mistake leaves no file behind."""
+    from botarena.tournament.store import Store, StoreError, sqlite_path
+
+    path = sqlite_path(url)
+    if path is not None and not path.exists() and not create:
+        fail(f"--db {url}: no such database file (tournament new makes one)")
+    made = path is not None and not path.exists()
+    try:
+        store = Store.open(url)
+    except StoreError as exc:
+        fail(str(exc))
+    try:
+        yield store
+    except typer.Exit as stop:
+        if made and path is not None and stop.exit_code != 0:
+            store.close()
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                leftover.unlink(missing_ok=True)
+        raise
+    finally:
+        store.close()
+
+
+def _tournament(store: Store, name: str) -> Tournament:
+    tournament = store.tournament(name)
+    if tournament is None:
+        known = ", ".join(t.name for t in store.tournaments()) or "none"
+        fail(f"no tournament {name!r} in this --db (known: {known})")
+    return tournament
+
+
+def _rules(game: str) -> Any:
+    from botarena.games import get_game
+
+    try:
+        return get_game(game)
+    except KeyError as exc:
+        fail(exc.args[0])
+
+
+def _build_dir(url: str) -> Path:
+    """Built bots are cached next to a SQLite database, else in the current folder."""
+    from botarena.tournament.store import sqlite_folder
+
+    return (sqlite_folder(url) or Path.cwd()) / ".botarena-build"
+
+
+def _print_build_error(block: str) -> None:
+    print(block, file=sys.stderr)
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="the tournament's name")],
+    game: Annotated[str, typer.Option(help="the game, e.g. amazes")],
+    bot: Annotated[list[str] | None, typer.Option(
+        "--bot", help="a bot: [NAME=]SPEC as in `play`; in role games ROLE:[NAME=]SPEC")] = None,
+    bots_file: Annotated[Path | None, typer.Option("--bots", help="a bots TOML file")] = None,
+    schedule: Annotated[str | None, typer.Option(
+        help="round-robin (default), swiss, roles (role games), or adaptive (rounds until the"
+             " top is settled)")] = None,
+    games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
+    rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
+    seats: Annotated[int | None, typer.Option(help="seats per game (Ants: 2 to 10)")] = None,
+    maps: Annotated[list[Path] | None, typer.Option(
+        "--maps", help="a map file; repeat for several, cycled over a pairing's games")] = None,
+    seed: Annotated[int | None, typer.Option(help="the tournament's seed")] = None,
+    db: DbOption = DEFAULT_DB,
+    option: Annotated[list[str] | None, typer.Option("-o", "--option",
+                                                     help="a game option KEY=VALUE")] = None,
+    replays: Annotated[Path, typer.Option(help="folder for the replays")] = Path("replays"),
+    top: Annotated[int, typer.Option(help="adaptive: how many places to settle")] = 5,
+    confidence: Annotated[float, typer.Option(
+        help="adaptive: the probability the top order must reach")] = 0.95,
+    max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")
+                          ] = 100,
+) -> None:
+    """Create a tournament: its bots and its schedule (nothing is played yet)."""
+    from botarena.tournament.manage import (
+        BotRequest,
+        Settings,
+        TournamentError,
+        create,
+        parse_bot_option,
+    )
+
+    rules = _rules(game)
+    if not bot and bots_file is None:
+        fail("no bots: give --bot [NAME=]SPEC (repeatable) or --bots FILE.toml")
+    requests = [parse_bot_option(rules, text) for text in bot or []]
+    if bots_file is not None:
+        from botarena.tournament.botsfile import BotsFileError, load_bots_file
+
+        try:
+            entries = load_bots_file(bots_file)
+        except (BotsFileError, OSError) as exc:
+            fail(str(exc))
+        requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source)
+                     for e in entries]
+    settings = Settings(schedule, games_per_pair, rounds, seats, tuple(maps or ()), seed,
+                        _options(option or []), replays, top=top, confidence=confidence,
+                        max_rounds=max_rounds)
+    with open_store(db, create=True) as store:
+        try:
+            tournament, count = create(store, name, rules, requests, settings,
+                                       _build_dir(db), _print_build_error)
+        except TournamentError as exc:
+            fail(str(exc))
+        bots = store.bots(tournament)
+    print(f"tournament {name}: {game}, {len(bots)} bots, {tournament.schedule},"
+          f" {count} games scheduled; play them with: botarena tournament run {name}"
+          + ("" if db == DEFAULT_DB else f" --db {db}"))
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    options = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            fail(f"option {pair!r} is not KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@app.command()
+def run(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    workers: Annotated[int | None, typer.Option(
+        help="worker processes (default: one per core; 0: play in this process)")] = None,
+    db: DbOption = DEFAULT_DB,
+    dask: Annotated[str | None, typer.Option(
+        help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally")
+        ] = None,
+) -> None:
+    """Play what is left, with a progress bar; resumes by itself after any interruption."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from botarena.tournament.runner import LocalExecutor, default_workers
+
+    if workers is not None and workers < 0:
+        fail("--workers must be 0 or more")
+    if dask is not None and workers is not None:
+        fail("--workers and --dask exclude each other (the cluster's workers play)")
+    with open_store(db) as store:
+        tournament = _tournament(store, name)
+        if dask is not None:
+            from botarena.tournament.cluster import ClusterError, DaskExecutor
+
+            try:
+                executor = DaskExecutor(dask)
+            except ClusterError as exc:
+                fail(str(exc))
+        else:
+            specs = [bot.spec for bot in store.bots(tournament)]
+            executor = LocalExecutor(default_workers(tournament, specs) if workers is None
+                                     else workers)
+        try:
+            played = play_with_progress(store, tournament, executor)
+        except KeyboardInterrupt:
+            print(f"interrupted: run `botarena tournament run {name}` again to go on",
+                  file=sys.stderr)
+            raise typer.Exit(130) from None
+        except BrokenProcessPool:
+            print(f"botarena: error: a worker process died; run `botarena tournament run"
+                  f" {name}` again to go on", file=sys.stderr)
+            raise typer.Exit(1) from None
+        finally:
+            executor.shutdown()
+        counts = store.counts(tournament)
+    errors = counts.get("error", 0)
+    print(f"{name}: {played} games played now, {counts.get('done', 0)} finished in all"
+          + (f", {errors} could not be played (see `botarena tournament games {name}`)"
+             if errors else ""))
+    if errors:
+        raise typer.Exit(1)
+
+
+def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> int:
+    """The runner under a rich progress bar: done/total, games/s, ETA, the last result."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from botarena.tournament import runner
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
+               TextColumn("{task.fields[last]}"))
+    with Progress(*columns, console=_console(), transient=False) as bar:
+        task = bar.add_task(tournament.name, total=None, rate="-", last="")
+        started = bar.get_time()
+        first: list[int] = []
+
+        def report(progress: runner.Progress) -> None:
+            if not first:
+                first.append(progress.done)
+            elapsed = bar.get_time() - started
+            rate = (progress.done - first[0]) / elapsed if elapsed > 0 else 0.0
+            bar.update(task, completed=progress.done, total=progress.total,
+                       rate=f"{rate:.2f}", last=progress.last[:60])
+
+        return runner.run(store, tournament, executor, report)
+
+
+@app.command("add-bot")
+def add_bot(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    spec: Annotated[str, typer.Argument(help="[NAME=]SPEC (role games: ROLE:[NAME=]SPEC)")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Add a bot; only the games involving it are scheduled."""
+    from botarena.tournament.manage import TournamentError, parse_bot_option, put_bot
+
+    with open_store(db) as store:
+        tournament = _tournament(store, name)
+        rules = _rules(tournament.game)
+        try:
+            done = put_bot(store, tournament, rules, parse_bot_option(rules, spec),
+                           _build_dir(db), _print_build_error, update=False)
+        except TournamentError as exc:
+            fail(str(exc))
+    if done is None:
+        raise typer.Exit(2)
+    bot, count = done
+    print(f"{name}: bot {bot.name} added, {count} games scheduled")
+
+
+@app.command("update-bot")
+def update_bot(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    botname: Annotated[str, typer.Argument(help="the bot to replace")],
+    spec: Annotated[str, typer.Argument(help="its new SPEC")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Replace a bot: its old games are kept but no longer counted; its games are replayed."""
+    from botarena.tournament.manage import BotRequest, TournamentError, parse_bot_option, put_bot
+
+    with open_store(db) as store:
+        tournament = _tournament(store, name)
+        rules = _rules(tournament.game)
+        old = {b.name: b for b in store.bots(tournament)}.get(botname)
+        parsed = parse_bot_option(rules, spec)
+        request = BotRequest(botname, parsed.spec, parsed.role or (old.role if old else None))
+        try:
+            done = put_bot(store, tournament, rules, request, _build_dir(db),
+                           _print_build_error, update=True)
+        except TournamentError as exc:
+            fail(str(exc))
+    if done is None:
+        raise typer.Exit(2)
+    bot, count = done
+    print(f"{name}: bot {bot.name} updated to version {bot.version}, {count} games scheduled")
+
+
+def current_standings(store: Store, tournament: Tournament, rank_by: str | None
+                      ) -> tuple[list[Any], list[Any], list[str]]:
+    """(standings, counted records, bot names) from the store through the ranking."""
+    from botarena.tournament import ranking
+
+    records, bots = store.records(tournament)
+    names = [bot.name for bot in bots]
+    roles = {bot.name: bot.role for bot in bots if bot.role}
+    if rank_by is not None and rank_by not in ranking.RANK_METHODS:
+        fail(f"--rank-by {rank_by!r}: not one of {', '.join(ranking.RANK_METHODS)}")
+    table = ranking.standings(tournament.game, records, names, rank_by=rank_by,
+                              roles=roles or None)
+    return table, records, names
+
+
+def print_standings(tournament: Tournament, table: list[Any]) -> None:
+    from rich.table import Table
+
+    has_roles = any(row.role for row in table)
+    grid = Table(*(["role"] if has_roles else []), "#", "bot", "rating", "games", "mean",
+                 "W-D-L", "faults", title=f"{tournament.name} · {tournament.game}")
+    for row in table:
+        grid.add_row(*([row.role or ""] if has_roles else []), str(row.rank),
+                     row.bot + (" (disqualified)" if row.disqualified else ""),
+                     f"{row.rating:.2f}", str(row.games), f"{row.mean_score:.1f}",
+                     f"{row.wins}-{row.draws}-{row.losses}", str(row.faults))
+    _console().print(grid)
+
+
+def plot_path(db: str, tournament: Tournament) -> Path:
+    from botarena.tournament.store import sqlite_folder
+
+    return (sqlite_folder(db) or Path.cwd()) / f"{tournament.name}-standings.png"
+
+
+@app.command()
+def standings(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    as_json: Annotated[bool, typer.Option("--json", help="print a JSON list")] = False,
+    rank_by: Annotated[str | None, typer.Option(
+        help="points, places or mean-score (default: the game's tradition)")] = None,
+    plot: Annotated[bool, typer.Option(help="draw the rating over games as a PNG")] = True,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """The standings, ranked the way the game's contest ranked (see docs/standings.md)."""
+    with open_store(db) as store:
+        tournament = _tournament(store, name)
+        table, records, names = current_standings(store, tournament, rank_by)
+        rounds = max((row.round for row in store.games(tournament)), default=0)
+    if as_json:
+        print(json.dumps([row.to_dict() for row in table]))
+        return
+    print_standings(tournament, table)
+    timed_out = sum("timeout" in record.statuses for record in records)
+    print(f"{len(records)} games counted, {timed_out} with a time-out")
+    if tournament.schedule == "adaptive":
+        from botarena.tournament import adaptive
+
+        plan = tournament.plan
+        decisions = adaptive.decide(tournament.game, names, {row.bot: row.role for row in table},
+                                    records, plan["games_per_pair"], plan["top"],
+                                    plan["confidence"])
+        for line in adaptive.describe(decisions, rounds, plan["max_rounds"]):
+            print(line)
+    if plot and records:
+        from botarena.tournament.ranking import plot_history
+
+        path = plot_history(tournament.game, records, names, plot_path(db, tournament),
+                            rank_by=rank_by)
+        print(f"plot: {path}")
+
+
+@app.command("games")
+def list_games(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    as_json: Annotated[bool, typer.Option("--json", help="print a JSON list")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Every game: key, bots, scores, status (pending, claimed, done, error, void), replay."""
+    with open_store(db) as store:
+        rows = store.games(_tournament(store, name))
+    if as_json:
+        print(json.dumps([{"key": r.key, "bots": list(r.seats),
+                           "scores": list(r.scores) if r.scores is not None else None,
+                           "status": r.status, "replay": r.replay} for r in rows]))
+        return
+    from rich.table import Table
+
+    grid = Table("key", "bots", "scores", "status", "replay")
+    for r in rows:
+        grid.add_row(r.key, " ".join(r.seats),
+                     " ".join(f"{s:g}" for s in r.scores) if r.scores else "",
+                     r.status + (f": {r.error}" if r.error else ""), r.replay or "")
+    _console().print(grid)
+
+
+@app.command("cross-table")
+def cross_table(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Bot x bot, from the row bot's side: points and wins-draws-losses (2-player games)."""
+    from rich.table import Table
+
+    from botarena.tournament import ranking
+
+    with open_store(db) as store:
+        tournament = _tournament(store, name)
+        records, bots = store.records(tournament)
+    names = [bot.name for bot in bots]
+    cells = ranking.cross_table(records, names)
+    grid = Table("", *names, title=f"{name} · points (W-D-L)")
+    for row in names:
+        line = []
+        for col in names:
+            entry = cells.get(row, {}).get(col)
+            line.append("" if row == col or entry is None else
+                        f"{entry[3]:g} ({entry[0]}-{entry[1]}-{entry[2]})")
+        grid.add_row(row, *line)
+    _console().print(grid)
+
+
+@app.command("list")
+def list_tournaments(db: DbOption = DEFAULT_DB) -> None:
+    """The tournaments in the store: game, schedule, bots, games finished of scheduled."""
+    from rich.table import Table
+
+    with open_store(db) as store:
+        grid = Table("name", "game", "schedule", "bots", "finished", "scheduled")
+        for tournament in store.tournaments():
+            counts = store.counts(tournament)
+            grid.add_row(tournament.name, tournament.game, tournament.schedule,
+                         str(len(store.bots(tournament))), str(counts.get("done", 0)),
+                         str(sum(n for s, n in counts.items() if s != "void")))
+    _console().print(grid)

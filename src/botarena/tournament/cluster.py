@@ -1,0 +1,82 @@
+"""Games on an existing Dask distributed cluster: the runner's executor for more machines.
+
+The runner stays where the store is and remains its only writer; the cluster's workers only
+play games (`worker.play_game`, plain dict in, plain dict out) and hand the results back.
+Every worker needs botarena installed and the bots' files at the same paths as the runner.
+Start workers with one thread each (`dask worker ADDR --nthreads 1 --nworkers N`): a game
+is a Python referee loop, so threads of one worker process would share one core.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+from typing import Any
+
+CONNECT_TIMEOUT_S = 10
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot be used (unreachable, no workers); the message says which."""
+
+
+def _probe(address: str, timeout_s: float) -> None:
+    """Fail at once on a refused TCP address (Dask itself retries until its timeout)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme not in ("tcp", "tls", "ws", "wss") or not parts.hostname:
+        raise ClusterError(f"--dask {address}: not a scheduler address (tcp://HOST:PORT)")
+    if parts.scheme != "tcp":
+        return
+    try:
+        port = parts.port or 8786
+        with socket.create_connection((parts.hostname, port), timeout=timeout_s):
+            pass
+    except (OSError, ValueError) as exc:
+        raise ClusterError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+
+
+class DaskExecutor:
+    """Submits each game to the cluster and hands back a concurrent.futures.Future, so the
+    runner treats it as it treats the local pool. `slots` is the cluster's worker threads."""
+
+    def __init__(self, address: str, connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ClusterError("--dask needs Dask distributed: pip install 'botarena[cluster]'"
+                               ) from None
+        _probe(address, connect_timeout_s)
+        try:
+            self.client = Client(address, timeout=f"{connect_timeout_s}s",
+                                 set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ClusterError(f"--dask {address}: cannot reach the scheduler"
+                               f" ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+                               ) from None
+        try:
+            self.client.wait_for_workers(1, timeout=connect_timeout_s)
+        except (TimeoutError, OSError):
+            self.client.close()
+            raise ClusterError(f"--dask {address}: the scheduler has no workers") from None
+        workers = self.client.scheduler_info()["workers"].values()
+        self.slots = max(1, sum(worker["nthreads"] for worker in workers))
+
+    def submit(self, job: dict[str, Any]) -> cf.Future:
+        from botarena.tournament.worker import play_game
+
+        done: cf.Future = cf.Future()
+        remote = self.client.submit(play_game, job, pure=False)
+
+        def settle(finished: Any) -> None:
+            try:
+                done.set_result(finished.result())
+            except BaseException as exc:  # a lost worker, a cancelled task
+                done.set_result({"error": f"cluster: {type(exc).__name__}: {exc}"})
+
+        remote.add_done_callback(settle)
+        return done
+
+    def shutdown(self) -> None:
+        self.client.close()

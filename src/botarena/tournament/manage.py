@@ -1,0 +1,263 @@
+"""Creating tournaments and adding or updating bots: everything checked, then one transaction.
+
+A bot is checked before anything is written (its spec names something runnable, its source
+builds, its role is known in a role game), so a bad bot leaves the store as it was; a bot
+whose source does not build is left out with the compiler's message and the rest go on.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from botarena.core.game import Game
+from botarena.tournament import schedule
+from botarena.tournament.runner import plan_of
+from botarena.tournament.store import Bot, Store, Tournament
+
+
+class TournamentError(ValueError):
+    """A user's mistake in a tournament command; the message is one line for stderr."""
+
+
+@dataclass(frozen=True)
+class BotRequest:
+    """A bot as given on the command line or in a bots file, before it is checked."""
+
+    name: str | None
+    spec: str | None
+    role: str | None = None
+    workdir: Path | None = None
+    source: Path | None = None
+
+
+def role_words(rules: Game) -> dict[str, str]:
+    """The words naming a role game's roles (`adventurers`, `maze-master`, `mazemaster`,
+    `maze master`) -> the role (its seat name in lower case); empty for other games."""
+    if rules.info.turn_model != "roles":
+        return {}
+    words = {}
+    for seat in rules.info.seat_names:
+        role = seat.lower()
+        for word in (role, role.replace(" ", "-"), role.replace(" ", "")):
+            words[word] = role
+    return words
+
+
+def parse_bot_option(rules: Game, text: str) -> BotRequest:
+    """`--bot [ROLE:][NAME=]SPEC`; the ROLE prefix only in role games."""
+    role = None
+    prefix, colon, rest = text.partition(":")
+    words = role_words(rules)
+    if colon and prefix.strip().lower() in words:
+        role, text = words[prefix.strip().lower()], rest
+    name, eq, spec = text.partition("=")
+    if eq and name.strip().isidentifier():
+        return BotRequest(name.strip(), spec.strip(), role)
+    return BotRequest(None, text.strip(), role)
+
+
+def _known_role(rules: Game, player: Any) -> str | None:
+    """The role a bot declares itself: a built-in Labyrinth bot's class, a post's header
+    (both carry the seat they must sit in)."""
+    for holder in (getattr(player, "bot", None), getattr(player, "post", None)):
+        seat = getattr(holder, "seat", None)
+        if isinstance(seat, int) and 0 <= seat < len(rules.info.seat_names):
+            return rules.info.seat_names[seat].lower()
+    return None
+
+
+def check_bot(rules: Game, request: BotRequest, build_dir: Path,
+              on_build_error: Callable[[str], None]) -> tuple[str, str, str | None] | None:
+    """(name, spec, role) of a runnable bot; None when its source did not build (the
+    message went to `on_build_error`); TournamentError for anything else wrong."""
+    from botarena.core.spec import BotSpecError, make_player
+
+    spec = request.spec
+    if request.source is not None:
+        from botarena.tournament.build import BuildError, build_bot
+
+        try:
+            spec = build_bot(request.source, build_dir, name=request.name or
+                             request.source.stem)
+        except BuildError as exc:
+            on_build_error(str(exc))
+            return None
+    if not spec:
+        raise TournamentError(f"bot {request.name or '?'}: no command and no source")
+    try:
+        player = make_player(rules, spec)
+    except BotSpecError as exc:
+        raise TournamentError(str(exc)) from None
+    name = request.name or player.name
+    role = request.role or _known_role(rules, player)
+    words = role_words(rules)
+    if words:
+        if role is None:
+            known = " or ".join(sorted({r.replace(" ", "-") for r in words.values()}))
+            raise TournamentError(f"bot {name}: its role is not known; give it as"
+                                  f" --bot {known.split(' or ')[0]}:{name}=SPEC or `role` in"
+                                  f" the bots file ({known})")
+        if role.lower() not in words:
+            raise TournamentError(f"bot {name}: unknown role {role!r}")
+        role = words[role.lower()]
+    elif role is not None:
+        raise TournamentError(f"bot {name}: {rules.name} has no roles")
+    return name, spec, role
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What `tournament new` was given besides the name, game and bots."""
+
+    schedule: str | None = None
+    games_per_pair: int = 1
+    rounds: int = 0
+    seats: int | None = None
+    maps: Sequence[Path] = ()
+    seed: int | None = None
+    options: dict[str, str] | None = None
+    replay_dir: Path = Path("replays")
+    top: int = 5
+    confidence: float = 0.95
+    max_rounds: int = 100
+
+
+def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[str, Any]]:
+    info = rules.info
+    kind = settings.schedule or ("roles" if info.turn_model == "roles" else "round-robin")
+    if kind not in schedule.SCHEDULES:
+        raise TournamentError(f"--schedule {kind!r}: not one of {', '.join(schedule.SCHEDULES)}")
+    if kind != "adaptive" and (kind == "roles") != (info.turn_model == "roles"):
+        raise TournamentError(f"--schedule {kind}: {info.name} is"
+                              f"{'' if info.turn_model == 'roles' else ' not'} a role game"
+                              f"{' (use roles)' if info.turn_model == 'roles' else ''}")
+    if settings.games_per_pair < 1:
+        raise TournamentError("--games-per-pair must be at least 1")
+    maps = [str(Path(m).resolve()) for m in settings.maps]
+    seats = settings.seats
+    for path in maps:
+        if rules.load_map is None:
+            raise TournamentError(f"--maps: {info.name} takes no map file")
+        from botarena.core.rules import GameError
+
+        try:
+            loaded = rules.load_map(path)
+        except (GameError, OSError) as exc:
+            raise TournamentError(f"--maps {path}: {exc}") from None
+        players = getattr(loaded, "players", None)
+        if seats is None and players:
+            seats = players
+        if players and players != seats:
+            raise TournamentError(f"--maps {path}: a {players}-player map, the games have"
+                                  f" {seats} seats")
+    if seats is None:
+        every_bot = kind == "round-robin" or (kind == "adaptive" and info.turn_model != "roles")
+        seats = max(info.min_seats, min(info.max_seats, bot_count)) if every_bot else (
+            info.min_seats)
+    if not info.min_seats <= seats <= info.max_seats:
+        raise TournamentError(f"--seats {seats}: {info.name} has {info.min_seats} to"
+                              f" {info.max_seats} seats")
+    if kind == "adaptive":
+        if settings.top < 1:
+            raise TournamentError("--top must be at least 1")
+        if not 0.5 <= settings.confidence < 1:
+            raise TournamentError(f"--confidence {settings.confidence:g}: must be at least"
+                                  " 0.5 and below 1")
+        if settings.max_rounds < 3:
+            raise TournamentError("--max-rounds must be at least 3 (a round's spread needs"
+                                  " three)")
+    if kind == "swiss":
+        if seats != 2:
+            raise TournamentError("--schedule swiss pairs bots: 2-seat games only")
+        if settings.rounds < 1:
+            raise TournamentError("--schedule swiss needs --rounds N (N >= 1)")
+    seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(
+        2**31)
+    role_names = ([s.lower() for s in info.seat_names] if info.turn_model == "roles"
+                  and kind in ("roles", "adaptive") else [])
+    return kind, {"seed": seed, "seats": seats, "games_per_pair": settings.games_per_pair,
+                  "maps": maps, "rounds": settings.rounds, "role_names": role_names,
+                  "game": info.name, "top": settings.top, "confidence": settings.confidence,
+                  "max_rounds": settings.max_rounds}
+
+
+def create(store: Store, name: str, rules: Game, requests: Sequence[BotRequest],
+           settings: Settings, build_dir: Path, on_build_error: Callable[[str], None]
+           ) -> tuple[Tournament, int]:
+    """A new tournament with its bots and first round, in one transaction; returns it and
+    the number of games scheduled."""
+    if not name or "/" in name:
+        raise TournamentError(f"tournament name {name!r}: must be non-empty, without '/'")
+    if store.tournament(name) is not None:
+        raise TournamentError(f"tournament {name!r} already exists (in this --db)")
+    try:
+        options = rules.info.resolve_options(settings.options or {})
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+    del options  # checked; the given strings are stored, resolved again by each game
+    checked = []
+    for request in requests:
+        bot = check_bot(rules, request, build_dir, on_build_error)
+        if bot is not None:
+            checked.append((request, bot))
+    names = [bot[0] for _, bot in checked]
+    for bot_name in names:
+        if names.count(bot_name) > 1:
+            raise TournamentError(f"two bots are named {bot_name!r}: name them NAME=SPEC")
+    kind, plan = _plan(rules, settings, len(checked))
+    if len(checked) < plan["seats"] and kind != "roles":
+        raise TournamentError(f"{len(checked)} bot(s) for {plan['seats']}-seat games:"
+                              " not enough to play")
+    with store.transaction() as conn:
+        tournament = store.create(conn, name, rules.name, kind, plan, settings.options or {},
+                                  str(settings.replay_dir.resolve()))
+        for request, (bot_name, spec, role) in checked:
+            store.add_bot(conn, tournament, bot_name, spec, role, _path(request.workdir),
+                          _path(request.source))
+        scheduled = _schedule_more(store, conn, tournament)
+    return tournament, scheduled
+
+
+def _path(path: Path | None) -> str | None:
+    return None if path is None else str(path.resolve())
+
+
+def _schedule_more(store: Store, conn: Any, tournament: Tournament) -> int:
+    """After bots changed: the games the schedule now wants that are not there yet (for
+    swiss, the first round only, when nothing was scheduled)."""
+    rows = store.games(tournament, conn=conn)
+    if tournament.schedule == "swiss" and rows:
+        return 0
+    current = store.bots(tournament, conn=conn)
+    planned = [schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
+               for row in rows if row.status != "void"]
+    added = schedule.next_round(tournament.schedule, plan_of(tournament),
+                                [schedule.Entrant(b.label, b.role) for b in current],
+                                planned, [])
+    return store.add_games(conn, tournament, added)
+
+
+def put_bot(store: Store, tournament: Tournament, rules: Game, request: BotRequest,
+            build_dir: Path, on_build_error: Callable[[str], None], *, update: bool
+            ) -> tuple[Bot, int] | None:
+    """Add a bot (`update` False; its name must be new) or a new version of one (`update`
+    True; the name must exist). Returns the bot and the games scheduled for it, or None if
+    its source did not build."""
+    checked = check_bot(rules, request, build_dir, on_build_error)
+    if checked is None:
+        return None
+    name, spec, role = checked
+    existing = {bot.name: bot for bot in store.bots(tournament)}
+    if update and name not in existing:
+        raise TournamentError(f"tournament {tournament.name!r} has no bot {name!r}")
+    if not update and name in existing:
+        raise TournamentError(f"tournament {tournament.name!r} already has a bot {name!r}"
+                              " (update-bot replaces it)")
+    with store.transaction() as conn:
+        bot = store.add_bot(conn, tournament, name, spec, role, _path(request.workdir),
+                            _path(request.source))
+        return bot, _schedule_more(store, conn, tournament)

@@ -1,0 +1,209 @@
+"""The runner: claims games from the store, plays them on an executor, writes results alone.
+
+Only this process writes to the store; workers play games and hand back plain results. The
+loop claims a game per free worker, commits each result as it arrives (one transaction,
+only while the claim is held), and when no game is pending asks the schedule for the next
+round (swiss, or none: done). Killed at any moment, it leaves at most its claimed games
+unfinished; the next runner hands those back (store.release_stale) and plays them.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from botarena.tournament import schedule
+from botarena.tournament.store import GameRow, Store, Tournament
+
+HEARTBEAT_S = 10.0
+
+
+class Executor(Protocol):
+    """Where games run: `submit(job)` returns a concurrent.futures.Future of the result
+    dict; `slots` is how many games it runs at once. A cluster executor (Dask's futures are
+    wrapped the same way) only has to provide these three."""
+
+    slots: int
+
+    def submit(self, job: dict[str, Any]) -> cf.Future: ...
+
+    def shutdown(self) -> None: ...
+
+
+class LocalExecutor:
+    """A local pool of worker processes (forkserver: no thread or open database is
+    inherited), or the runner's own process when `workers` is 0."""
+
+    def __init__(self, workers: int) -> None:
+        self.slots = max(1, workers)
+        self.pool: cf.ProcessPoolExecutor | None = None
+        if workers > 0:
+            import multiprocessing
+
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["botarena.tournament.worker"])
+            self.pool = cf.ProcessPoolExecutor(workers, mp_context=context)
+
+    def submit(self, job: dict[str, Any]) -> cf.Future:
+        from botarena.tournament.worker import play_game
+
+        if self.pool is not None:
+            return self.pool.submit(play_game, job)
+        future: cf.Future = cf.Future()
+        future.set_result(play_game(job))
+        return future
+
+    def shutdown(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
+        os.cpu_count() or 1)
+
+
+def default_workers(tournament: Tournament | None = None,
+                    specs: Sequence[str] = ()) -> int:
+    """Games at once that do not starve the bots: a sequential game keeps one core busy (the
+    referee and the bot on turn take turns), a simultaneous game with process bots one per
+    seat, since all of them think at once (Ants). Without a tournament: one per core."""
+    if tournament is None:
+        return cores()
+    from botarena.games import game_info
+
+    info = game_info(tournament.game)
+    processes = any(not spec.startswith("builtin:") for spec in specs)
+    thinking = tournament.plan["seats"] if info.turn_model == "simultaneous" and processes else 1
+    return max(1, cores() // thinking)
+
+
+@dataclass
+class Progress:
+    """What the runner reports after each game (the CLI draws it as a bar)."""
+
+    done: int
+    total: int
+    last: str
+
+
+def replay_path(tournament: Tournament, game: GameRow) -> str:
+    safe = re.sub(r"[^A-Za-z0-9_.@-]+", "_", "-".join(game.seats))
+    folder = Path(tournament.replay_dir) / re.sub(r"[^A-Za-z0-9_.-]+", "_", tournament.name)
+    return str(folder / f"{game.id:06d}-{safe}-{game.idx}.json.gz")
+
+
+def job_for(tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
+            ) -> dict[str, Any]:
+    return {"game": tournament.game, "seed": game.seed, "map": game.map,
+            "options": tournament.options, "replay": replay_path(tournament, game),
+            "seats": [[label, *specs[label]] for label in game.seats]}
+
+
+def describe(game: GameRow, result: dict[str, Any]) -> str:
+    if result.get("error"):
+        return f"{game.key}: error: {result['error']}"
+    return " vs ".join(f"{seat} {score:g}" for seat, score in
+                       zip(game.seats, result["scores"], strict=True))
+
+
+def extend(store: Store, tournament: Tournament) -> int:
+    """Add the schedule's next round when no game is pending or claimed; returns how many
+    games were added (0: the schedule is complete, or others are still playing)."""
+    with store.transaction() as conn:
+        rows = store.games(tournament, conn=conn)
+        if any(row.status in ("pending", "claimed") for row in rows):
+            return 0
+        current = store.bots(tournament, conn=conn)
+        labels = {bot.label for bot in current}
+        planned = [schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
+                   for row in rows if row.status != "void"]
+        finished = [_record(row) for row in rows
+                    if row.status == "done" and set(row.seats) <= labels]
+        added = schedule.next_round(tournament.schedule, plan_of(tournament),
+                                    [schedule.Entrant(b.label, b.role) for b in current],
+                                    planned, finished)
+        return store.add_games(conn, tournament, added)
+
+
+def _record(row: GameRow) -> Any:
+    from botarena.tournament.records import GameRecord
+
+    return GameRecord(row.key, row.seats, row.scores, row.ranks, row.statuses, row.faults,
+                      order=row.id)
+
+
+def plan_of(tournament: Tournament) -> schedule.Plan:
+    plan = tournament.plan
+    return schedule.Plan(seed=plan["seed"], seats=plan["seats"],
+                         games_per_pair=plan["games_per_pair"], maps=tuple(plan["maps"]),
+                         rounds=plan["rounds"], role_names=tuple(plan["role_names"]),
+                         game=tournament.game, top=plan.get("top", 5),
+                         confidence=plan.get("confidence", 0.95),
+                         max_rounds=plan.get("max_rounds", 100))
+
+
+def expected_total(store: Store, tournament: Tournament) -> int:
+    """Games the tournament will have played when complete (scheduled, or known ahead)."""
+    counts = store.counts(tournament)
+    scheduled = sum(n for status, n in counts.items() if status != "void")
+    if tournament.schedule != "swiss":
+        return scheduled
+    bots = store.bots(tournament)
+    ahead = schedule.total_games("swiss", plan_of(tournament),
+                                 [schedule.Entrant(b.label, b.role) for b in bots]) or 0
+    return max(scheduled, ahead)
+
+
+def run(store: Store, tournament: Tournament, executor: Executor,
+        report: Callable[[Progress], None] = lambda progress: None) -> int:
+    """Play everything left; returns the number of games this runner finished."""
+    store.release_stale()
+    store.retry_errors(tournament)
+    runner = store.register_runner()
+    specs = {bot.label: (bot.spec, bot.workdir) for bot in store.bots(tournament)}
+    inflight: dict[cf.Future, GameRow] = {}
+    played = 0
+    beat = time.monotonic()
+    counts = store.counts(tournament)
+    done = counts.get("done", 0) + counts.get("error", 0)
+    total = expected_total(store, tournament)
+    report(Progress(done, total, ""))
+    try:
+        while True:
+            while len(inflight) < executor.slots:
+                game = store.claim(tournament, runner)
+                if game is None:
+                    break
+                inflight[executor.submit(job_for(tournament, game, specs))] = game
+            if not inflight:
+                if extend(store, tournament):
+                    total = expected_total(store, tournament)
+                    continue
+                if store.counts(tournament).get("claimed", 0) == 0:
+                    break
+                time.sleep(0.5)  # another runner is still playing its claims
+                store.release_stale()
+            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S,
+                                  return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                game = inflight.pop(future)
+                result = future.result()
+                if store.finish(game.id, runner, result):
+                    played += 1
+                    done += 1
+                report(Progress(done, total, describe(game, result)))
+            if time.monotonic() - beat > HEARTBEAT_S:
+                store.heartbeat(runner)
+                beat = time.monotonic()
+    finally:
+        for future in inflight:
+            future.cancel()
+        store.retire_runner(runner)
+    return played

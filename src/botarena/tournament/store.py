@@ -1,0 +1,459 @@
+"""The tournament store: tournaments, bots and games in SQL tables that survive kill -9.
+
+SQLAlchemy Core over SQLite (WAL, the default `sqlite:///botarena.db`) or PostgreSQL (by
+URL). Every game row has a stable key and moves pending -> claimed -> done (or error, or
+void when its bot is updated) by conditional updates, each in one transaction: a claim
+succeeds for one runner only, and a result is written only by the runner holding the claim,
+so a finished game is committed exactly once. Claims of a runner that died are handed back.
+The schema carries a version number and the migrations that bring an older one up to date.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from botarena.tournament.records import GameRecord
+
+SCHEMA_VERSION = 1
+LEASE_S = 120.0
+"""A claim of a runner on another host not heard of for this long is handed back; on this
+host a runner's claims are handed back as soon as its process is gone, and never before."""
+
+metadata = sa.MetaData()
+
+schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer,
+                                                                nullable=False))
+
+tournaments = sa.Table(
+    "tournaments", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("game", sa.String(50), nullable=False),
+    sa.Column("schedule", sa.String(30), nullable=False),
+    sa.Column("plan", sa.JSON, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("replay_dir", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+bots = sa.Table(
+    "bots", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("label", sa.String(220), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("spec", sa.Text, nullable=False),
+    sa.Column("role", sa.String(50)),
+    sa.Column("workdir", sa.Text),
+    sa.Column("source", sa.Text),
+    sa.Column("active", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("tournament_id", "label"),
+)
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("key", sa.String(700), nullable=False, unique=True),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("pairing", sa.String(600), nullable=False),
+    sa.Column("idx", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("map", sa.Text),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False, index=True),
+    sa.Column("claimed_by", sa.String(40)),
+    sa.Column("claimed_at", sa.Float),
+    sa.Column("scores", sa.JSON),
+    sa.Column("ranks", sa.JSON),
+    sa.Column("statuses", sa.JSON),
+    sa.Column("faults", sa.JSON),
+    sa.Column("turns", sa.Integer),
+    sa.Column("end_reason", sa.Text),
+    sa.Column("replay", sa.Text),
+    sa.Column("error", sa.Text),
+    sa.Column("finished_at", sa.Float),
+)
+
+runners = sa.Table(
+    "runners", metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("host", sa.String(255), nullable=False),
+    sa.Column("pid", sa.Integer, nullable=False),
+    sa.Column("pid_start", sa.String(40), nullable=False),
+    sa.Column("heartbeat", sa.Float, nullable=False),
+)
+
+MIGRATIONS: dict[int, Any] = {}
+"""version -> function(connection) bringing the schema from version - 1 to version; a
+release that changes the tables adds one here and bumps SCHEMA_VERSION."""
+
+
+class StoreError(Exception):
+    """A database that cannot be opened or used; the message is for the user."""
+
+
+@dataclass(frozen=True)
+class Tournament:
+    id: int
+    name: str
+    game: str
+    schedule: str
+    plan: dict[str, Any]
+    options: dict[str, Any]
+    replay_dir: str
+
+
+@dataclass(frozen=True)
+class Bot:
+    name: str
+    label: str
+    version: int
+    spec: str
+    role: str | None
+    workdir: str | None
+    source: str | None
+    active: bool
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    key: str
+    round: int
+    idx: int
+    seed: int
+    map: str | None
+    seats: tuple[str, ...]
+    status: str
+    scores: tuple[float, ...] | None
+    ranks: tuple[int, ...] | None
+    statuses: tuple[str, ...] | None
+    faults: tuple[int, ...] | None
+    replay: str | None
+    error: str | None
+
+
+def _process_start(pid: int) -> str:
+    """When a process started (Linux /proc), so a reused pid is not taken for a live runner."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[19]
+    except OSError:
+        return ""
+
+
+def _sqlite_pragmas(engine: Engine) -> None:
+    """WAL with synchronous=NORMAL (a commit is durable once written to the log, which the
+    OS keeps when the process dies), a long busy wait, and every transaction takes the
+    write lock at BEGIN, so two runners never deadlock upgrading a read lock."""
+
+    @sa.event.listens_for(engine, "connect")
+    def connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL: no fsync per commit, and
+        # still nothing committed is lost when a process is killed (only at a power cut)
+        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def describe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite database (None for other databases or in-memory)."""
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or \
+            parsed.database == ":memory:":
+        return None
+    return Path(parsed.database).resolve()
+
+
+def sqlite_folder(url: str) -> Path | None:
+    """The folder of a SQLite database file (None for other databases or in-memory)."""
+    path = sqlite_path(url)
+    return None if path is None else path.parent
+
+
+class Store:
+    """One database: open it with `Store.open(url)` (creates or upgrades the tables)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, url: str) -> Store:
+        if url.startswith(("postgresql://", "postgres://")):
+            url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3, any SQLAlchemy 2
+        try:
+            engine = sa.create_engine(url)
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ValueError) as exc:
+            raise StoreError(f"--db {url!r} is not a database URL ({exc})") from None
+        except ImportError as exc:
+            raise StoreError(f"--db {describe_url(url)}: driver missing ({exc}); for"
+                             " PostgreSQL: pip install 'botarena[postgres]'") from None
+        if engine.dialect.name == "sqlite":
+            _sqlite_pragmas(engine)
+        store = cls(engine)
+        try:
+            store._migrate()
+        except sa.exc.SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise StoreError(f"--db {describe_url(url)}: cannot open the database"
+                             f" ({reason})") from None
+        return store
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        with self.engine.begin() as conn:
+            yield conn
+
+    def _migrate(self) -> None:
+        with self.transaction() as conn:
+            if not sa.inspect(conn).has_table("schema_version"):
+                metadata.create_all(conn)
+                conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
+                return
+            found = conn.execute(sa.select(schema_version.c.version)).scalar_one()
+            if found > SCHEMA_VERSION:
+                raise StoreError(f"the database has schema version {found}, newer than this"
+                                 f" botarena's {SCHEMA_VERSION}: upgrade botarena")
+            for version in range(found + 1, SCHEMA_VERSION + 1):
+                MIGRATIONS[version](conn)
+            conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
+
+    # -- tournaments and bots ------------------------------------------------------------
+    def tournament(self, name: str) -> Tournament | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(tournaments).where(tournaments.c.name == name)).first()
+        return None if row is None else _tournament(row)
+
+    def tournaments(self) -> list[Tournament]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(tournaments).order_by(tournaments.c.id)).all()
+        return [_tournament(row) for row in rows]
+
+    def create(self, conn: Connection, name: str, game: str, schedule: str,
+               plan: dict[str, Any], options: dict[str, Any], replay_dir: str) -> Tournament:
+        """Insert a tournament within `conn`'s transaction (with its bots and games)."""
+        tid = conn.execute(tournaments.insert().values(
+            name=name, game=game, schedule=schedule, plan=plan, options=options,
+            replay_dir=replay_dir, created_at=time.time())).inserted_primary_key[0]
+        return Tournament(tid, name, game, schedule, plan, options, replay_dir)
+
+    def bots(self, tournament: Tournament, *, active_only: bool = True,
+             conn: Connection | None = None) -> list[Bot]:
+        query = sa.select(bots).where(bots.c.tournament_id == tournament.id)
+        if active_only:
+            query = query.where(bots.c.active.is_(True))
+        query = query.order_by(bots.c.id)
+        if conn is not None:
+            return [_bot(row) for row in conn.execute(query)]
+        with self.engine.connect() as own:
+            return [_bot(row) for row in own.execute(query)]
+
+    @staticmethod
+    def add_bot(conn: Connection, tournament: Tournament, name: str, spec: str,
+                role: str | None, workdir: str | None, source: str | None) -> Bot:
+        """Register a bot, or a new version of one (the old version stops counting and its
+        unplayed games are voided)."""
+        old = conn.execute(sa.select(bots).where(bots.c.tournament_id == tournament.id,
+                                                 bots.c.name == name)
+                           .order_by(bots.c.version.desc())).first()
+        version = 1 if old is None else old.version + 1
+        label = name if version == 1 else f"{name}@v{version}"
+        if old is not None:
+            conn.execute(bots.update().where(bots.c.tournament_id == tournament.id,
+                                             bots.c.name == name).values(active=False))
+            for row in conn.execute(sa.select(games.c.id, games.c.seats).where(
+                    games.c.tournament_id == tournament.id,
+                    games.c.status.in_(("pending", "claimed", "error")))).all():
+                if any(seat.startswith(f"{name}@") or seat == name for seat in row.seats):
+                    conn.execute(games.update().where(games.c.id == row.id)
+                                 .values(status="void"))
+        conn.execute(bots.insert().values(
+            tournament_id=tournament.id, name=name, label=label, version=version, spec=spec,
+            role=role, workdir=workdir, source=source, active=True, created_at=time.time()))
+        return Bot(name, label, version, spec, role, workdir, source, True)
+
+    # -- games ---------------------------------------------------------------------------
+    @staticmethod
+    def add_games(conn: Connection, tournament: Tournament, planned: Sequence[Any]) -> int:
+        """Insert planned games (schedule.PlannedGame) in their order; the order of ids is
+        the schedule's order, which ratings replay."""
+        rows = [dict(tournament_id=tournament.id, key=game.key(tournament.name),
+                     round=game.round, pairing=game.pairing, idx=game.index, seed=game.seed,
+                     map=game.map, seats=list(game.seats), status="pending")
+                for game in planned]
+        if rows:
+            conn.execute(games.insert(), rows)
+        return len(rows)
+
+    def games(self, tournament: Tournament, *, conn: Connection | None = None
+              ) -> list[GameRow]:
+        query = (sa.select(games).where(games.c.tournament_id == tournament.id)
+                 .order_by(games.c.id))
+        if conn is not None:
+            return [_game(row) for row in conn.execute(query)]
+        with self.engine.connect() as own:
+            return [_game(row) for row in own.execute(query)]
+
+    def counts(self, tournament: Tournament) -> dict[str, int]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(games.c.status, sa.func.count())
+                                .where(games.c.tournament_id == tournament.id)
+                                .group_by(games.c.status)).all()
+        return {status: count for status, count in rows}
+
+    # -- runners and claims --------------------------------------------------------------
+    def register_runner(self) -> str:
+        runner = uuid.uuid4().hex
+        with self.transaction() as conn:
+            conn.execute(runners.insert().values(
+                id=runner, host=socket.gethostname(), pid=os.getpid(),
+                pid_start=_process_start(os.getpid()), heartbeat=time.time()))
+        return runner
+
+    def heartbeat(self, runner: str) -> None:
+        with self.transaction() as conn:
+            conn.execute(runners.update().where(runners.c.id == runner)
+                         .values(heartbeat=time.time()))
+
+    def release_stale(self) -> int:
+        """Hand back the claims of runners that are gone: on this host, a runner whose
+        process no longer exists; on another, one not heard of for LEASE_S. Returns how
+        many."""
+        host, now = socket.gethostname(), time.time()
+        released = 0
+        with self.transaction() as conn:
+            for row in conn.execute(sa.select(runners)).all():
+                if row.host == host:  # this host knows for sure
+                    gone = _process_start(row.pid) != row.pid_start
+                else:
+                    gone = now - row.heartbeat > LEASE_S
+                if not gone:
+                    continue
+                released += conn.execute(
+                    games.update().where(games.c.claimed_by == row.id,
+                                         games.c.status == "claimed")
+                    .values(status="pending", claimed_by=None, claimed_at=None)).rowcount
+                conn.execute(runners.delete().where(runners.c.id == row.id))
+        return released
+
+    def retire_runner(self, runner: str) -> None:
+        """A runner stopping cleanly: its unfinished claims go back to pending."""
+        with self.transaction() as conn:
+            conn.execute(games.update().where(games.c.claimed_by == runner,
+                                              games.c.status == "claimed")
+                         .values(status="pending", claimed_by=None, claimed_at=None))
+            conn.execute(runners.delete().where(runners.c.id == runner))
+
+    def claim(self, tournament: Tournament, runner: str) -> GameRow | None:
+        """Claim the first pending game; None when there is none left to claim. One
+        conditional UPDATE: of two runners racing for a game, the second updates nothing
+        (the row is no longer pending) and tries the next."""
+        first = (sa.select(games.c.id).where(games.c.tournament_id == tournament.id,
+                                             games.c.status == "pending")
+                 .order_by(games.c.id).limit(1).scalar_subquery())
+        while True:
+            with self.transaction() as conn:
+                row = conn.execute(games.update().where(
+                    games.c.id == first, games.c.status == "pending").values(
+                    status="claimed", claimed_by=runner, claimed_at=time.time())
+                    .returning(*games.c)).first()
+                if row is not None:
+                    return _game(row)
+                if conn.execute(sa.select(games.c.id).where(
+                        games.c.tournament_id == tournament.id,
+                        games.c.status == "pending").limit(1)).first() is None:
+                    return None
+
+    def finish(self, game_id: int, runner: str, result: dict[str, Any]) -> bool:
+        """Commit a played game's result and replay path in one transaction, if this runner
+        still holds its claim; False when it does not (the result is dropped)."""
+        values: dict[str, Any] = dict(claimed_by=None, finished_at=time.time())
+        if result.get("error"):
+            values.update(status="error", error=result["error"])
+        else:
+            values.update(status="done", scores=result["scores"], ranks=result["ranks"],
+                          statuses=result["statuses"], faults=result["faults"],
+                          turns=result["turns"], end_reason=result["end_reason"],
+                          replay=result["replay"], error=None)
+        with self.transaction() as conn:
+            return conn.execute(games.update().where(
+                games.c.id == game_id, games.c.status == "claimed",
+                games.c.claimed_by == runner).values(**values)).rowcount == 1
+
+    def retry_errors(self, tournament: Tournament) -> int:
+        with self.transaction() as conn:
+            return conn.execute(games.update().where(
+                games.c.tournament_id == tournament.id, games.c.status == "error")
+                .values(status="pending", error=None)).rowcount
+
+    # -- what standings read -------------------------------------------------------------
+    def records(self, tournament: Tournament) -> tuple[list[GameRecord], list[Bot]]:
+        """The finished games that count (all their bots current), as GameRecords under the
+        bots' names, in schedule order; and the current bots."""
+        current = self.bots(tournament)
+        names = {bot.label: bot.name for bot in current}
+        role_names = tournament.plan.get("role_names") or None
+        records = []
+        for game in self.games(tournament):
+            if game.status != "done" or not all(seat in names for seat in game.seats):
+                continue
+            records.append(GameRecord(
+                key=game.key, bots=tuple(names[s] for s in game.seats), scores=game.scores,
+                ranks=game.ranks, statuses=game.statuses, faults=game.faults,
+                roles=tuple(role_names) if role_names else None, order=game.id))
+        return records, current
+
+
+def _tournament(row: Any) -> Tournament:
+    return Tournament(row.id, row.name, row.game, row.schedule, dict(row.plan),
+                      dict(row.options), row.replay_dir)
+
+
+def _bot(row: Any) -> Bot:
+    return Bot(row.name, row.label, row.version, row.spec, row.role, row.workdir, row.source,
+               bool(row.active))
+
+
+def _tuple(value: Any) -> tuple | None:
+    return None if value is None else tuple(value)
+
+
+def _game(row: Any) -> GameRow:
+    return GameRow(row.id, row.key, row.round, row.idx, row.seed, row.map, tuple(row.seats),
+                   row.status, _tuple(row.scores), _tuple(row.ranks), _tuple(row.statuses),
+                   _tuple(row.faults), row.replay, row.error)

@@ -1,0 +1,1 @@
+"""The replay viewer (static HTML, JavaScript, canvas) and the servers that show it."""

@@ -1,0 +1,135 @@
+"""The local viewer server: one replay (`botarena view`) or a game being played
+(`botarena play --watch`, sent to the page as server-sent events), on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import gzip
+import json
+import socket
+import threading
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from botarena.web.viewdoc import page, view_document
+
+STATIC = str(resources.files("botarena.web").joinpath("static"))
+LIVE_INTERVAL_S = 0.5
+"""How often a watched game's page gets the steps played since the last update."""
+
+
+class LiveGame:
+    """A replay document the referee is still filling: its steps grow, `finish` ends it."""
+
+    def __init__(self) -> None:
+        self.document: dict[str, Any] | None = None
+        self.finished = threading.Event()
+        self.delivered = threading.Event()
+        """Set once a page was sent the finished game."""
+
+    def attach(self, document: dict[str, Any]) -> None:
+        self.document = document
+
+    def finish(self, document: dict[str, Any]) -> None:
+        self.document = document
+        self.finished.set()
+
+    def snapshot(self) -> tuple[int, str] | None:
+        """(steps so far, the packed view document), or None before the game starts."""
+        document = self.document
+        if document is None:
+            return None
+        copy = {**document, "steps": list(document["steps"])}
+        return len(copy["steps"]), _b64(view_document(copy))
+
+
+def gzipped(document: dict[str, Any]) -> bytes:
+    """A view document as the page fetches it (the page inflates it)."""
+    return gzip.compress(json.dumps(document, separators=(",", ":")).encode(), 6, mtime=0)
+
+
+def _b64(document: dict[str, Any]) -> str:
+    return base64.b64encode(gzipped(document)).decode("ascii")
+
+
+def replay_app(replay: dict[str, Any]) -> Starlette:
+    """The viewer page and one replay (its view document, gzip: the page inflates it)."""
+    data = gzipped(view_document(replay))
+
+    async def index(_: Request) -> HTMLResponse:
+        return HTMLResponse(page({"url": "replay.json.gz"}, inline=False))
+
+    async def document(_: Request) -> Response:
+        return Response(data, media_type="application/octet-stream")
+
+    return Starlette(routes=[Route("/", index), Route("/replay.json.gz", document),
+                             Mount("/static", StaticFiles(directory=STATIC))])
+
+
+def live_app(game: LiveGame) -> Starlette:
+    """The viewer page following `game`: a `doc` event whenever steps were added, `end` once
+    the game is over."""
+
+    async def index(_: Request) -> HTMLResponse:
+        return HTMLResponse(page({"sse": "events"}, inline=False))
+
+    async def stream() -> AsyncIterator[str]:
+        sent = -1
+        while True:
+            done = game.finished.is_set()
+            snapshot = await asyncio.to_thread(game.snapshot)
+            if snapshot is not None and snapshot[0] != sent:
+                sent = snapshot[0]
+                yield f"event: doc\ndata: {snapshot[1]}\n\n"
+            if done:
+                yield "event: end\ndata: over\n\n"
+                game.delivered.set()
+                return
+            await asyncio.sleep(LIVE_INTERVAL_S)
+
+    async def events(_: Request) -> StreamingResponse:
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+    return Starlette(routes=[Route("/", index), Route("/events", events),
+                             Mount("/static", StaticFiles(directory=STATIC))])
+
+
+class Server:
+    """uvicorn on a socket bound here, so port 0 gets a free port whose URL is known
+    before serving starts."""
+
+    def __init__(self, app: Starlette, host: str, port: int) -> None:
+        self.socket = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind((host, port))
+        self.socket.listen(128)  # connections made once the URL is printed wait for uvicorn
+        bound = self.socket.getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        self.url = f"http://{shown}:{bound}/"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off",
+                                                   timeout_graceful_shutdown=1))
+
+    def run(self) -> None:
+        """Serve in this thread until interrupted (Ctrl-C)."""
+        self.server.run(sockets=[self.socket])
+
+    def start(self) -> Callable[[], None]:
+        """Serve in a background thread; returns the function that stops it."""
+        thread = threading.Thread(target=self.run, daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            self.server.should_exit = True
+            thread.join(timeout=5)
+
+        return stop

@@ -1,0 +1,101 @@
+"""The document the replay viewer reads: a replay plus what a renderer cannot read off its
+frames, and the page around it (served, or one self-contained HTML file)."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from importlib import resources
+from typing import Any
+
+VIEW_VERSION = 1
+"""The viewer document's own format; the page refuses any other (and any replay schema it
+does not know), with a message saying which."""
+
+SCRIPTS = ("player.js", "games/amazes.js", "games/falldown.js", "games/ants.js",
+           "games/labyrinth.js")
+
+
+def view_document(replay: dict[str, Any]) -> dict[str, Any]:
+    """`replay` with the renderer's derived data. Ants frames hold only scores and counts,
+    so the ants' lives (spawn, moves, end), food and hills are re-simulated here with the
+    rules, as the 2011 replay stores them; the replies they come from are then dropped."""
+    derived: dict[str, Any] = {}
+    if replay.get("game") == "ants" and replay.get("schema_version") == 1:
+        derived, replay = _ants(replay)
+    return {"view_version": VIEW_VERSION, "replay": replay, "derived": derived}
+
+
+def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    from botarena.games.ants.replay2011 import replay_data, state_from_botarena
+
+    state = state_from_botarena(replay)
+    data = replay_data(state)
+    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2",
+                                          "attackradius2")}
+    derived["rows"], derived["cols"] = data["map"]["rows"], data["map"]["cols"]
+    derived["water"] = ["".join("%" if char == "%" else "." for char in line)
+                        for line in data["map"]["data"]]
+    steps = [{"acts": [{key: value for key, value in act.items()
+                        if key not in ("packed", "reply")} for act in step["acts"]],
+              "frame": step["frame"]} for step in replay["steps"]]
+    return derived, {**replay, "steps": steps}
+
+
+def packed(document: dict[str, Any]) -> str:
+    """The document as gzip + base64 text (the page inflates it with DecompressionStream)."""
+    return _gzip64(json.dumps(document, separators=(",", ":")).encode())
+
+
+def _gzip64(raw: bytes) -> str:
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+UNPACK = """<script>(async () => {
+  const inflate = async (text) => new Response(new Blob([Uint8Array.from(atob(text),
+    (c) => c.charCodeAt(0))]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  const script = document.createElement("script");
+  script.textContent = await inflate("CODE");
+  document.body.appendChild(script);
+  Botarena.start(SOURCE);
+})();</script>"""
+"""The self-contained page's one plain script: the viewer's scripts are stored like the
+replay (gzip + base64: a third of their size), inflated and run at load."""
+
+
+def static_text(name: str) -> str:
+    return resources.files("botarena.web").joinpath("static", name).read_text("utf-8")
+
+
+def page(source: dict[str, Any], inline: bool, static: str = "static/") -> str:
+    """The viewer page reading `source` (`{"b64": ...}`, `{"url": ...}` or `{"sse": ...}`):
+    scripts and style linked from `static` (served) or written into the page."""
+    start = _script_safe(json.dumps(source))
+    if inline:
+        style = f"<style>{static_text('viewer.css')}</style>"
+        code = _slim("\n;\n".join(static_text(name) for name in SCRIPTS)).encode()
+        scripts = UNPACK.replace("CODE", _gzip64(code)).replace("SOURCE", start)
+    else:
+        style = f'<link rel="stylesheet" href="{static}viewer.css">'
+        scripts = "".join(f'<script src="{static}{name}"></script>' for name in SCRIPTS)
+        scripts += f"<script>Botarena.start({start});</script>"
+    return (static_text("viewer.html").replace("<!--STYLE-->", style)
+            .replace("<!--SCRIPTS-->", scripts))
+
+
+def standalone_html(document: dict[str, Any]) -> str:
+    """One HTML file holding the viewer and the replay: no network access needed."""
+    return page({"b64": packed(document)}, inline=True)
+
+
+def _slim(code: str) -> str:
+    """The scripts without indentation, blank lines and whole-line comments (a sixth less
+    in the page; safe because no string or template literal of the viewer spans lines)."""
+    lines = (line.strip() for line in code.splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
+
+
+def _script_safe(text: str) -> str:
+    """Text placed inside <script>: no `</script` can end the element early."""
+    return text.replace("</", "<\\/")

@@ -1,0 +1,52 @@
+"""A process bot's CPU as the referee reads it: every thread of the bot's process, the
+ended ones included, as the kernel counts it."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from botarena.core.player import ProcessPlayer
+from botarena.core.protocol import Protocol
+
+# A thread spins until it has used 0.3 s of its own CPU and ends; then the bot says so.
+SPINNER = """
+import sys, threading, time
+def spin():
+    while time.thread_time() < 0.3:
+        pass
+worker = threading.Thread(target=spin)
+worker.start()
+worker.join()
+sys.stdin.readline()
+print("done", flush=True)
+sys.stdin.readline()
+"""
+
+
+class Lines(Protocol):
+    def parse(self, lines: list[str], observation: object) -> str:
+        return lines[0]
+
+
+def kernel_total_s(pid: int) -> float:
+    """utime + stime of the whole process from /proc/PID/stat (clock ticks)."""
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        fields = handle.read().rsplit(b")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_cpu_now_counts_a_thread_that_has_ended() -> None:
+    player = ProcessPlayer([sys.executable, "-c", SPINNER], name="spinner")
+    player.start(0)
+    try:
+        player.send("go\n", None)
+        reply = player.collect(Lines(), None, None)
+        player.pause()
+        assert reply.action == "done"
+        used = player.cpu_now()
+        assert used >= 0.3  # the ended thread's 0.3 s is in it
+        tick = 1 / os.sysconf("SC_CLK_TCK")
+        assert abs(used - kernel_total_s(player.proc.pid)) <= 3 * tick
+    finally:
+        player.close()

@@ -1,0 +1,130 @@
+"""`-o clock=cpu`: time limits charged in the bot's own CPU time (all its threads), with a wall
+safety limit ten times as long; the rules' wall clock stays the default."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import botarena
+from botarena.core.rules import CPU_CLOCK_WALL_FACTOR, Clock
+
+FALLDOWN_BOT = """\
+import sys, time, threading
+def burn(seconds):
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+print("READY", flush=True)
+slot = 0
+for line in sys.stdin:
+    if line.strip() != "EOD":
+        continue
+    slot += 1
+{body}
+    print("N", flush=True)
+"""
+
+
+def falldown_bot(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / f"{name}.py"
+    path.write_text(FALLDOWN_BOT.format(body=textwrap.indent(textwrap.dedent(body), "    ")))
+    return f"{name}={sys.executable} {path}"
+
+
+def play(bot: str, **options: str) -> dict:
+    result = botarena.play("falldown", [bot] + ["builtin:falldown/random"] * 3, seed=4,
+                           turns=12, **options)
+    return result.to_dict()["players"][0] | {"detail": result.document.get("faults")}
+
+
+def test_the_clock_turns_wall_limits_into_cpu_limits_with_a_wall_safety() -> None:
+    assert Clock(reply_s=0.1).in_cpu_time() == Clock(
+        reply_s=0.1 * CPU_CLOCK_WALL_FACTOR, cpu_s=0.1)
+    assert Clock(budget_s=5.0).in_cpu_time() == Clock(
+        budget_s=5.0 * CPU_CLOCK_WALL_FACTOR, cpu_budget_s=5.0)
+    assert Clock(cpu_s=0.05).in_cpu_time().cpu_s == 0.05  # a CPU limit stays as it is
+
+
+def test_sleeping_past_the_wall_limit_times_out_only_on_the_wall_clock(tmp_path: Path) -> None:
+    """300 ms asleep in slot 2 against Falldown's 100 ms: a time-out by the rules' clock, no
+    fault by the CPU clock (it used no CPU, and 300 ms is within the 1 s safety)."""
+    sleeper = falldown_bot(tmp_path, "sleeper", "if slot == 2:\n    time.sleep(0.3)")
+    assert play(sleeper)["status"] == "timeout"
+    charged = play(sleeper, clock="cpu")
+    assert charged["status"] == "ok" and charged["faults"] == 0
+
+
+def test_sleeping_past_the_safety_limit_times_out_on_the_cpu_clock(tmp_path: Path) -> None:
+    sleeper = falldown_bot(tmp_path, "long", "if slot == 2:\n    time.sleep(1.5)")
+    assert play(sleeper, clock="cpu")["status"] == "timeout"
+
+
+def test_cpu_over_the_limit_times_out_and_threads_count(tmp_path: Path) -> None:
+    """Two threads burning 80 ms each at once: 160 ms of CPU for one reply, over the 100 ms
+    limit, although the reply takes only about 80 ms of wall time when both run in
+    parallel (on one core, 160 ms: a wall time-out as well)."""
+    threads = falldown_bot(tmp_path, "threads", """\
+        if slot == 2:
+            workers = [threading.Thread(target=burn, args=(0.08,)) for _ in range(2)]
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                worker.join()
+        """)
+    charged = play(threads, clock="cpu")
+    assert charged["status"] == "timeout"
+
+
+def test_a_busy_bot_within_its_cpu_limit_is_never_charged_a_fault(tmp_path: Path) -> None:
+    busy = falldown_bot(tmp_path, "busy", "burn(0.06)")
+    charged = play(busy, clock="cpu")
+    assert charged["status"] == "ok" and charged["faults"] == 0
+
+
+AMAZES_BOT = """\
+import sys, time
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+while True:
+    first = sys.stdin.readline()
+    if not first or first.strip() == "Quit":
+        break
+    if first.strip() != "Start":
+        for _ in range(4):
+            sys.stdin.readline()
+    burn(0.03)
+    print("T", flush=True)
+"""
+
+
+def test_the_game_budget_is_charged_in_cpu_time_too(tmp_path: Path) -> None:
+    """30 ms of CPU a turn against a 200 ms budget for the game: over it at the 7th turn."""
+    path = tmp_path / "spender.py"
+    path.write_text(AMAZES_BOT)
+    result = botarena.play("amazes", [f"{sys.executable} {path}", "builtin:amazes/random"],
+                           seed=2, turns=20, budget_ms=200, clock="cpu",
+                           replay=tmp_path / "game.json")
+    spender = result.to_dict()["players"][0]
+    assert spender["status"] == "timeout" and spender["score"] == 0
+    faults = [(index, act) for index, step in enumerate(result.document["steps"])
+              for act in step["acts"] if act.get("fault")]
+    (index, act), = faults
+    assert act["fault"][0] == "timeout" and "budget 200.0 ms" in act["fault"][1]
+    assert 5 <= index // 2 <= 8  # Red's 7th turn, give or take the CPU a start-up costs
+
+
+@pytest.mark.parametrize("game", ["amazes", "falldown", "ants"])
+def test_the_games_timed_by_the_wall_clock_offer_the_option(game: str) -> None:
+    from botarena.games import get_game
+
+    info = get_game(game).info
+    assert info.option("clock").default == "wall"
+    assert info.resolve_options({"clock": "cpu"})["clock"] == "cpu"
+    with pytest.raises(ValueError, match="expected wall or cpu"):
+        info.resolve_options({"clock": "gpu"})

@@ -1,0 +1,76 @@
+"""The adaptive schedule's stopping rule: the probability that the top K order is the truth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from botarena.stats.fields import compare_with_fixed, elo_field, role_field, run_trials
+from botarena.stats.settle import settle
+
+
+def test_nothing_is_settled_before_three_rounds() -> None:
+    rounds = [{"a": 1.0, "b": 0.0}, {"a": 1.0, "b": 0.0}]
+    decision = settle(rounds, top=1)
+    assert not decision.settled and decision.probability == 0.0
+    assert decision.order == ("a", "b")
+
+
+def test_a_neighbour_probability_is_the_student_t_of_the_paired_differences() -> None:
+    """Differences a - b of 0.1, 0.3, 0.2 over three rounds: mean 0.2, sd 0.1, so
+    t = 0.2 / (0.1 / sqrt 3) = 3.464 with 2 degrees of freedom, whose distribution function
+    is 1/2 + t / (2 sqrt(2 + t^2)) = 0.9629."""
+    rounds = [{"a": 0.6, "b": 0.5}, {"a": 0.8, "b": 0.5}, {"a": 0.7, "b": 0.5}]
+    decision = settle(rounds, top=1, confidence=0.95)
+    (pair,) = decision.neighbours
+    assert (pair.better, pair.worse) == ("a", "b")
+    assert pair.difference == pytest.approx(0.2)
+    assert pair.probability == pytest.approx(0.9629, abs=0.01)
+    assert decision.settled  # 0.963 >= 0.95
+    assert not settle(rounds, top=1, confidence=0.99).settled
+
+
+def test_an_exact_tie_in_the_top_is_never_settled() -> None:
+    rng = np.random.default_rng(3)
+    rounds = []
+    for _ in range(60):
+        shared = rng.normal(0, 0.05)
+        rounds.append({"a": 0.9 + shared, "b": 0.9 + shared + rng.normal(0, 0.05),
+                       "c": 0.1 + rng.normal(0, 0.05)})
+    decision = settle(rounds, top=2)
+    assert not decision.settled
+    assert 0.05 < decision.neighbours[0].probability < 0.95
+
+
+def test_lower_is_better_orders_maze_masters_by_their_lowest_mean() -> None:
+    rounds = [{"low": 1.0 + e, "mid": 5.0 - e, "high": 9.0 + e} for e in (0.1, -0.2, 0.05)]
+    decision = settle(rounds, top=2, higher_is_better=False)
+    assert decision.order == ("low", "mid", "high")
+    assert decision.settled and decision.probability > 0.99
+
+
+def test_the_kth_bot_must_beat_every_bot_below_the_top() -> None:
+    """c and d are tied below b: the line between the top 2 and the rest is clear even though
+    the order below it is not."""
+    rng = np.random.default_rng(1)
+    rounds = [{"a": 3 + rng.normal(0, 0.1), "b": 2 + rng.normal(0, 0.1),
+               "c": 0 + rng.normal(0, 0.1), "d": 0 + rng.normal(0, 0.1)} for _ in range(8)]
+    decision = settle(rounds, top=2)
+    assert decision.settled
+    assert [pair.better for pair in decision.neighbours] == ["a", "b"]
+
+
+def test_a_look_is_reproduced_exactly() -> None:
+    rounds = [{"a": 0.6, "b": 0.5, "c": 0.52}, {"a": 0.7, "b": 0.55, "c": 0.5},
+              {"a": 0.65, "b": 0.45, "c": 0.53}, {"a": 0.62, "b": 0.52, "c": 0.49}]
+    assert settle(rounds, top=2).to_dict() == settle(rounds, top=2).to_dict()
+
+
+@pytest.mark.parametrize("field, horizon", [
+    (elo_field("spread", [100 * i for i in range(8)]), 120),
+    (role_field("roles", [3, 2.5, 2, 1.5, 1, 0.5], [0.5, 1, 1.5, 2, 2.5, 3], noise=2), 200),
+])
+def test_simulated_tournaments_settle_on_the_true_order(field, horizon) -> None:
+    result = compare_with_fixed([(field, run_trials(field, 25, horizon=horizon, seed=5))])
+    assert result.adaptive_accuracy >= 0.95
+    assert result.capped == 0

@@ -1,0 +1,83 @@
+"""Kill -9 a real runner process at random moments, several times, then let one finish: no
+game lost, none left claimed or committed twice, standings identical to an uninterrupted run;
+and two runners on one store share its games."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BOTS = ["--bot", "builtin:amazes/random", "--bot", "builtin:amazes/explorer",
+        "--bot", "other=builtin:amazes/random"]
+
+
+def botarena(*args: str, cwd: Path) -> str:
+    run = subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
+                         text=True, timeout=300, cwd=cwd)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def snapshot(db: str, cwd: Path) -> tuple[list, list]:
+    games = json.loads(botarena("tournament", "games", "cup", "--json", "--db", db, cwd=cwd))
+    standings = json.loads(botarena("tournament", "standings", "cup", "--json", "--db", db,
+                                    cwd=cwd))
+    return [(g["key"], g["bots"], g["scores"], g["status"]) for g in games], standings
+
+
+def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path: Path
+                                                                        ) -> None:
+    reference, killed = f"sqlite:///{tmp_path / 'ref.db'}", f"sqlite:///{tmp_path / 'kill.db'}"
+    for db, replays in ((reference, "ref"), (killed, "kill")):
+        botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "4",
+                 "--seed", "11", "--db", db, "--replays", str(tmp_path / replays), cwd=tmp_path)
+    started = time.monotonic()
+    botarena("tournament", "run", "cup", "--workers", "2", "--db", reference, cwd=tmp_path)
+    whole = time.monotonic() - started  # kills land within a run of this length
+
+    chance = random.Random()
+    kills = 0
+    cut_short = 0  # kills that left the tournament part played
+    for _ in range(4):
+        runner = subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
+                                   "--workers", "2", "--db", killed], cwd=tmp_path,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(chance.uniform(0.3, 0.9) * whole)
+        if runner.poll() is None:
+            runner.send_signal(signal.SIGKILL)
+            kills += 1
+        runner.wait(timeout=60)
+        games, _ = snapshot(killed, tmp_path)
+        assert all(status in ("pending", "claimed", "done") for *_, status in games)
+        cut_short += 0 < sum(status == "done" for *_, status in games) < 24
+    assert kills >= 1 and cut_short >= 1
+    botarena("tournament", "run", "cup", "--workers", "2", "--db", killed, cwd=tmp_path)
+
+    games, standings = snapshot(killed, tmp_path)
+    expected_games, expected_standings = snapshot(reference, tmp_path)
+    assert len(games) == 24 and {status for *_, status in games} == {"done"}
+    assert games == expected_games
+    assert standings == expected_standings
+    replays = [p for p in (tmp_path / "kill" / "cup").iterdir() if not p.name.startswith(".")]
+    assert len(replays) == 24  # one whole replay per game, each written under its own name
+
+
+def test_two_runners_on_one_store_share_the_games(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'two.db'}"
+    botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "2",
+             "--seed", "3", "--db", db, "--replays", str(tmp_path / "r"), cwd=tmp_path)
+    runners = [subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
+                                 "--workers", "1", "--db", db], cwd=tmp_path,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for _ in range(2)]
+    outputs = [runner.communicate(timeout=300) for runner in runners]
+    assert [runner.returncode for runner in runners] == [0, 0], outputs
+    played = [int(out.rsplit(": ", 1)[1].split()[0]) for out, _ in outputs]
+    assert sum(played) == 12  # each game played by exactly one of them
+    games, _ = snapshot(db, tmp_path)
+    assert len(games) == 12 and {status for *_, status in games} == {"done"}

@@ -1,0 +1,363 @@
+"""The replay viewer in a real browser (Debian's chromium): for each game it opens, plays,
+steps and seeks, and draws what the replay's frames (or, for Ants, the rules) say; the
+self-contained HTML works from a file URL; unknown versions are refused with a message."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import botarena
+from botarena.core.replay import load, rebuild, recorded_actions
+from botarena.games import get_game
+from botarena.web.viewdoc import standalone_html, view_document
+from browser import open_viewer
+
+BOTS = {
+    "amazes": ["builtin:amazes/explorer", "builtin:amazes/random"],
+    "falldown": ["builtin:falldown/hunter", "builtin:falldown/random",
+                 "builtin:falldown/hunter", "builtin:falldown/random"],
+    "labyrinth": ["builtin:labyrinth/cartographer", "builtin:labyrinth/warden"],
+}
+
+
+class North:
+    """An Ants bot sending every ant north: ants queued behind one blocked by water walk
+    onto it (a collision), which no built-in bot does."""
+
+    name = "north"
+
+    def act(self, observation: Any) -> list[str]:
+        if observation.turn == 0:
+            return []
+        return [f"o {row} {col} n" for row, col, owner in observation.ants if owner == 0]
+
+
+BOTS["ants"] = [North(), "builtin:ants/swarm", "builtin:ants/random", "builtin:ants/greedy"]
+SEEDS = {"ants": 2}
+OPTIONS = {"labyrinth": {"max_rounds": 3}}
+SEAT_RGB = [(0xe5, 0x39, 0x35), (0x1e, 0x88, 0xe5)]  # Amazes Red, Blue
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("replays")
+    paths = {}
+    for game, bots in BOTS.items():
+        paths[game] = folder / f"{game}.json.gz"
+        botarena.play(game, bots, seed=SEEDS.get(game, 3), replay=paths[game],
+                      **OPTIONS.get(game, {}))
+    return paths
+
+
+def html_file(replay: Path, folder: Path) -> str:
+    """The self-contained page of `replay` written by `botarena view --html`; its file URL."""
+    out = folder / (replay.name.split(".")[0] + ".html")
+    subprocess.run([sys.executable, "-m", "botarena", "view", str(replay), "--html", str(out)],
+                   check=True, capture_output=True)
+    return out.as_uri()
+
+
+def shot(viewer, tmp_path: Path, name: str) -> None:
+    """A screenshot kept with the test's files (pytest's tmp dir), for a human to look at."""
+    viewer.page.screenshot(path=str(tmp_path / f"{name}.png"))
+
+
+def pixel(viewer, x: float, y: float) -> tuple[int, int, int]:
+    return tuple(viewer.page.evaluate(
+        f"Array.from(document.getElementById('board').getContext('2d')"
+        f".getImageData({int(x)}, {int(y)}, 1, 1).data.slice(0, 3))"))
+
+
+def controls(viewer) -> None:
+    """Play, pause, step with keys and buttons, seek with the bar: the position follows."""
+    page = viewer.page
+    last = viewer.api("last")
+    page.select_option("#speed", "16")
+    page.keyboard.press("Space")
+    page.wait_for_function("window.botarenaView.position > 0")
+    page.keyboard.press("Space")
+    assert viewer.api("playing") is False
+    page.keyboard.press("Home")
+    assert viewer.api("position") == 0
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert viewer.api("position") == 2
+    page.keyboard.press("ArrowLeft")
+    assert viewer.api("position") == 1
+    page.click("#forward")
+    assert viewer.api("position") == 2
+    page.keyboard.press("End")
+    assert viewer.api("position") == last
+    assert page.inner_text("#counter") == f"step {last} / {last}"
+    page.fill("#seek", str(last // 2))
+    assert viewer.api("position") == last // 2
+    page.click("#first")
+    assert viewer.api("position") == 0
+
+
+def frames(replay: Path) -> list[dict[str, Any]]:
+    document = load(replay)
+    return [document["initial_frame"]] + [step["frame"] for step in document["steps"]]
+
+
+# -- Amazes --------------------------------------------------------------------------------
+def test_amazes(browser, replays, tmp_path):
+    viewer = open_viewer(browser, html_file(replays["amazes"], tmp_path))
+    controls(viewer)
+    recorded = frames(replays["amazes"])
+    names = [bot["name"] for bot in load(replays["amazes"])["bots"]]
+    for t in (0, 1, 2, len(recorded) // 2, len(recorded) - 1):
+        viewer.api(f"seek({t})")
+        state = viewer.api("state()")
+        assert state["players"] == recorded[t]["players"]
+        assert state["discovered"] == recorded[t]["discovered"]
+        assert state["path"] == recorded[t].get("path", [])
+        assert viewer.page.inner_text("#counter") == f"step {t} / {len(recorded) - 1}"
+        for seat, (square, _) in enumerate(recorded[t]["players"]):
+            if recorded[t]["players"][1 - seat][0] == square:
+                continue  # both on one square: the later arrow covers the other
+            row, col = divmod(square, 25)
+            assert pixel(viewer, 10 + (col + 0.5) * 28, 10 + (row + 0.5) * 28) == SEAT_RGB[seat]
+        cells = viewer.page.locator("#players tbody tr")
+        for seat in (0, 1):
+            points = max(0, min(1000, recorded[t]["points"][seat]))
+            assert cells.nth(seat).locator("td").nth(1).inner_text() == names[seat]
+            assert cells.nth(seat).locator("td").nth(2).inner_text() == str(points)
+    viewer.page.select_option("#options select", "truth")
+    assert viewer.api("state()")["view"] == "truth"
+    shot(viewer, tmp_path, "amazes")
+    assert viewer.errors == []
+
+
+# -- Falldown ------------------------------------------------------------------------------
+def falldown_line(frame: dict[str, Any]) -> dict[str, Any] | None:
+    """The rule text's attack line: from the attacker along its facing to the board edge."""
+    if frame.get("command") != "A":
+        return None
+    actor = frame["players"][frame["seat"]]
+    x, y = actor["x"], actor["y"]
+    ends = {"U": (x, 0), "D": (x, 17), "L": (0, y), "R": (17, y)}
+    return {"seat": frame["seat"], "from": [x, y], "to": list(ends[actor["facing"]])}
+
+
+def test_falldown(browser, replays, tmp_path):
+    viewer = open_viewer(browser, html_file(replays["falldown"], tmp_path))
+    controls(viewer)
+    recorded = frames(replays["falldown"])
+    attacks = [t for t, frame in enumerate(recorded) if frame.get("command") == "A"]
+    fallen = [t for t, frame in enumerate(recorded)
+              if any(value < 0 for row in frame["blocks"] for value in row)]
+    assert attacks and fallen
+    for t in (0, attacks[0], attacks[-1], fallen[0], len(recorded) - 1):
+        viewer.api(f"seek({t})")
+        state = viewer.api("state()")
+        frame = recorded[t]
+        expected = [[["falling" if v > 0 else "fallen" if v < 0 else "standing", v] for v in row]
+                    for row in frame["blocks"]]
+        assert state["blocks"] == expected
+        assert state["players"] == frame["players"]
+        assert state["attack"] == falldown_line(frame)
+        for row, values in enumerate(frame["blocks"]):  # a block's colour: its state
+            for col, value in enumerate(values):
+                colour = pixel(viewer, 18 + col * 114 + 6, 18 + row * 114 + 6)
+                if (row * 6 + col) in frame["fallen_blocks"]:
+                    assert colour == (0xb7, 0x1c, 0x1c)
+                elif value > 0:
+                    assert colour == (0xff, 0xb7, 0x4d)
+                elif value < 0:
+                    assert colour == (0x37, 0x47, 0x4f)
+                else:
+                    assert colour == (0xd7, 0xcc, 0xc8)
+    shot(viewer, tmp_path, "falldown")
+    assert viewer.errors == []
+
+
+# -- Ants ----------------------------------------------------------------------------------
+def ants_truth(replay: Path) -> list[dict[str, Any]]:
+    """What stands on the board after each turn, straight from the rules: live ants, ants
+    killed by a collision (the move) and by battle (the attack), food, hills razed by an ant
+    (the lone survivor's bonus hills stay standing)."""
+    document = load(replay)
+    game = get_game("ants")
+    state = rebuild(game, document)
+    moving = state.do_orders
+
+    def do_orders() -> None:
+        moving()
+        state.collided_now = list(state.killed_ants)
+
+    state.do_orders = do_orders
+
+    def snapshot() -> dict[str, Any]:
+        collided = getattr(state, "collided_now", [])
+        dead = [ant for ant in state.killed_ants if ant not in collided]
+        ants = lambda items: sorted([*ant.loc, ant.owner] for ant in items)  # noqa: E731
+        return {"ants": ants(state.current_ants.values()), "collided": ants(collided),
+                "battle": ants(dead), "food": sorted(list(loc) for loc in state.current_food),
+                "razed": sorted([*hill.loc, hill.owner] for hill in state.hills.values()
+                                if hill.end_turn is not None),  # not the survivor's bonus
+                "score": list(state.score)}
+
+    truth = [snapshot()]
+    for step in document["steps"]:
+        state.collided_now = []
+        state.to_act()
+        state.apply(recorded_actions(game, state, step))
+        truth.append(snapshot())
+    return truth
+
+
+def test_ants(browser, replays, tmp_path):
+    viewer = open_viewer(browser, html_file(replays["ants"], tmp_path))
+    controls(viewer)
+    truth = ants_truth(replays["ants"])
+    collisions = [t for t, turn in enumerate(truth) if turn["collided"]]
+    battles = [t for t, turn in enumerate(truth) if turn["battle"]]
+    assert collisions and battles
+    for t in (0, 1, collisions[0], battles[0], battles[-1], len(truth) - 1):
+        viewer.api(f"seek({t})")
+        state = viewer.api("state()")
+        for key in ("ants", "collided", "battle", "food", "score"):
+            assert state[key] == truth[t][key], (t, key)
+        assert sorted(state["razed"]) == truth[t]["razed"]
+    viewer.api(f"seek({battles[0]})")
+    viewer.page.select_option("#options select", "0")
+    fogged = viewer.api("state()")
+    assert fogged["fog"] == 0 and 0 < fogged["visible"] < 60 * 90
+    scale = fogged["scale"]
+    viewer.page.mouse.move(300, 300)
+    viewer.page.mouse.wheel(0, -100)
+    viewer.page.wait_for_function(f"window.botarenaView.state().scale > {scale}")
+    shot(viewer, tmp_path, "ants")
+    assert viewer.errors == []
+
+
+# -- Labyrinth -----------------------------------------------------------------------------
+def test_labyrinth(browser, replays, tmp_path):
+    viewer = open_viewer(browser, html_file(replays["labyrinth"], tmp_path))
+    controls(viewer)
+    recorded = frames(replays["labyrinth"])
+    changed = [t for t, frame in enumerate(recorded)
+               if any(change["result"] == "changed" for change in frame.get("changes", []))]
+    assert changed
+    mazes = [t for t, frame in enumerate(recorded) if "maze" in frame]
+    for t in (0, 1, 2, changed[0], changed[0] + 1, changed[-1], len(recorded) - 1):
+        viewer.api(f"seek({t})")
+        state = viewer.api("state()")
+        frame = recorded[t]
+        board = max((m for m in mazes if m <= t), default=None)
+        assert state["maze"] == (recorded[board]["maze"] if board is not None else None)
+        assert state["adventurers"] == frame.get("adventurers", [])
+        assert state["changes"] == frame.get("changes", [])
+        assert (state["mana"], state["round"], state["n"]) == (frame["mana"], frame["round"],
+                                                              frame["n"])
+        label = viewer.page.inner_text("#label")
+        assert f"round {frame['round']} · n {frame['n']}" in label
+        assert f"mana {frame['mana']}" in label
+    viewer.api(f"seek({changed[0]})")
+    notes = viewer.page.inner_text("#events")
+    for change in recorded[changed[0]]["changes"]:
+        assert f"cost {change['cost']}" in notes
+    shot(viewer, tmp_path, "labyrinth")
+    assert viewer.errors == []
+
+
+# -- versions, escaping, the commands ------------------------------------------------------
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("schema_version", 2, "This replay has schema version 2"),
+    ("view_version", 9, "This page was made for viewer format 9"),
+])
+def test_unknown_version_is_refused(browser, replays, tmp_path, field, value, message):
+    document = view_document(load(replays["amazes"]))
+    if field == "schema_version":
+        document["replay"]["schema_version"] = value
+    else:
+        document["view_version"] = value
+    page_file = tmp_path / "refused.html"
+    page_file.write_text(standalone_html(document))
+    viewer = open_viewer(browser, page_file.as_uri())
+    assert message in viewer.page.inner_text("#error")
+    assert viewer.page.is_hidden("#viewer")
+
+
+def test_bot_texts_are_text(browser, tmp_path):
+    """A bot's name and stderr are shown as text, never as markup."""
+    name = "<b>x</b><script>alert(1)</script>"
+    stderr = "<img src=x onerror=window.pwned=1><script>window.pwned=1</script>"
+    path = tmp_path / "hostile.json.gz"
+    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=1,
+                  replay=path)
+    document = load(path)  # a tournament's names and a process bot's stderr, as stored
+    document["bots"][0]["name"] = name
+    document["stderr"][0] = stderr
+    page_file = tmp_path / "hostile.html"
+    page_file.write_text(standalone_html(view_document(document)))
+    dialogs = []
+    viewer = open_viewer(browser, page_file.as_uri())
+    viewer.page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+    assert viewer.page.inner_text("#players tbody tr td:nth-child(2) >> nth=0") == name
+    assert stderr in viewer.page.inner_text("#stderr")
+    assert viewer.page.locator("#players b, #stderr img").count() == 0
+    assert viewer.page.evaluate("window.pwned") is None
+    assert dialogs == []
+    assert viewer.errors == []
+
+
+def test_view_serves_the_replay(browser, replays):
+    """`botarena view REPLAY --no-open` prints the URL of a local server showing it."""
+    process = subprocess.Popen([sys.executable, "-m", "botarena", "view", str(replays["falldown"]),
+                                "--no-open"], stdout=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
+        viewer = open_viewer(browser, url)
+        assert viewer.api("game") == "falldown"
+        assert viewer.api("last") == len(load(replays["falldown"])["steps"])
+        assert viewer.errors == []
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_view_refuses_a_file_that_is_no_replay(tmp_path):
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(gzip.compress(json.dumps({"schema_version": 7}).encode()))
+    done = subprocess.run([sys.executable, "-m", "botarena", "view", str(bad), "--html",
+                           str(tmp_path / "out.html")], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == (f"botarena: error: {bad}: replay schema 7 is not supported"
+                           " (this botarena reads schema 1)\n")
+    assert not (tmp_path / "out.html").exists()
+
+
+def test_play_watch_follows_the_game(browser, tmp_path):
+    """`play --watch` serves the game as it is played; the page ends on its last step."""
+    replay = tmp_path / "watched.json.gz"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "botarena", "play", "ants", "builtin:ants/greedy",
+         "builtin:ants/random", "--seed", "2", "--replay", str(replay), "--watch", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "BROWSER": "true"})
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", process.stderr.readline()).group(0)
+        viewer = open_viewer(browser, url)
+        result = json.loads(process.stdout.readline())
+        viewer.page.wait_for_function(
+            f"window.botarenaView.last === {result['turns']}"
+            f" && window.botarenaView.position === {result['turns']}", timeout=30000)
+        assert process.wait(30) == 0
+        assert viewer.api("state()")["score"] == [p["score"] for p in result["players"]]
+        assert viewer.errors == []
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(10)
