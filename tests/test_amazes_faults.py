@@ -40,7 +40,9 @@ def gone(pid: int) -> bool:
 
 
 def play(bots: list[str], **options: object):
-    return botarena.play("amazes", bots, seed=7, **options)
+    """Without the sandbox: these bots leave their pids in the test's folder (the hostile
+    suite, tests/test_hostile.py, plays bots in the sandbox)."""
+    return botarena.play("amazes", bots, seed=7, sandbox=False, **options)
 
 
 def assert_rules_outcome(result, seat: int, status: str) -> None:
@@ -97,17 +99,22 @@ def test_exit_leaving_a_child_on_the_pipe_is_a_crash(tmp_path: Path) -> None:
     assert gone(int(pid_file.read_text()))
 
 
-def test_endless_output_is_a_timeout_at_the_budget(tmp_path: Path) -> None:
+def test_endless_output_is_cut_off_as_invalid(tmp_path: Path) -> None:
     """A bot that writes without end never completes a reply (Amazes replies are one line,
-    so this writes one endless line): the clock still runs out."""
+    so this writes one endless line): the jury stops reading at 16 MiB (an invalid reply,
+    docs/sandbox.md), long before the budget, instead of filling its memory."""
     flooder = bot(tmp_path, "flood", """
         if turn == 2:
             while True:
                 sys.stdout.write("F" * 65536)
         print("T", flush=True)
     """)
-    result = play([flooder, "builtin:amazes/random"], budget_ms=800)
-    assert_rules_outcome(result, 0, "timeout")
+    result = play([flooder, "builtin:amazes/random"], budget_ms=60_000,
+                  replay=tmp_path / "r.json")
+    assert_rules_outcome(result, 0, "invalid")
+    faults = [act["fault"] for step in result.document["steps"] for act in step["acts"]
+              if "fault" in act]
+    assert faults == [["invalid", "a reply line longer than 16 MiB"]]
 
 
 def test_hang_past_the_game_budget_is_a_timeout(tmp_path: Path) -> None:

@@ -18,20 +18,24 @@ __all__ = ["__version__", "load_replay", "make", "new_state", "play", "verify_re
 
 def play(game: str, bots: list[Any], *, seed: int | str | None = None,
          map: str | Path | None = None, replay: str | Path | None = None,
-         **options: Any) -> Any:
+         sandbox: Any = True, **options: Any) -> Any:
     """Play one game and return its `MatchResult` (`.to_dict()` is the `--json` object).
 
     `bots` are spec strings (`builtin:amazes/explorer`, `./a.out`, `NAME=SPEC`) or objects
     with `act(observation)`. Built-in bots run in-process, so no subprocess is started for
-    them. Raises `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a
-    bad game, option, map or bot.
+    them. Process bots run in the sandbox (docs/sandbox.md): `sandbox=False` runs them
+    without it (trusted bots), a `botarena.core.sandbox.Sandbox` sets its limits, and the
+    option `memory` (MiB) overrides its memory limit. Raises
+    `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a bad game,
+    option, map or bot.
     """
-    return _play(game, bots, seed=seed, map=map, replay=replay, options=options)
+    return _play(game, bots, seed=seed, map=map, replay=replay, options=options,
+                 sandbox=sandbox)
 
 
 def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path | None,
           replay: str | Path | None, options: dict[str, Any],
-          observe: Any = None) -> Any:
+          observe: Any = None, sandbox: Any = True) -> Any:
     """`play`, and `observe(document)` with the replay document as soon as it exists: the
     referee fills it while the game runs (`botarena play --watch` shows it live)."""
     from botarena.core.match import run_match
@@ -49,6 +53,7 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         seats = (str(info.min_seats) if info.min_seats == info.max_seats
                  else f"{info.min_seats} to {info.max_seats}")
         raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
+    limits = sandbox_limits(sandbox, options)
     resolved = info.resolve_options(options)
     map_data = None
     if map is not None:
@@ -56,6 +61,9 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
             raise GameError(f"{game} takes no map file")
         map_data = rules.load_map(str(map))
     players = [make_player(rules, bot) for bot in bots]
+    for player in players:
+        if hasattr(player, "sandbox"):  # process players
+            player.sandbox = limits
     unique_names(players)
     if seed is None:
         import random  # not secrets: its hmac and hashlib imports cost start-up
@@ -68,6 +76,20 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
     if replay is not None:
         save(result.document, replay)
     return result
+
+
+def sandbox_limits(sandbox: Any, options: dict[str, Any]) -> Any:
+    """The `Sandbox` for `play`'s `sandbox` argument, with the `memory` option taken out of
+    `options`; raises GameError for a bad `memory`."""
+    from botarena.core import sandbox as boxes
+    from botarena.core.rules import GameError
+
+    base = sandbox if isinstance(sandbox, boxes.Sandbox) else (
+        boxes.DEFAULT if sandbox else boxes.NONE)
+    try:
+        return base.with_options(options)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
 
 
 def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,

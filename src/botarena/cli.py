@@ -55,6 +55,8 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
                         " one HTML file)"),
     "compare": LazyCommand("botarena.compare:command", "Did my change help? NEW against OLD"
                            " in paired games until an SPRT decides"),
+    "doctor": LazyCommand("botarena.doctor:doctor",
+                          "Report which sandbox protections this machine gives"),
 }
 """Commands imported only when run: `botarena NAME ...` -> where it lives, its help line."""
 
@@ -167,6 +169,8 @@ def play(
     show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr")] = False,
     watch: Annotated[bool, typer.Option(help="show the game live in the viewer (browser)")
                      ] = False,
+    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help="run process bots without"
+                                             " the sandbox (trusted bots only)")] = False,
 ) -> None:
     """Play one game and print the result table."""
     import botarena
@@ -181,7 +185,7 @@ def play(
     else:
         try:
             result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
-                                   **parse_options(option or []))
+                                   sandbox=not no_sandbox, **parse_options(option or []))
         except USER_ERRORS as exc:
             fail(str(exc))
     if as_json:
