@@ -65,7 +65,8 @@ class _Seat:
     """The referee's bookkeeping for one seat."""
 
     player: Player
-    waited_s: float = 0.0
+    waited_s: float = 0.0  # answering turns: what a game's time budget counts
+    handshake_s: float = 0.0  # answering the handshake: counted in time_ms only
     faults: int = 0
     status: Status = Status.OK
 
@@ -106,7 +107,7 @@ class Referee:
         protocol = self.game.protocol
         if not protocol.has_handshake:
             return
-        faults = {}
+        faults, waits = {}, {}
         together = protocol.simultaneous_handshake
         started = time.monotonic()
         if together:  # every bot greeted first, then all read against one clock
@@ -120,12 +121,13 @@ class Referee:
             reply = entry.player.await_handshake(
                 protocol.handshake_done, started, None if limit is None else started + limit)
             entry.player.pause()
+            entry.handshake_s = waits[seat] = reply.wall_s
             if reply.fault is not None:
                 faults[seat] = reply
         for seat, reply in faults.items():
             self._fault(seat, reply)
         if self.recorder is not None:
-            self.recorder.handshake(faults)
+            self.recorder.handshake(faults, waits)
 
     def _step(self) -> None:
         """One step: send every acting seat its observation, collect the replies against the
@@ -203,7 +205,8 @@ class Referee:
             status = outcome.statuses[seat] or entry.status.value
             players.append(PlayerResult(
                 bot=entry.player.name, score=outcome.scores[seat], rank=outcome.ranks[seat],
-                status=status, time_ms=entry.waited_s * 1000, faults=entry.faults,
+                status=status, time_ms=(entry.handshake_s + entry.waited_s) * 1000,
+                faults=entry.faults,
                 spec=entry.player.spec, cpu_ms=entry.player.cpu_s * 1000))
         result = MatchResult(game=self.game.name, seed=seed, turns=self.state.step_count,
                              end_reason=outcome.end_reason, players=players,
