@@ -42,6 +42,8 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
                  else f"{info.min_seats} to {info.max_seats}")
         raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
     resolved = info.resolve_options(options)
+    if seed is not None:
+        seed = info.check_seed(seed)
     map_data = None
     if map is not None:
         if rules.load_map is None:

@@ -138,7 +138,7 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
 
     try:
         verdict = verify_document(load(replay))
-    except ReplayError as exc:
+    except (ReplayError, GameError) as exc:
         fail(f"{replay}: {exc}" if str(replay) not in str(exc) else str(exc))
     if verdict.ok:
         console.print(f"{replay}: {verdict.message}", markup=False, highlight=False)

@@ -77,9 +77,11 @@ def read_bytes(path: str | Path, kind: Kind) -> bytes:
         raise ReadError(f"{name}: is a folder, not a {kind.noun}") from None
     except OSError as exc:
         raise ReadError(f"{name}: cannot read the {kind.noun} ({exc.strerror or exc})") from None
+    if raw is None and not regular:
+        raise ReadError(f"{name}: not a regular file, and it gives more than"
+                        f" {_mib(raw_cap)}; save the {kind.noun} to a file first")
     if raw is None:
-        what = "bytes" if regular else "bytes (it is not a regular file)"
-        raise ReadError(f"{name}: the {kind.noun} has more than {_mib(raw_cap)} {what};"
+        raise ReadError(f"{name}: the {kind.noun} is larger than {_mib(raw_cap)};"
                         f" {_raise_hint()}")
     if kind.gzip and raw[:2] == b"\x1f\x8b":
         raw = _inflate(raw, cap, name, kind)

@@ -91,7 +91,7 @@ def save(document: dict[str, Any], path: str | Path) -> None:
     """Write `document` as JSON, gzip-compressed when the name ends in `.gz`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(document, separators=(",", ":")).encode()
+    data = json.dumps(document, separators=(",", ":"), allow_nan=False).encode()
     if path.suffix == ".gz":
         data = gzip.compress(data, compresslevel=6, mtime=0)
     path.write_bytes(data)

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from botarena.core.reader import MAZE, read_text
 from botarena.core.rules import GameError
 from botarena.games.amazes.maze import (
     DIRECTIONS,
@@ -59,9 +60,11 @@ def check(files: Annotated[list[Path], typer.Argument(help="maze files")]) -> No
     bad = 0
     for path in files:
         try:
-            maze = parse_maze(path.read_text(), str(path))
-        except (OSError, UnicodeDecodeError) as exc:
-            _fail(f"{path}: cannot read ({exc})")
+            text = read_text(path, MAZE)
+        except GameError as exc:
+            _fail(str(exc))
+        try:
+            maze = parse_maze(text, str(path))
         except GameError as exc:
             print(f"{exc}")
             bad += 1
@@ -82,9 +85,7 @@ def check(files: Annotated[list[Path], typer.Argument(help="maze files")]) -> No
 def show(file: Annotated[Path, typer.Argument(help="a maze file")]) -> None:
     """Draw a maze with its start squares (R = Red, B = Blue) and its problems, if any."""
     try:
-        maze = parse_maze(file.read_text(), str(file))
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{file}: cannot read ({exc})")
+        maze = parse_maze(read_text(file, MAZE), str(file))
     except GameError as exc:
         _fail(str(exc))
     for problem in check_maze(maze):

@@ -264,12 +264,10 @@ def _parse_start(line: str, where: str) -> Start:
 
 def load_maze(path: str | Path) -> Maze:
     """Read and validate a maze file; raises GameError naming the file and the problem."""
+    from botarena.core.reader import MAZE, read_text
+
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"{path}: cannot read the maze ({exc})") from None
-    maze = parse_maze(text, str(path))
+    maze = parse_maze(read_text(path, MAZE), str(path))
     problems = check_maze(maze)
     if problems:
         raise GameError(f"{path}: not a valid Amazes maze: {problems[0]}"

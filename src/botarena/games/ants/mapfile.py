@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 
 from botarena.core.rules import GameError
 
@@ -116,11 +115,9 @@ def parse_map(text: str, name: str = "map") -> AntsMap:
 
 def load_map(path: str) -> AntsMap:
     """Read a `.map` file; raises GameError naming the file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"{path}: cannot read map ({exc})") from None
-    return parse_map(text, path)
+    from botarena.core.reader import MAP, read_text
+
+    return parse_map(read_text(path, MAP), path)
 
 
 def map_text(ants_map: AntsMap) -> str:

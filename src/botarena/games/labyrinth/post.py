@@ -111,12 +111,13 @@ def node_program() -> str:
 
 def load_post(path: str) -> Post:
     """Read and parse a post file; raises BotSpecError naming the file."""
+    from botarena.core.reader import POST, ReadError, read_text
+
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a saved post may start with a BOM
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BotSpecError(f"{path}: cannot read the post ({exc})") from None
-    try:
+        text = read_text(path, POST)  # a saved post may start with a BOM: dropped
         return parse_post(text)
+    except ReadError as exc:
+        raise BotSpecError(str(exc)) from None
     except PostError as exc:
         raise BotSpecError(f"{path}: {exc}") from None
 
