@@ -38,6 +38,30 @@ _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _PR_SET_CHILD_SUBREAPER = 36
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _death_signal_setter() -> Callable[[], None] | None:
+    """A function for the child between fork and exec that has the kernel SIGKILL the bot
+    when the jury dies, even by SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the
+    *thread* that started the bot ends, so a bot must be started by a thread that outlives
+    its game (the referee's). None off Linux."""
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    jury = os.getpid()
+
+    def set_death_signal() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != jury:  # the jury died before the line above: follow it
+            os._exit(1)
+
+    return set_death_signal
+
+
 def _become_subreaper() -> None:
     """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
     try:
@@ -225,6 +249,7 @@ class ProcessPlayer(Player):
         self.proc = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, cwd=self.cwd, env=self.env, bufsize=0,
+            preexec_fn=_death_signal_setter(),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
         self._pgid = self.proc.pid
