@@ -157,9 +157,15 @@ _mount_games()
 
 
 def main() -> None:
-    """Entry point: never a traceback for a user's mistake."""
+    """Entry point: never a traceback for a user's mistake; a stopping signal stops the
+    bots and exits 128 + its number (core/stopping.py)."""
+    from botarena.core.stopping import Stopped, install
+
+    install()
     try:
         app()
     except USER_ERRORS as exc:  # a subcommand let one through
         print(f"botarena: error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except Stopped as stop:
+        sys.exit(stop.exit_status)
