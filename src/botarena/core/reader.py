@@ -61,7 +61,7 @@ def limit(kind: Kind) -> int:
     return max(kind.max_bytes, value * MiB)
 
 
-def read_bytes(path: str | Path, kind: Kind) -> bytes:
+def read_bytes(path: str | Path, kind: Kind) -> bytearray:
     """The file's bytes (inflated when `kind` takes gzip), within `kind`'s cap."""
     cap = limit(kind)
     name = str(path)
@@ -104,7 +104,7 @@ def read_json(path: str | Path, kind: Kind) -> Any:
     return parse_json(read_bytes(path, kind), f"{path}", kind.noun)
 
 
-def parse_json(data: bytes | str, name: str, noun: str = "document") -> Any:
+def parse_json(data: bytes | bytearray | str, name: str, noun: str = "document") -> Any:
     """`data` parsed as strict JSON (no NaN or infinity), nested at most MAX_NESTING deep;
     raises ReadError with one line naming `name`."""
     import msgspec
@@ -133,40 +133,42 @@ def _stack_depth() -> int:
     return depth
 
 
-def _read_capped(handle: Any, cap: int) -> bytes | None:
+def _read_capped(handle: Any, cap: int) -> bytearray | None:
     """Up to `cap` bytes; None when there are more."""
-    parts, total = [], 0
+    data = bytearray()
     while True:
-        chunk = handle.read(min(CHUNK, cap + 1 - total))
+        chunk = handle.read(min(CHUNK, cap + 1 - len(data)))
         if not chunk:
-            return b"".join(parts)
-        parts.append(chunk)
-        total += len(chunk)
-        if total > cap:
+            return data
+        data += chunk
+        if len(data) > cap:
             return None
 
 
-def _inflate(raw: bytes, cap: int, name: str, kind: Kind) -> bytes:
-    """gzip members inflated one bounded piece at a time; refused past `cap` bytes."""
-    parts, total, rest = [], 0, raw
+def _inflate(raw: bytearray, cap: int, name: str, kind: Kind) -> bytearray:
+    """gzip members inflated one bounded piece at a time into one buffer (the peak is the
+    cap, not twice it); refused past `cap` bytes."""
+    data, rest = bytearray(), bytes(raw)
+    del raw[:]
     try:
         while rest:
             inflater = zlib.decompressobj(wbits=31)
             pending = rest
-            while pending and not inflater.eof:
-                piece = inflater.decompress(pending, cap + 1 - total)
-                parts.append(piece)
-                total += len(piece)
-                if total > cap:
+            while not inflater.eof:
+                piece = inflater.decompress(pending, min(CHUNK, cap + 1 - len(data)))
+                data += piece
+                if len(data) > cap:
                     raise ReadError(f"{name}: the {kind.noun} inflates to more than"
                                     f" {_mib(cap)}; {_raise_hint()}")
                 pending = inflater.unconsumed_tail
+                if not pending and not piece:
+                    break
             if not inflater.eof:
                 raise ReadError(f"{name}: the gzip {kind.noun} is cut short")
             rest = inflater.unused_data.lstrip(b"\0")
     except zlib.error as exc:
         raise ReadError(f"{name}: the gzip {kind.noun} is corrupt ({exc})") from None
-    return b"".join(parts)
+    return data
 
 
 def _mib(count: int) -> str:

@@ -110,7 +110,10 @@ def load(path: str | Path) -> dict[str, Any]:
     if not isinstance(document, dict) or "schema_version" not in document:
         raise ReplayError(f"{path}: not a botarena replay (no schema_version)")
     version = document["schema_version"]
-    if version != SCHEMA_VERSION or not isinstance(version, int):
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ReplayError(f"{path}: malformed replay: schema_version {version!r} is not a"
+                          " whole number")
+    if version != SCHEMA_VERSION:
         raise ReplayError(f"{path}: replay schema_version {version!r} is not supported"
                           f" (this botarena reads schema_version {SCHEMA_VERSION})")
     try:
@@ -153,9 +156,9 @@ def verify(document: dict[str, Any]) -> Verdict:
 
 def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
     state = rebuild(game, document)
-    if _json(state.header()) != document["header"]:
+    if _canonical(state.header()) != _canonical(document["header"]):
         return Verdict(False, "the game's header (map, starts) differs from the recorded one", 0)
-    if _json(state.frame()) != document.get("initial_frame", {}):
+    if _canonical(state.frame()) != _canonical(document["initial_frame"]):
         return Verdict(False, "the initial frame differs", 0)
     for seat_text, (status, detail) in document.get("handshake_faults", {}).items():
         state.fault(int(seat_text), Status(status), detail)
@@ -171,9 +174,9 @@ def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
             state.apply(recorded_actions(game, state, step))
         except StepMismatch as exc:
             return Verdict(False, f"step {number}: {exc}", number)
-        frame = _json(state.frame())
-        if frame != step["frame"]:
-            where = _first_difference(step["frame"], frame)
+        frame = state.frame()
+        if _canonical(frame) != _canonical(step["frame"]):
+            where = _first_difference(step["frame"], _json(frame))
             return Verdict(False, f"step {number}: frame differs at {where}", number)
     if not state.is_over():
         return Verdict(False, "the replay ends before the rules end the game",
@@ -316,6 +319,12 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _canonical(value: Any) -> str:
+    """`value` as sorted JSON text: equal only when the same JSON, so 1, 1.0 and true
+    differ as they do in the file."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
 def _json(value: Any) -> Any:
     """`value` as it reads back from JSON (tuples become lists, keys strings)."""
     return json.loads(json.dumps(value))
@@ -325,11 +334,11 @@ def _first_difference(recorded: Any, replayed: Any, path: str = "") -> str:
     """A short description of where two JSON values first differ."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         for key in list(recorded) + [k for k in replayed if k not in recorded]:
-            if recorded.get(key) != replayed.get(key):
+            if _canonical(recorded.get(key)) != _canonical(replayed.get(key)):
                 return _first_difference(recorded.get(key), replayed.get(key), f"{path}.{key}")
     if (isinstance(recorded, list) and isinstance(replayed, list)
             and len(recorded) == len(replayed)):
         for index, (left, right) in enumerate(zip(recorded, replayed, strict=True)):
-            if left != right:
+            if _canonical(left) != _canonical(right):
                 return _first_difference(left, right, f"{path}[{index}]")
-    return f"{path or 'frame'}: recorded {recorded!r}, replayed {replayed!r}"
+    return f"{path or 'frame'}: recorded {_short(recorded)}, replayed {_short(replayed)}"

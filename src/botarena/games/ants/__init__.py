@@ -6,7 +6,7 @@ from typing import Any
 
 from botarena.core.game import EnvSpec, Game, builtin_bots
 from botarena.core.rules import GameError, GameInfo, Option
-from botarena.games.ants.mapfile import AntsMap, bundled_map, load_map, parse_map
+from botarena.games.ants.mapfile import AntsMap, bundled_map, load_map, map_text, parse_map
 from botarena.games.ants.protocol import PROTOCOL
 from botarena.games.ants.rules import AntsState
 
@@ -95,7 +95,15 @@ def new_state(seed: int, options: dict[str, Any], ants_map: AntsMap | None,
 
 
 def _map_from_header(header: dict[str, Any]) -> AntsMap:
-    return parse_map(header["map"], header.get("map_name", "replay map"))
+    """The replay's map; a `builtin:` name must be the bundled map it names (any other name
+    is the user's label for their file, which a replay cannot attest)."""
+    name, text = header.get("map_name", "replay map"), header["map"]
+    if not isinstance(name, str) or not isinstance(text, str):
+        raise GameError("header map and map_name must be strings")
+    ants_map = parse_map(text, name)
+    if name.startswith("builtin:") and map_text(bundled_map(ants_map.players)) != text:
+        raise GameError(f"header map is not the bundled map {name}")
+    return ants_map
 
 
 def _cli() -> Any:
