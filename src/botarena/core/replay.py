@@ -101,12 +101,19 @@ def load(path: str | Path) -> dict[str, Any]:
     """Read a replay (gzip or plain JSON) within the reader's limits and check its shape;
     raises ReplayError with one line naming the file and, when malformed, the field."""
     from botarena.core.reader import REPLAY, ReadError, read_json
-    from botarena.core.replaydoc import check_shape
 
     try:
         document = read_json(path, REPLAY)
     except ReadError as exc:
         raise ReplayError(str(exc)) from None
+    return check_document(document, str(path))
+
+
+def check_document(document: Any, path: str) -> dict[str, Any]:
+    """`document` if it is a replay of the schema this botarena reads, well shaped; raises
+    ReplayError naming `path` and the field."""
+    from botarena.core.replaydoc import check_shape
+
     if not isinstance(document, dict) or "schema_version" not in document:
         raise ReplayError(f"{path}: not a botarena replay (no schema_version)")
     version = document["schema_version"]

@@ -85,7 +85,7 @@ def _game_from(document: Any) -> BookmakerGame:
     if not isinstance(commands, list):
         raise GameError("\"replay.commands\" must be a list of U R D L A N")
     for slot, command in enumerate(commands):
-        if command not in COMMANDS:
+        if not isinstance(command, str) or command not in COMMANDS:
             raise GameError(f"\"replay.commands\"[{slot}] is {command!r}, not one of"
                             f" U R D L A N")
     return BookmakerGame(tuple(starts), tuple(commands), winner)

@@ -38,6 +38,10 @@ def bot_seed(game_seed: int | str, seat: int) -> str:
     return f"{game_seed}{SEED_SUFFIX[seat]}"
 
 
+def _not_json(token: str) -> Any:
+    raise ValueError(f"{token} is not JSON")
+
+
 class LabyrinthProtocol(Protocol):
     """One JSON request a line, one JSON reply a line."""
 
@@ -58,10 +62,13 @@ class LabyrinthProtocol(Protocol):
         shown = text if len(text) <= 300 else text[:300] + "..."
         if text.startswith(ERROR_PREFIX):
             raise ProtocolError(f"the bot reports an error: {shown[len(ERROR_PREFIX):]}")
-        try:
-            return Answer(json.loads(text))
+        try:  # as JavaScript's JSON.parse: no NaN or Infinity tokens
+            return Answer(json.loads(text, parse_constant=_not_json))
         except ValueError:
             raise ProtocolError(f"reply is not JSON: {shown!r}") from None
+        except RecursionError:  # never a valid answer; must not crash the jury
+            raise ProtocolError(f"reply nests JSON too deep to be an answer: {shown!r}"
+                                ) from None
 
     def format(self, action: Any) -> str:
         value = action.value if isinstance(action, Answer) else action
