@@ -66,7 +66,9 @@ class _Seat:
 
     player: Player
     waited_s: float = 0.0  # answering turns: what a game's time budget counts
-    handshake_s: float = 0.0  # answering the handshake: counted in time_ms only
+    time_ms: float = 0.0
+    """The result's time: every wait, the handshake's too, each rounded to 0.1 ms as the
+    replay records it, summed in the same order, so that `verify` reproduces it exactly."""
     faults: int = 0
     status: Status = Status.OK
 
@@ -121,7 +123,8 @@ class Referee:
             reply = entry.player.await_handshake(
                 protocol.handshake_done, started, None if limit is None else started + limit)
             entry.player.pause()
-            entry.handshake_s = waits[seat] = reply.wall_s
+            waits[seat] = reply.wall_s
+            entry.time_ms += round(reply.wall_s * 1000, 1)
             if reply.fault is not None:
                 faults[seat] = reply
         for seat, reply in faults.items():
@@ -165,6 +168,7 @@ class Referee:
                                self._deadline(entry, clock, started))
         player.pause()
         entry.waited_s += reply.wall_s
+        entry.time_ms += round(reply.wall_s * 1000, 1)
         if cpu_before is not None and reply.fault is None:
             used = reply.cpu_s = player.cpu_now() - cpu_before
             if clock.cpu_s is not None and used > clock.cpu_s:
@@ -205,8 +209,7 @@ class Referee:
             status = outcome.statuses[seat] or entry.status.value
             players.append(PlayerResult(
                 bot=entry.player.name, score=outcome.scores[seat], rank=outcome.ranks[seat],
-                status=status, time_ms=(entry.handshake_s + entry.waited_s) * 1000,
-                faults=entry.faults,
+                status=status, time_ms=entry.time_ms, faults=entry.faults,
                 spec=entry.player.spec, cpu_ms=entry.player.cpu_s * 1000))
         result = MatchResult(game=self.game.name, seed=seed, turns=self.state.step_count,
                              end_reason=outcome.end_reason, players=players,
