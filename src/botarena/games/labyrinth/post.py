@@ -151,16 +151,30 @@ def post_player(rest: str, spec: str) -> PostPlayer:
     return PostPlayer(rest, load_post(rest), spec)
 
 
+CHECK_TIME_S = 10.0
+"""Wall time `check-post` gives Node to compile a post and build its bot (the four
+reference posts take well under a second)."""
+
+CHECK_HEAP_MIB = 256
+"""Node's heap for `check-post` (`--max-old-space-size`): building a bot needs a few MiB."""
+
+
 def check_post(path: str) -> tuple[bool, str]:
     """Check a post: the format, then that Node compiles it and builds a bot object with
     the role's methods. Returns (ok, one message, with line numbers for syntax errors)."""
     post = load_post(path)
+    argv = runner_argv(path, post, check=True)
+    argv.insert(1, f"--max-old-space-size={CHECK_HEAP_MIB}")  # V8 stops at the cap
     try:
-        done = subprocess.run(runner_argv(path, post, check=True), capture_output=True,
-                              text=True, timeout=30, check=False)
+        done = subprocess.run(argv, capture_output=True, text=True, errors="replace",
+                              timeout=CHECK_TIME_S, check=False)
     except subprocess.TimeoutExpired:
-        return False, f"{path}: building the bot took more than 30 s"
+        return False, (f"{path}: building the bot took more than {CHECK_TIME_S:g} s"
+                       " (an endless loop?)")
     message = (done.stdout + done.stderr).strip()
+    if "heap out of memory" in message or "Reached heap limit" in message:
+        return False, (f"{path}: building the bot used more than {CHECK_HEAP_MIB} MiB of"
+                       " memory")
     return done.returncode == 0, message or f"{path}: node exited with {done.returncode}"
 
 
