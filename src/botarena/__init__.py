@@ -49,6 +49,10 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
         if rules.load_map is None:
             raise GameError(f"{game} takes no map file")
         map_data = rules.load_map(str(map))
+    if replay is not None:  # checked before the game, not after it
+        from botarena.core.outputs import output_path
+
+        replay = output_path(replay, "--replay")
     players = [make_player(rules, bot) for bot in bots]
     unique_names(players)
     if seed is None:

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from botarena.core.outputs import output_path
 from botarena.core.reader import MAZE, read_text
 from botarena.core.rules import GameError
 from botarena.games.amazes.maze import (
@@ -49,7 +50,10 @@ def generate(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text)
+        try:
+            output_path(output, "--output").write_text(text)
+        except (GameError, OSError) as exc:
+            _fail(str(exc))
         stats = maze_stats(maze)
         print(f"{output}: {stats.loops} loops, {stats.dead_ends} dead ends")
 

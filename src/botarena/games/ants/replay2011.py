@@ -305,6 +305,9 @@ def state_from_botarena(document: dict[str, Any]) -> AntsState:
 def export_replay(document: dict[str, Any]) -> dict[str, Any]:
     """A botarena Ants replay as the 2011 engine's replay file (revision 3)."""
     state = state_from_botarena(document)
+    if not state.is_over():
+        raise GameError("the replay ends before the game does; the 2011 format has no"
+                        " unfinished games (run botarena verify on it)")
     names = [bot["name"] for bot in document["bots"]]
     result = game_result(state, names)
     faults = {player["bot"]: player["status"] for player in document["result"]["players"]}
