@@ -90,7 +90,8 @@ def play(
                                                      help="a game option KEY=VALUE")] = None,
     replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
-    show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr")] = False,
+    show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr (with"
+                                              " --json: as its \"stderr\" list)")] = False,
 ) -> None:
     """Play one game and print the result table."""
     import botarena
@@ -104,7 +105,10 @@ def play(
     except USER_ERRORS as exc:
         fail(str(exc))
     if as_json:
-        print(json.dumps(result.to_dict()))
+        document = result.to_dict()
+        if show_stderr:  # with --json, each bot's stderr goes into the JSON
+            document["stderr"] = result.stderr
+        print(json.dumps(document))
         return
     table = Table("seat", "bot", "score", "rank", "status", "time ms", "faults",
                   title=f"{result.game} · seed {result.seed} · {result.turns} turns ·"

@@ -209,7 +209,8 @@ class Referee:
             status = outcome.statuses[seat] or entry.status.value
             players.append(PlayerResult(
                 bot=entry.player.name, score=outcome.scores[seat], rank=outcome.ranks[seat],
-                status=status, time_ms=entry.time_ms, faults=entry.faults,
+                status=status, time_ms=entry.time_ms,
+                faults=entry.faults + outcome.faults[seat],
                 spec=entry.player.spec, cpu_ms=entry.player.cpu_s * 1000))
         result = MatchResult(game=self.game.name, seed=seed, turns=self.state.step_count,
                              end_reason=outcome.end_reason, players=players,

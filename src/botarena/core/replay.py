@@ -216,7 +216,8 @@ def expected_result(document: dict[str, Any], state: State) -> dict[str, Any]:
         bot=document["bots"][seat]["name"], score=outcome.scores[seat],
         rank=outcome.ranks[seat],
         status=outcome.statuses[seat] or (faults[seat][0] if faults[seat] else Status.OK.value),
-        time_ms=waited[seat], faults=len(faults[seat])).to_dict() for seat in range(seats)]
+        time_ms=waited[seat], faults=len(faults[seat]) + outcome.faults[seat]).to_dict()
+        for seat in range(seats)]
     return {"game": document["game"], "seed": document["seed"], "turns": state.step_count,
             "end_reason": outcome.end_reason, "players": players}
 

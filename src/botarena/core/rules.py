@@ -174,12 +174,17 @@ class Outcome:
     end_reason: str
     ranks: list[int] = field(default_factory=list)
     statuses: list[str | None] = field(default_factory=list)
+    faults: list[int] = field(default_factory=list)
+    """Faults the rules found themselves (Ants' strict kill), added to the referee's count of
+    transport faults in the result's `faults`."""
 
     def __post_init__(self) -> None:
         if not self.ranks:
             self.ranks = ranks_from_scores(self.scores)
         if not self.statuses:
             self.statuses = [None] * len(self.scores)
+        if not self.faults:
+            self.faults = [0] * len(self.scores)
 
 
 def ranks_from_scores(scores: list[float]) -> list[int]:

@@ -13,6 +13,9 @@ from importlib import resources
 
 from botarena.core.rules import GameError
 
+MAX_SIDE = 200
+"""The longest side a map may have (the map-maker rules; checked before any allocation)."""
+
 ANT_LETTERS = "abcdefghij"
 HILL_ANT_LETTERS = "ABCDEFGHIJ"
 HILL_DIGITS = "0123456789"
@@ -61,6 +64,8 @@ def parse_map(text: str, name: str = "map") -> AntsMap:
                 amount = int(value)
             except ValueError:
                 raise fail(number, f"{key} needs a whole number, got {value!r}") from None
+            if key in ("rows", "cols") and not 1 <= amount <= MAX_SIDE:
+                raise fail(number, f"{key} must be between 1 and {MAX_SIDE}, got {amount}")
             if key == "rows":
                 rows = amount
             elif key == "cols":
