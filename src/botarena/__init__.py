@@ -56,9 +56,9 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
     players = [make_player(rules, bot) for bot in bots]
     unique_names(players)
     if seed is None:
-        import secrets
+        import random  # not secrets: its hmac and hashlib imports cost start-up
 
-        seed = secrets.randbelow(2**31)
+        seed = random.SystemRandom().randrange(2**31)
     result = run_match(rules, players, seed=seed, options=resolved, map_data=map_data,
                        record=replay is not None,
                        replay_path=str(replay) if replay is not None else None)

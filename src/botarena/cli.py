@@ -1,25 +1,74 @@
-"""The `botarena` command line: games, play, verify, and each game's own subcommands."""
+"""The `botarena` command line: games, play, verify, and each game's own subcommands.
+
+Start-up is a budget (`python bench/run.py startup`: `botarena --version` <= 150 ms, a
+whole `botarena play amazes ...` <= 300 ms), so this module imports only typer, rich and
+the cheap core; every other command is imported when it is run.
+
+Adding a top-level command or group (the one way): write it in its own module, importing
+heavy things (numpy, sqlalchemy, starlette, a game's rules...) there or inside the
+function, never here; then add one line to `LAZY_COMMANDS` below:
+
+    "tournament": LazyCommand("botarena.tournament.cli:app", "Run tournaments"),
+    "doctor": LazyCommand("botarena.doctor:doctor", "Check this machine can run bots"),
+
+A `typer.Typer` target is a group (`botarena tournament run ...`); a function target,
+annotated as for `@app.command()`, is one command (`botarena doctor`). The help string is
+its line in `botarena --help`. User errors inside: `fail(message)` from this module (import
+it inside the function), or raise one of `USER_ERRORS`.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from functools import cache, partial
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
+from botarena import __version__
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
 from botarena.core.spec import BotSpecError
-from botarena.games import all_games, get_game
+from botarena.games import GAME_MODULES, all_infos, game_info, get_game
+from botarena.lazycli import LazyCommand, lazy_group
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def _game_tools_help(name: str) -> str:
+    return f"{game_info(name).title} tools"
+
+
+LAZY_COMMANDS: dict[str, LazyCommand] = {
+    **{name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
+       for name in GAME_MODULES},
+}
+"""Commands imported only when run: `botarena NAME ...` -> where it lives, its help line."""
 
 app = typer.Typer(help="Jury software for AI bot-programming contests.",
-                  no_args_is_help=True, add_completion=False,
+                  no_args_is_help=True, add_completion=False, cls=lazy_group(LAZY_COMMANDS),
                   pretty_exceptions_enable=False, rich_markup_mode=None)
-console = Console()
+
+
+@cache
+def _rich_console() -> Console:
+    from rich.console import Console
+
+    return Console()
+
+
+class _LazyConsole:
+    """rich's Console, imported on first use: rich is 20 ms of start-up `--version` and
+    `--json` need not pay."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_rich_console(), name)
+
+
+console = _LazyConsole()
 
 USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError)
 
@@ -30,14 +79,29 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"botarena {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option("--version", is_eager=True,
+                                                   callback=_print_version,
+                                                   help="print the version and exit")] = False
+             ) -> None:
+    pass
+
+
 @app.command()
 def games(game: Annotated[str | None, typer.Argument(help="show this game's options")] = None
           ) -> None:
     """List the games, or one game's options with their defaults."""
+    from rich.table import Table
+
     if game is None:
         table = Table("game", "title", "players", "turns")
-        for rules in all_games().values():
-            info = rules.info
+        for info in all_infos().values():
             seats = (str(info.min_seats) if info.min_seats == info.max_seats
                      else f"{info.min_seats}-{info.max_seats}")
             table.add_row(info.name, info.title, seats, info.turn_model)
@@ -97,7 +161,7 @@ def play(
     import botarena
 
     seed_value = parse_seed(seed)
-    if isinstance(seed_value, str) and not _game(game).info.string_seeds:
+    if isinstance(seed_value, str) and not _game_info(game).string_seeds:
         fail(f"--seed {seed!r} is not an integer")
     try:
         result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
@@ -110,10 +174,12 @@ def play(
             document["stderr"] = result.stderr
         print(json.dumps(document))
         return
+    from rich.table import Table
+
     table = Table("seat", "bot", "score", "rank", "status", "time ms", "faults",
                   title=f"{result.game} · seed {result.seed} · {result.turns} turns ·"
                         f" {result.end_reason}")
-    info = get_game(game).info
+    info = game_info(game)
     for seat, player in enumerate(result.players):
         table.add_row(info.seat_name(seat), player.bot, f"{player.score:g}", str(player.rank),
                       player.status, f"{player.time_ms:.0f}", str(player.faults))
@@ -126,9 +192,9 @@ def play(
             console.print(text or "(empty)", markup=False, highlight=False)
 
 
-def _game(name: str):
+def _game_info(name: str):
     try:
-        return get_game(name)
+        return game_info(name)
     except KeyError as exc:
         fail(exc.args[0])
 
@@ -149,15 +215,6 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
         return
     print(f"{replay}: differs: {verdict.message}")
     raise typer.Exit(1)
-
-
-def _mount_games() -> None:
-    for rules in all_games().values():
-        if rules.cli is not None:
-            app.add_typer(rules.cli, name=rules.name, help=f"{rules.info.title} tools")
-
-
-_mount_games()
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,8 +33,9 @@ class Game:
     `new_state(seed, options, map, seats)` builds a fresh state; `map` is what `load_map`
     returned for `--map FILE` (None: the rules draw one from the seed). `map_from_header`
     rebuilds that map from a replay header so `verify` needs nothing but the replay.
-    `bots` maps built-in bot names to factories of in-process bot objects. `cli` is an
-    optional typer app mounted as `botarena GAME ...`.
+    `bots` maps built-in bot names to factories of in-process bot objects. A game's own
+    subcommands, if any, are the typer app `botarena.games.GAME.cli:app`, mounted lazily as
+    `botarena GAME ...` (botarena/cli.py).
     """
 
     info: GameInfo
@@ -43,7 +45,6 @@ class Game:
     load_map: Callable[[str], Any] | None = None
     map_from_header: Callable[[dict[str, Any]], Any] | None = None
     record_sent: bool = True
-    cli: Any = None
     env_spec: EnvSpec | None = None
     """Spaces for the PettingZoo adapter (`botarena.make`), or None."""
     player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
@@ -72,3 +73,20 @@ def builtin_bots(game: str, classes: Mapping[str, str]) -> dict[str, Callable[[]
         return make
 
     return {name: factory(name, class_name) for name, class_name in classes.items()}
+
+
+def lazy_game(module: str, build: Callable[[], Game]) -> Callable[[str], Any]:
+    """A game package's module `__getattr__` that builds its `GAME` on first use.
+
+    A game's package holds only its cheap facts (`INFO`), so listing the games or starting
+    the command line imports no game's rules, protocol or numpy; `build` imports them.
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name != "GAME":
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        game = build()
+        sys.modules[module].GAME = game  # type: ignore[attr-defined]
+        return game
+
+    return __getattr__

@@ -90,19 +90,14 @@ class Referee:
                             for player in players]
 
     def run(self) -> None:
+        """Play the game with the players `start_players` started; always closes them."""
         try:
-            for seat, entry in enumerate(self.seats):
-                entry.player.start(seat, f"{self.seed}:{seat}")
             self._handshake()
             while not self.state.is_over():
                 self._step()
             self._farewell()
         finally:
-            for entry in self.seats:  # every bot sees its input end at once ...
-                entry.player.release()
-            deadline = time.monotonic() + EXIT_GRACE_S
-            for entry in self.seats:  # ... and all share one grace period to exit
-                entry.player.close(deadline)
+            close_players([entry.player for entry in self.seats], EXIT_GRACE_S)
 
     # -- phases -------------------------------------------------------------------------
     def _handshake(self) -> None:
@@ -221,15 +216,47 @@ class Referee:
         return result
 
 
+def start_players(players: list[Player], seed: int | str, handshake: bool) -> None:
+    """Start every seat's player (spawn the bot programs), frozen; on failure, close those
+    started. Before a handshake they run: every bot starts up side by side, as the engines
+    start them, while the rules set the game up, and is frozen once its handshake is read.
+    Without one, each stays frozen until its first turn, which its start-up is charged to."""
+    started: list[Player] = []
+    try:
+        for seat, player in enumerate(players):
+            player.start(seat, f"{seed}:{seat}")
+            started.append(player)
+            if handshake:
+                player.resume()
+    except BaseException:
+        close_players(started, 0.0)
+        raise
+
+
+def close_players(players: list[Player], grace_s: float) -> None:
+    """End every player: all see their input end at once, then share one grace period of
+    `grace_s` to exit by themselves before they are killed."""
+    for player in players:
+        player.release()
+    deadline = time.monotonic() + grace_s
+    for player in players:
+        player.close(deadline)
+
+
 def run_match(game: Game, players: list[Player], *, seed: int | str,
               options: dict[str, Any], map_data: Any = None, record: bool = True,
               replay_path: str | None = None) -> MatchResult:
     """Play one whole game and return its result (with the replay document if recorded)."""
-    state = game.new_state(seed, options, map_data, len(players))
-    recorder = None
-    if record:
-        recorder = ReplayRecorder(game, seed, options, state,
-                                  [(player.name, player.spec) for player in players])
+    start_players(players, seed, game.protocol.has_handshake)
+    try:
+        state = game.new_state(seed, options, map_data, len(players))
+        recorder = None
+        if record:
+            recorder = ReplayRecorder(game, seed, options, state,
+                                      [(player.name, player.spec) for player in players])
+    except BaseException:  # a bad map or option: the bots never get to play
+        close_players(players, 0.0)
+        raise
     referee = Referee(game, state, players, recorder, seed)
     referee.run()
     return referee.result(seed, replay_path)

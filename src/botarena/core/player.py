@@ -118,6 +118,9 @@ class Player:
     def pause(self) -> None:
         """Freeze the bot until its next turn (no-op in-process)."""
 
+    def resume(self) -> None:
+        """Let a frozen bot run (no-op in-process)."""
+
     def notify(self, text: str) -> None:
         """Send a last message (the game is over) without waiting for an answer."""
 

@@ -40,7 +40,7 @@ class ReplayRecorder:
             "rules_version": game.info.rules_version,
             "seed": seed,
             "options": options,
-            "header": state.header(),
+            "header": _header(state, options),
             "bots": [{"seat": seat, "name": name, "spec": spec}
                      for seat, (name, spec) in enumerate(bots)],
             "initial_frame": state.frame(),
@@ -163,7 +163,7 @@ def verify(document: dict[str, Any]) -> Verdict:
 
 def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
     state = rebuild(game, document)
-    if _canonical(state.header()) != _canonical(document["header"]):
+    if _canonical(_header(state, document["options"])) != _canonical(document["header"]):
         return Verdict(False, "the game's header (map, starts) differs from the recorded one", 0)
     if _canonical(state.frame()) != _canonical(document["initial_frame"]):
         return Verdict(False, "the initial frame differs", 0)
@@ -320,6 +320,13 @@ def _plain(exc: Exception) -> str:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _header(state: State, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's header (map, starts) with the options restated: options that only set
+    clocks (Amazes' budget_ms, Ants' turntime) leave no trace in the frames, so a replay
+    states them twice and `verify` catches an edit of either."""
+    return {**state.header(), "options": _json(options)}
 
 
 def _canonical(value: Any) -> str:

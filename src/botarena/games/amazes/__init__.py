@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from botarena.core.game import EnvSpec, Game, builtin_bots
+from typing import TYPE_CHECKING
+
+from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.rules import GameInfo, Option
-from botarena.games.amazes import cli
-from botarena.games.amazes.maze import Maze, load_maze, parse_maze
-from botarena.games.amazes.protocol import PROTOCOL
-from botarena.games.amazes.rules import new_state
+
+if TYPE_CHECKING:
+    from botarena.games.amazes.maze import Maze
 
 INFO = GameInfo(
     name="amazes",
@@ -27,7 +28,7 @@ INFO = GameInfo(
 
 
 def _maze_from_header(header: dict) -> Maze:
-    from botarena.games.amazes.maze import Start
+    from botarena.games.amazes.maze import Start, parse_maze
 
     maze = parse_maze(header["maze"], "replay maze")
     red, blue = header["starts"]
@@ -41,5 +42,15 @@ ENV_SPEC = EnvSpec(observation_charset="StarWBLRN0123456789\n", observation_max_
 
 BOTS = builtin_bots("amazes", {"random": "RandomBot", "explorer": "ExplorerBot"})
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
-            load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC, cli=cli.app)
+
+
+def _game() -> Game:
+    from botarena.games.amazes.maze import load_maze
+    from botarena.games.amazes.protocol import PROTOCOL
+    from botarena.games.amazes.rules import new_state
+
+    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
+                load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC)
+
+
+__getattr__ = lazy_game(__name__, _game)

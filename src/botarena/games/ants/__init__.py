@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from botarena.core.game import EnvSpec, Game, builtin_bots
+from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.rules import GameError, GameInfo, Option
-from botarena.games.ants.mapfile import AntsMap, bundled_map, load_map, map_text, parse_map
-from botarena.games.ants.protocol import PROTOCOL
-from botarena.games.ants.rules import AntsState
+
+if TYPE_CHECKING:
+    from botarena.games.ants.mapfile import AntsMap
+    from botarena.games.ants.rules import AntsState
 
 
 class Range(tuple[int, int]):
@@ -84,6 +85,9 @@ INFO = GameInfo(
 def new_state(seed: int, options: dict[str, Any], ants_map: AntsMap | None,
               seats: int) -> AntsState:
     """A fresh game; without --map, the bundled official map for `seats` players."""
+    from botarena.games.ants.mapfile import bundled_map
+    from botarena.games.ants.rules import AntsState
+
     if ants_map is None:
         ants_map = bundled_map(seats)
     if ants_map.players != seats:
@@ -97,6 +101,8 @@ def new_state(seed: int, options: dict[str, Any], ants_map: AntsMap | None,
 def _map_from_header(header: dict[str, Any]) -> AntsMap:
     """The replay's map; a `builtin:` name must be the bundled map it names (any other name
     is the user's label for their file, which a replay cannot attest)."""
+    from botarena.games.ants.mapfile import bundled_map, map_text, parse_map
+
     name, text = header.get("map_name", "replay map"), header["map"]
     if not isinstance(name, str) or not isinstance(text, str):
         raise GameError("header map and map_name must be strings")
@@ -104,12 +110,6 @@ def _map_from_header(header: dict[str, Any]) -> AntsMap:
     if name.startswith("builtin:") and map_text(bundled_map(ants_map.players)) != text:
         raise GameError(f"header map is not the bundled map {name}")
     return ants_map
-
-
-def _cli() -> Any:
-    from botarena.games.ants.cli import app
-
-    return app
 
 
 ENV_SPEC = EnvSpec(observation_charset="turngowhafdeplyrsc0123456789 \n",
@@ -121,6 +121,15 @@ ENV_SPEC = EnvSpec(observation_charset="turngowhafdeplyrsc0123456789 \n",
 BOTS = builtin_bots("ants", {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot",
                              "swarm": "SwarmBot"})
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, load_map=load_map,
-            map_from_header=_map_from_header, record_sent=False, cli=_cli(),
-            env_spec=ENV_SPEC)
+
+
+def _game() -> Game:
+    from botarena.games.ants.mapfile import load_map
+    from botarena.games.ants.protocol import PROTOCOL
+
+    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
+                load_map=load_map, map_from_header=_map_from_header, record_sent=False,
+                env_spec=ENV_SPEC)
+
+
+__getattr__ = lazy_game(__name__, _game)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from botarena.core.protocol import Protocol
-from botarena.games.ants.rules import Observation, Params
+from botarena.games.ants.observation import Observation, Params
 
 DIRECTIONS = frozenset("nesw")
 PARAMETER_ORDER = ("loadtime", "turntime", "rows", "cols", "turns", "viewradius2",

@@ -3,51 +3,17 @@ content of the 2011 `render_changes` text (new water, hills, ants, food, dead an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from botarena.games.ants.observation import Observation, Params
 from botarena.games.ants.vision import Vision
 
 if TYPE_CHECKING:
     from botarena.games.ants.rules import Ant, AntsState
 
-@dataclass(frozen=True)
-class Params:
-    """What every bot is told at turn 0, plus the player count."""
-
-    rows: int
-    cols: int
-    players: int
-    turns: int
-    loadtime: int
-    turntime: int
-    viewradius2: int
-    attackradius2: int
-    spawnradius2: int
-    player_seed: int
-
-
-@dataclass
-class Observation:
-    """What one player is told at a turn, in its own numbering (itself 0).
-
-    `turn` 0 is the parameter block (answered with `go`); `end` marks the final message,
-    with `scores`, `statuses` and `playerturns` (None for players it never saw).
-    """
-
-    turn: int
-    params: Params
-    water: list[tuple[int, int]] = field(default_factory=list)
-    hills: list[tuple[int, int, int]] = field(default_factory=list)
-    ants: list[tuple[int, int, int]] = field(default_factory=list)
-    food: list[tuple[int, int]] = field(default_factory=list)
-    dead: list[tuple[int, int, int]] = field(default_factory=list)
-    end: bool = False
-    scores: list[Any] | None = None
-    statuses: list[Any] | None = None
-    playerturns: list[Any] | None = None
+__all__ = ["Observation", "Params", "PlayerViews"]
 
 
 class PlayerViews:
@@ -106,10 +72,13 @@ class PlayerViews:
     def _sorted_picture(self, state: AntsState) -> dict[str, list]:
         """Everything a viewer may be shown this turn, sorted once, with who sees each."""
         if self._picture is None:
-            grid = self.seen_bits.tolist()
+            bits = self.seen_bits
 
             def seen(items: list) -> list:
-                return [(*item, grid[item[0]][item[1]]) for item in items]
+                if not items:
+                    return []
+                who = bits[[item[0] for item in items], [item[1] for item in items]].tolist()
+                return [(*item, mask) for item, mask in zip(items, who, strict=True)]
 
             self._picture = {
                 "h": seen(sorted((*h.loc, h.owner) for h in state.hills.values()

@@ -3,11 +3,18 @@ docs/games/falldown.md."""
 
 from __future__ import annotations
 
-from botarena.core.env import EnvSpec
-from botarena.core.game import Game, builtin_bots
+from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.rules import GameInfo, Option
-from botarena.games.falldown.protocol import PROTOCOL
-from botarena.games.falldown.rules import DEFAULT_TURNS, new_state, start_option
+
+DEFAULT_TURNS = 1000
+"""Slots in a game (the engine's default -t)."""
+
+
+def _start_option(text: str) -> str:
+    from botarena.games.falldown.rules import start_option
+
+    return start_option(text)
+
 
 INFO = GameInfo(
     name="falldown",
@@ -21,7 +28,7 @@ INFO = GameInfo(
         Option("turns", DEFAULT_TURNS, "slots to play (one player's turn each; the engine's -t)",
                int, 1, 1_000_000),
         Option("start", "", "start cells and facings X,Y,D/X,Y,D/X,Y,D/X,Y,D, column first as"
-               " the engine's replay.initial (empty: drawn from the seed)", start_option),
+               " the engine's replay.initial (empty: drawn from the seed)", _start_option),
         Option("reply_ms", 100, "wall time for one reply (ms; the engine's limit is 100)",
                int, 1, 600_000),
         Option("ready_ms", 1000, "wall time to print READY (ms; the engine's limit is 1000)",
@@ -33,15 +40,18 @@ INFO = GameInfo(
 BOTS = builtin_bots("falldown", {"random": "RandomBot", "hunter": "HunterBot"})
 
 
-def _cli():
-    from botarena.games.falldown.cli import app
-
-    return app
-
-
 ENV_SPEC = EnvSpec(observation_charset="0123456789-URDLEO \n", observation_max_length=240,
                    action_charset="URDLAN", action_max_length=1)
 """For the PettingZoo adapter: the state block's text in, one command letter out."""
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, cli=_cli(),
-            env_spec=ENV_SPEC)
+
+
+def _game() -> Game:
+    from botarena.games.falldown.protocol import PROTOCOL
+    from botarena.games.falldown.rules import new_state
+
+    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
+                env_spec=ENV_SPEC)
+
+
+__getattr__ = lazy_game(__name__, _game)

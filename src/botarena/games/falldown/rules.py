@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from botarena.core.rules import Clock, GameError, Outcome, State, Status
+from botarena.games.falldown import DEFAULT_TURNS
 
 SEATS = 4
 CELLS = 18
@@ -27,7 +28,6 @@ ATTACK_WAIT = 3
 are forced `N`."""
 MIN_DISTANCE = 4
 """Living players are never closer than this (Manhattan); moves that would break it fail."""
-DEFAULT_TURNS = 1000
 FACINGS = "URDL"
 COMMANDS = frozenset("URDLAN")
 JAVA_BLANKS = "".join(chr(code) for code in range(0x21))

@@ -3,13 +3,14 @@ rebuilds the maze as they walk; see docs/games/labyrinth.md."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from botarena.core.game import EnvSpec, Game, builtin_bots
+from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.rules import GameInfo, Option
-from botarena.games.labyrinth.post import post_player
-from botarena.games.labyrinth.protocol import PROTOCOL
-from botarena.games.labyrinth.rules import LabyrinthState
+
+if TYPE_CHECKING:
+    from botarena.core.player import Player
+    from botarena.games.labyrinth.rules import LabyrinthState
 
 INFO = GameInfo(
     name="labyrinth",
@@ -35,6 +36,8 @@ INFO = GameInfo(
 
 def new_state(seed: int | str, options: dict[str, Any], map_data: Any,
               seats: int) -> LabyrinthState:
+    from botarena.games.labyrinth.rules import LabyrinthState
+
     return LabyrinthState(seed, max_rounds=options["max_rounds"],
                           cpu_limits=bool(options["cpu_limits"]),
                           wall_slack_s=options["wall_slack_ms"] / 1000)
@@ -44,10 +47,10 @@ BOTS = builtin_bots("labyrinth", {"wallfollower": "WallFollower", "cartographer"
                                   "static": "Static", "warden": "Warden"})
 
 
-def _cli() -> Any:
-    from botarena.games.labyrinth.cli import app
+def _post_player(rest: str, spec: str) -> Player:
+    from botarena.games.labyrinth.post import post_player
 
-    return app
+    return post_player(rest, spec)
 
 
 _WORDS = ("call args generateMaze startRound takeTurn ahead left right leftAhead rightAhead"
@@ -62,5 +65,14 @@ ENV_SPEC = EnvSpec(
 """For the PettingZoo adapter: each call as its JSON line in, the JSON reply out. The spaces
 fit mazes up to n = 120 (the maze master's view is about 60 characters a cell)."""
 
-GAME = Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, cli=_cli(),
-            player_factories={"post": post_player}, env_spec=ENV_SPEC, record_sent=False)
+
+
+def _game() -> Game:
+    from botarena.games.labyrinth.protocol import PROTOCOL
+
+    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
+                player_factories={"post": _post_player}, env_spec=ENV_SPEC,
+                record_sent=False)
+
+
+__getattr__ = lazy_game(__name__, _game)

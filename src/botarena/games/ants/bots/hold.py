@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from botarena.games.ants.rules import Observation
+from botarena.games.ants.observation import Observation
 
 
 class HoldBot:
