@@ -40,7 +40,9 @@ def gone(pid: int) -> bool:
 
 
 def play(bots: list[str], **options: object):
-    return botarena.play("amazes", bots, seed=7, **options)
+    """Without the sandbox: these bots leave their pids in the test's folder (the hostile
+    suite, tests/test_hostile.py, plays bots in the sandbox)."""
+    return botarena.play("amazes", bots, seed=7, sandbox=False, **options)
 
 
 def assert_rules_outcome(result, seat: int, status: str) -> None:

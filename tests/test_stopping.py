@@ -16,7 +16,9 @@ import pytest
 from conftest import leftovers
 
 # A bot that records its pid and its child's, then never answers: the jury waits on it
-# (budget 10 minutes) while the other bot sits frozen with SIGSTOP.
+# (budget 10 minutes) while the other bot sits frozen with SIGSTOP. Played without the
+# sandbox, so that the bots are plain processes the test can name (the sandbox's own PID
+# namespace and --die-with-parent are the sandbox tests' subject).
 HANGING_BOT = """
 import os, sys, time
 folder = sys.argv[1]
@@ -38,7 +40,7 @@ def start_jury(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int], list
     bot.write_text(HANGING_BOT)
     spec = f"{sys.executable} {bot} {tmp_path}"
     jury = subprocess.Popen([sys.executable, "-m", "botarena", "play", "amazes", spec, spec,
-                             "-o", "budget_ms=600000", "--seed", "1"],
+                             "-o", "budget_ms=600000", "--seed", "1", "--no-sandbox"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob("pids-*")):

@@ -18,13 +18,16 @@ __all__ = ["__version__", "load_replay", "make", "new_state", "play", "verify_re
 
 def play(game: str, bots: list[Any], *, seed: int | str | None = None,
          map: str | Path | None = None, replay: str | Path | None = None,
-         **options: Any) -> Any:
+         sandbox: Any = True, **options: Any) -> Any:
     """Play one game and return its `MatchResult` (`.to_dict()` is the `--json` object).
 
     `bots` are spec strings (`builtin:amazes/explorer`, `./a.out`, `NAME=SPEC`) or objects
     with `act(observation)`. Built-in bots run in-process, so no subprocess is started for
-    them. Raises `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a
-    bad game, option, map or bot.
+    them. Process bots run in the sandbox (docs/sandbox.md): `sandbox=False` runs them
+    without it (trusted bots), a `botarena.core.sandbox.Sandbox` sets its limits, and the
+    option `memory` (MiB) overrides its memory limit. Raises
+    `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a bad game,
+    option, map or bot.
     """
     from botarena.core.match import run_match
     from botarena.core.replay import save
@@ -41,6 +44,7 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
         seats = (str(info.min_seats) if info.min_seats == info.max_seats
                  else f"{info.min_seats} to {info.max_seats}")
         raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
+    limits = sandbox_limits(sandbox, options)
     resolved = info.resolve_options(options)
     if seed is not None:
         seed = info.check_seed(seed)
@@ -54,6 +58,9 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
 
         replay = output_path(replay, "--replay")
     players = [make_player(rules, bot) for bot in bots]
+    for player in players:
+        if hasattr(player, "sandbox"):  # process players
+            player.sandbox = limits
     unique_names(players)
     if seed is None:
         import random  # not secrets: its hmac and hashlib imports cost start-up
@@ -65,6 +72,20 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
     if replay is not None:
         save(result.document, replay)
     return result
+
+
+def sandbox_limits(sandbox: Any, options: dict[str, Any]) -> Any:
+    """The `Sandbox` for `play`'s `sandbox` argument, with the `memory` option taken out of
+    `options`; raises GameError for a bad `memory`."""
+    from botarena.core import sandbox as boxes
+    from botarena.core.rules import GameError
+
+    base = sandbox if isinstance(sandbox, boxes.Sandbox) else (
+        boxes.DEFAULT if sandbox else boxes.NONE)
+    try:
+        return base.with_options(options)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
 
 
 def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,

@@ -45,6 +45,8 @@ def _game_tools_help(name: str) -> str:
 LAZY_COMMANDS: dict[str, LazyCommand] = {
     **{name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
        for name in GAME_MODULES},
+    "doctor": LazyCommand("botarena.doctor:doctor",
+                          "Report which sandbox protections this machine gives"),
 }
 """Commands imported only when run: `botarena NAME ...` -> where it lives, its help line."""
 
@@ -156,6 +158,8 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr (with"
                                               " --json: as its \"stderr\" list)")] = False,
+    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help="run process bots without"
+                                             " the sandbox (trusted bots only)")] = False,
 ) -> None:
     """Play one game and print the result table."""
     import botarena
@@ -165,7 +169,7 @@ def play(
         fail(f"--seed {seed!r} is not an integer")
     try:
         result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
-                               **parse_options(option or []))
+                               sandbox=not no_sandbox, **parse_options(option or []))
     except USER_ERRORS as exc:
         fail(str(exc))
     if as_json:

@@ -1,9 +1,9 @@
 """Players are transports: a bot process on pipes under real clocks, or a Python object.
 
 Both answer `send()` then `collect()` with a `Reply`; a game never knows which it talks to.
-A process bot is frozen with SIGSTOP whenever it is not its turn and resumed with SIGCONT
-only to answer; its stderr is drained by a thread (so it never blocks) and capped; at the
-end its whole process group is killed and reaped.
+A process bot runs in its sandbox (core/sandbox.py), is frozen whenever it is not its turn
+and resumed only to answer; its stderr is drained by a thread (so it never blocks) and
+capped; at the end every process of it is killed and reaped.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status
+from botarena.core.sandbox import DEFAULT, Confinement, Sandbox
 
 STDERR_CAP = 10_000
 """Characters of a bot's stderr kept per game (CodeCup keeps about 10 000)."""
@@ -33,6 +34,10 @@ EXIT_GRACE_S = 1.0
 LATE_BYTES = 1 << 21
 """Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
 at most 1 MiB when a bot enlarges it) read after the deadline was written too late."""
+
+LINE_CAP = 16 << 20
+"""Bytes a reply line may have: a bot streaming a line without end is cut off here (an
+`invalid` reply) instead of filling the jury's memory."""
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _PR_SET_CHILD_SUBREAPER = 36
@@ -60,6 +65,19 @@ def _death_signal_setter() -> Callable[[], None] | None:
             os._exit(1)
 
     return set_death_signal
+
+
+def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
+    """One function running `steps` in order between fork and exec (None: nothing to run)."""
+    todo = [step for step in steps if step is not None]
+    if not todo:
+        return None
+
+    def run() -> None:
+        for step in todo:
+            step()
+
+    return run
 
 
 def _become_subreaper() -> None:
@@ -227,14 +245,18 @@ class ProcessPlayer(Player):
     needs_text = True
 
     def __init__(self, argv: list[str], name: str, spec: str = "",
-                 cwd: str | None = None, env: dict[str, str] | None = None) -> None:
+                 cwd: str | None = None, env: dict[str, str] | None = None,
+                 sandbox: Sandbox = DEFAULT) -> None:
         self.argv = argv
+        self.sandbox = sandbox
+        self._box: Confinement | None = None
         self.name = name
         self.spec = spec or shlex.join(argv)
         self.cwd = cwd
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
+        self._buffer = bytearray()  # grows in place: a long line costs no quadratic copy
+        self._scanned = 0  # leading bytes of the buffer known to hold no line break
         self._eof = False  # the bot closed its output; what is buffered is still read
         self._skip_lf = False  # a CR ended the last line: a LF right after it belongs to it
         self._stderr_parts: list[str] = []
@@ -249,13 +271,17 @@ class ProcessPlayer(Player):
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
         _become_subreaper()
+        box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
         self.proc = subprocess.Popen(
-            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, cwd=self.cwd, env=self.env, bufsize=0,
-            preexec_fn=_death_signal_setter(),
+            box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0, pass_fds=box.pass_fds,
+            preexec_fn=_in_child(_death_signal_setter(),
+                                 box.preexec if self.sandbox.enabled else None),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
-        self._pgid = self.proc.pid
+        box.started(self.proc.pid)
+        self.pause = box.pause  # type: ignore[method-assign]  # per exchange: no detour
+        self.resume = box.resume  # type: ignore[method-assign]
         self._stdin_fd = self.proc.stdin.fileno()
         self._stdout_fd = self.proc.stdout.fileno()
         os.set_blocking(self._stdout_fd, False)
@@ -282,24 +308,11 @@ class ProcessPlayer(Player):
                 self._stderr_parts.append(text)
                 self._stderr_len += len(text)
 
-    def _signal(self, sig: int) -> None:
-        if self.proc is None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, sig)
-
-    # The two calls below run twice per exchange: a bare try is cheaper than suppress().
     def pause(self) -> None:
-        try:  # noqa: SIM105
-            os.killpg(self._pgid, signal.SIGSTOP)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Freeze every process of the bot (its confinement's own once started)."""
 
     def resume(self) -> None:
-        try:  # noqa: SIM105
-            os.killpg(self._pgid, signal.SIGCONT)
-        except (ProcessLookupError, PermissionError):
-            pass
+        """Let the bot run (its confinement's own once started)."""
 
     def _exited(self) -> bool:
         """Whether the bot's main process has ended, without reaping it (its CPU stays
@@ -352,23 +365,29 @@ class ProcessPlayer(Player):
                 self._skip_lf = False
                 if self._buffer[:1] == b"\n":
                     self._buffer = self._buffer[1:]
-            end = self._buffer.find(b"\n")
+            end = self._buffer.find(b"\n", self._scanned)
             if self.java_line_breaks:
-                cr = self._buffer.find(b"\r", 0, None if end < 0 else end)
+                cr = self._buffer.find(b"\r", self._scanned, None if end < 0 else end)
                 if cr >= 0:
                     line = self._buffer[:cr]
                     self._buffer = self._buffer[cr + 1:]
+                    self._scanned = 0
                     self._skip_lf = True
                     return line.decode("utf-8", errors="replace"), None
             if end >= 0:
                 line = self._buffer[:end].removesuffix(b"\r")
                 self._buffer = self._buffer[end + 1:]
+                self._scanned = 0
                 return line.decode("utf-8", errors="replace"), None
             if self._eof:
                 if self._buffer:
-                    line, self._buffer = self._buffer, b""
+                    line, self._buffer = self._buffer, bytearray()
+                    self._scanned = 0
                     return line.decode("utf-8", errors="replace"), None
                 return None, Status.CRASHED
+            self._scanned = len(self._buffer)
+            if self._scanned > LINE_CAP:
+                return None, Status.INVALID
             # Wait first: a bot just resumed has rarely answered yet.
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
             ready, _, _ = select.select(self._watched, [], [], timeout)
@@ -403,6 +422,12 @@ class ProcessPlayer(Player):
                 return self._fault_reply(fault, lines, started)
             lines.append(line or "")
         wall = time.monotonic() - started
+        if self._box is not None and self._box.multi_process:
+            reason = self._box.limit_reason()  # a bot past its process limit still answers
+            if reason:
+                self.kill()
+                return Reply(lines=lines, text="\n".join(lines), fault=Status.CRASHED,
+                             detail=reason, wall_s=wall)
         return parse_reply(protocol, lines, observation, wall, None)
 
     def greet(self, greeting: str | None) -> None:
@@ -424,11 +449,24 @@ class ProcessPlayer(Player):
 
     def _fault_reply(self, fault: Status, lines: list[str], started: float) -> Reply:
         wall = time.monotonic() - started
-        if fault is Status.TIMEOUT:
+        reason = self._box.limit_reason() if self._box is not None else ""
+        if reason:  # killed by its sandbox, or stuck at a limit (a fork bomb)
+            self.kill()
+            detail = self.exit_detail.removeprefix(", ")
+            if reason not in detail:
+                detail += f", {reason}"
+            fault = Status.CRASHED
+        elif fault is Status.INVALID:
+            detail = f"a reply line longer than {LINE_CAP >> 20} MiB"
+            self.kill()
+        elif fault is Status.TIMEOUT:
             detail = "no complete reply in time"
             self.kill()
         else:
             detail = self._send_error or "closed its output"
+            # say how it ended: in the sandbox, the end of its output means bubblewrap is
+            # ending too (it holds the pipe), and reports the bot's exit a moment later
+            self._wait_exit(2.0 if self._box is not None and self._box.wrapped else 0.2)
             self.kill()
             detail = f"{detail}{self.exit_detail}"
         return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail,
@@ -441,9 +479,14 @@ class ProcessPlayer(Player):
 
     # -- accounting and the end ---------------------------------------------------------
     def _read_cpu(self) -> float:
-        """CPU seconds of the bot's process group: user + system, threads and children."""
+        """CPU seconds of the bot: its cgroup's, else its process group's (user + system,
+        threads and children, from /proc)."""
         if self.proc is None:
             return 0.0
+        if self._box is not None:
+            used = self._box.cpu_s()
+            if used is not None:
+                return used
         pgid = self.proc.pid
         total = 0
         for entry in os.listdir("/proc"):
@@ -465,6 +508,8 @@ class ProcessPlayer(Player):
         nanosecond resolution (from /proc/PID/task/*/schedstat)."""
         if self.proc is None or self._cpu_final is not None:
             return self._cpu_final or 0.0
+        if self._box is not None and (self._box.group is not None or self._box.wrapped):
+            return self._read_cpu()  # the bot is not this process, or not alone
         total = 0
         try:
             for tid in os.listdir(f"/proc/{self.proc.pid}/task"):
@@ -479,32 +524,22 @@ class ProcessPlayer(Player):
         return self._cpu_final if self._cpu_final is not None else self._read_cpu()
 
     def kill(self) -> None:
-        """Kill the whole process group at once and reap the bot."""
-        if self.proc is None:
+        """Kill every process of the bot at once and reap it; the exit detail says how it
+        ended and which sandbox limit it hit, if any."""
+        if self.proc is None or self._box is None:
             return
         if self._cpu_final is None:
             self._cpu_final = self._read_cpu()
-        self._signal(signal.SIGKILL)
-        self._signal(signal.SIGCONT)
+        self._box.kill()
         try:
             code = self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - kernel did not deliver SIGKILL
             code = None
         if not self.exit_detail and code is not None:
-            self.exit_detail = describe_exit(code)
-        self._reap_group()
-
-    def _reap_group(self) -> None:
-        """Reap what is left of the bot's process group (children it left behind)."""
-        assert self.proc is not None
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline:
-            try:
-                pid, _ = os.waitpid(-self.proc.pid, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                time.sleep(0.002)
+            reason = self._box.limit_reason()
+            self.exit_detail = describe_exit(self._box.exit_code(code))
+            self.exit_detail += f", {reason}" if reason else ""
+        self._box.reap()  # children it left behind, bubblewrap's PID 1
 
     def release(self) -> None:
         if self.proc is None or self._exited():
@@ -535,6 +570,8 @@ class ProcessPlayer(Player):
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
+        if self._box is not None:
+            self._box.close()
 
     @property
     def stderr(self) -> str:

@@ -43,7 +43,7 @@ class PlayerViews:
         fresh_water = bits & ~self.revealed_bits & self.water_bits
         self.revealed_bits |= bits
         self.revealed_water = [[] for _ in range(self.players)]
-        rows, cols = np.nonzero(fresh_water)
+        rows, cols = np.nonzero(fresh_water) if fresh_water.any() else ((), ())
         if len(rows):
             seen_by = fresh_water[rows, cols].tolist()
             for row, col, who in zip(rows.tolist(), cols.tolist(), seen_by, strict=True):
@@ -70,22 +70,24 @@ class PlayerViews:
         return switch[owner]  # type: ignore[return-value]
 
     def _sorted_picture(self, state: AntsState) -> dict[str, list]:
-        """Everything a viewer may be shown this turn, sorted once, with who sees each."""
+        """Everything a viewer may be shown this turn, sorted once, with who sees each (what
+        nobody sees is left out, but for dead ants: their owner is told of them anyway)."""
         if self._picture is None:
             bits = self.seen_bits
 
-            def seen(items: list) -> list:
+            def seen(items: list, unseen_too: bool = False) -> list:
                 if not items:
                     return []
                 who = bits[[item[0] for item in items], [item[1] for item in items]].tolist()
-                return [(*item, mask) for item, mask in zip(items, who, strict=True)]
+                return sorted((*item, mask) for item, mask in zip(items, who, strict=True)
+                              if mask or unseen_too)
 
             self._picture = {
-                "h": seen(sorted((*h.loc, h.owner) for h in state.hills.values()
-                                 if h.killed_by is None)),
-                "a": seen(sorted((*loc, ant.owner) for loc, ant in state.current_ants.items())),
-                "f": seen(sorted(state.current_food)),
-                "d": seen(sorted((*ant.loc, ant.owner) for ant in state.killed_ants)),
+                "h": seen([(*h.loc, h.owner) for h in state.hills.values()
+                           if h.killed_by is None]),
+                "a": seen([(*loc, ant.owner) for loc, ant in state.current_ants.items()]),
+                "f": seen(list(state.current_food)),
+                "d": seen([(*ant.loc, ant.owner) for ant in state.killed_ants], True),
             }
         return self._picture
 

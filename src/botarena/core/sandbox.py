@@ -1,0 +1,477 @@
+"""The sandbox a bot program runs in: bubblewrap namespaces, cgroups and rlimits.
+
+`Sandbox` holds the limits (memory, processes, open files, file size, /tmp size, writable
+folders); `Confinement` applies them to one process: the command line wrapped in
+bubblewrap (no network, its own PID namespace, a read-only system, only the files its
+command line names, a private capped /tmp), a `BotGroup` (memory, processes, CPU, freezer)
+joined before exec, and rlimits. What this machine cannot do is said once on stderr and
+reported by `protections()` (`botarena doctor`). `run()` runs a one-shot command (a
+compiler) under the same sandbox. See docs/sandbox.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+
+from botarena.core import cgroups
+
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+"""Read-only in every sandbox: programs, libraries and their configuration."""
+
+KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
+"""The jury's environment variables a sandboxed bot still sees (no tokens, no paths)."""
+
+NAMESPACES = ("--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc",
+              "--unshare-uts", "--unshare-cgroup-try")
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """The limits for one bot (or one build command). `enabled=False`: none at all."""
+
+    enabled: bool = True
+    memory_mib: int = 1024
+    processes: int = 64
+    """Processes and threads of the bot together."""
+    open_files: int = 256
+    file_size_mib: int = 64
+    tmp_mib: int = 64
+    writable: tuple[str, ...] = ()
+    """Folders the bot may write to (bound read-write); everything else it sees is read-only."""
+
+    def with_options(self, options: dict[str, object]) -> Sandbox:
+        """This sandbox with `memory` (MiB) taken out of a game's `-o` options, if given."""
+        if "memory" not in options:
+            return self
+        return replace(self, memory_mib=read_memory(options.pop("memory")))
+
+
+DEFAULT = Sandbox()
+NONE = Sandbox(enabled=False)
+
+
+def read_memory(value: object) -> int:
+    """The `memory` option in MiB (16 or more); raises ValueError naming the option."""
+    try:
+        mib = int(str(value))
+    except ValueError:
+        raise ValueError(f"option memory: {value!r} is not a whole number of MiB") from None
+    if mib < 16:
+        raise ValueError(f"option memory: {mib} MiB is below the minimum 16")
+    return mib
+
+
+@dataclass(frozen=True)
+class Protection:
+    """One protection of `botarena doctor`: whether it is on, how, or why not."""
+
+    name: str
+    on: bool
+    how: str
+
+
+@cache
+def bubblewrap() -> tuple[str | None, str]:
+    """The bwrap program when it can create the sandbox's namespaces here, or why not."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return None, "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    try:
+        probe = subprocess.Popen([path, *NAMESPACES, "--die-with-parent", "--ro-bind", "/",
+                                  "/", "true"], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as exc:
+        return None, f"bwrap does not run ({exc})"
+    try:
+        _, stderr = probe.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        probe.kill()
+        stderr = b"timed out"
+    reap_group(probe.pid)
+    if probe.returncode != 0:
+        error = stderr.decode(errors="replace").strip().splitlines()
+        return None, ("bwrap cannot create namespaces here (user namespaces disabled?): "
+                      + (error[-1] if error else f"exit code {probe.returncode}"))
+    return path, ""
+
+
+def reap_group(pgid: int, timeout: float = 2.0) -> None:
+    """Reap this process's children left in process group `pgid`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-pgid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            time.sleep(0.002)
+
+
+@cache
+def group_lock() -> tuple[bytes | None, str]:
+    """A seccomp program refusing setsid and setpgid (EPERM), so that every process of a
+    bot stays in its process group and one SIGSTOP stops them all; or why there is none."""
+    try:
+        import pyseccomp
+    except (ImportError, OSError) as exc:  # the library or libseccomp.so.2 is missing
+        return None, f"no seccomp ({exc})"
+    rules = pyseccomp.SyscallFilter(defaction=pyseccomp.ALLOW)
+    for name in ("setsid", "setpgid"):
+        rules.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
+    with tempfile.TemporaryFile() as handle:
+        rules.export_bpf(handle)
+        handle.seek(0)
+        return handle.read(), ""
+
+
+def protections() -> list[Protection]:
+    """What a sandboxed bot is protected by on this machine, each with how or why not."""
+    bwrap, why = bubblewrap()
+    groups = cgroups.available()
+
+    def group(name: str, how: str, fallback: str = "") -> tuple[bool, str]:
+        if groups[name].path is not None:
+            return True, f"cgroup v1 {name}: {how}"
+        reason = groups[name].reason
+        return (True, f"{fallback} ({reason})") if fallback else (False, reason)
+
+    root = os.geteuid() == 0
+    table = [
+        ("network", bwrap is not None, "own network namespace, no interface but its own"
+         " loopback" if bwrap else why),
+        ("PID namespace", bwrap is not None, "own PID namespace: every process ends with"
+         " the bot" if bwrap else why),
+        ("filesystem", bwrap is not None, "read-only system, only the files its command"
+         " names, private /tmp" if bwrap else why),
+        ("memory", *group("memory", "limit per bot, killed by the kernel past it",
+                          "rlimit RLIMIT_AS per process")),
+        ("processes", *group("pids", "limit per bot (processes and threads)",
+                             "" if root else "rlimit RLIMIT_NPROC per user")),
+        ("CPU accounting", *group("cpuacct", "every process and thread of the bot",
+                                  "/proc of the bot's process group")),
+        ("freezer", *group("freezer", "every process of the bot frozen between turns",
+                           "")),
+    ]
+    lock, lock_why = group_lock()
+    if bwrap is not None and lock is not None:
+        table[-1] = ("freezer", True, "SIGSTOP to the bot's process group, which no process"
+                     " of it can leave (seccomp refuses setsid and setpgid)")
+    elif groups["freezer"].path is None:
+        table[-1] = ("freezer", False, "SIGSTOP reaches only the bot's process group: "
+                     + groups["freezer"].reason + f"; {lock_why or why}")
+    return [Protection(name, on, how) for name, on, how in table]
+
+
+_warned = False
+
+
+def warn_once() -> None:
+    """Say on stderr, once per process, which protections are off on this machine."""
+    global _warned
+    if _warned:
+        return
+    _warned = True
+    off = [item for item in protections() if not item.on]
+    if off:
+        print("botarena: WARNING: bots run with weaker protection here: "
+              + "; ".join(f"{item.name} off ({item.how})" for item in off)
+              + " (botarena doctor tells more)", file=sys.stderr)
+
+
+def _covered(path: str, roots: list[str]) -> bool:
+    return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+@dataclass
+class Confinement:
+    """One sandboxed process: the command to start, its limits, its freezer and its kill.
+
+    Start it with `Popen(c.argv, cwd=c.cwd, env=c.env, preexec_fn=c.preexec,
+    start_new_session=True)`, then call `started(pid)`; `close()` once it is reaped."""
+
+    argv: list[str]
+    sandbox: Sandbox = DEFAULT
+    cwd: str | None = None
+    env: dict[str, str] | None = None
+    group: cgroups.BotGroup | None = None
+    wrapped: bool = False
+    pgid: int = 0
+    pass_fds: tuple[int, ...] = ()
+    locked: bool = False
+    """Whether the bot cannot leave its process group (seccomp), so SIGSTOP stops it all."""
+    _bot_pgid: int = field(default=0, repr=False)
+    _init: int = field(default=0, repr=False)
+    _info: int = field(default=-1, repr=False)
+    _sandbox_pids: tuple[int, ...] = field(default=(), repr=False)
+    _outer_stopped: bool = field(default=False, repr=False)
+    _multi: bool = field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.sandbox.enabled:
+            return
+        warn_once()
+        bwrap, _ = bubblewrap()
+        self.wrapped = bwrap is not None
+        try:
+            self.group = cgroups.BotGroup(self.sandbox.memory_mib << 20,
+                                          self.sandbox.processes,
+                                          overhead=2 if self.wrapped else 0)
+        except OSError as exc:  # the probe worked but this group cannot be made
+            print(f"botarena: WARNING: no cgroup for this bot ({exc})", file=sys.stderr)
+        if bwrap is not None:
+            self.argv, self.cwd, self.env = self._wrap(bwrap)
+
+    def _wrap(self, bwrap: str) -> tuple[list[str], str | None, dict[str, str]]:
+        """The bwrap command line running `argv`: paths made absolute, each file or folder
+        it names visible read-only, the first such outside the runtime its working folder."""
+        base = Path(self.cwd or os.getcwd())
+        argv = list(self.argv)
+        named: list[str] = []
+        for index, arg in enumerate(argv):
+            if arg and (index > 0 or os.sep in arg) and not arg.startswith("-"):
+                path = base / arg
+                with contextlib.suppress(OSError):  # not a path at all
+                    if not path.exists():
+                        continue
+                    argv[index] = os.path.abspath(path)  # a venv's python stays itself
+                    named.append(argv[index] if path.is_dir()
+                                 else os.path.dirname(argv[index]))
+        runtime = [str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
+                   str(Path(__file__).resolve().parents[2])]
+        program = shutil.which(argv[0], path=os.environ.get("PATH"))
+        if program is not None:  # where it is, and where it really is
+            runtime += [os.path.dirname(os.path.abspath(program)),
+                        str(Path(program).resolve().parent)]
+        command = [bwrap, *NAMESPACES, "--die-with-parent", "--cap-drop", "ALL",
+                   "--new-session"]  # its own process group, no terminal to push keys to
+        self._info, info = os.pipe()  # bubblewrap says there its PID 1's pid
+        os.set_blocking(self._info, False)
+        command += ["--info-fd", str(info)]
+        self.pass_fds = (info,)
+        lock, _ = group_lock()
+        if lock is not None:
+            fd = os.memfd_create("botarena-seccomp")
+            os.write(fd, lock)
+            os.lseek(fd, 0, os.SEEK_SET)
+            self.pass_fds += (fd,)
+            self.locked = True
+            command += ["--seccomp", str(fd)]
+        mounted: list[str] = []
+        for folder in SYSTEM_DIRS:
+            if os.path.islink(folder):
+                command += ["--symlink", os.readlink(folder), folder]
+            elif os.path.isdir(folder):
+                command += ["--ro-bind", folder, folder]
+                mounted.append(folder)
+        command += ["--proc", "/proc", "--dev", "/dev",
+                    "--size", str(self.sandbox.tmp_mib << 20), "--tmpfs", "/tmp"]
+        for folder in runtime:
+            if not _covered(folder, mounted) and os.path.isdir(folder):
+                command += ["--ro-bind", folder, folder]
+                mounted.append(folder)
+        home = str(base.resolve()) if self.cwd else None
+        own = [home] if home else []
+        own += [folder for folder in named if not _covered(folder, runtime + mounted)]
+        writable = [str(Path(folder).resolve()) for folder in self.sandbox.writable]
+        for folder in dict.fromkeys(own):
+            if not _covered(folder, writable):
+                command += ["--ro-bind", folder, folder]
+        for folder in writable:
+            command += ["--bind", folder, folder]
+        workdir = own[0] if own else "/tmp"
+        command += ["--chdir", workdir, "--"]
+        env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
+        env.update(self.env or {})
+        env.update(HOME="/tmp", TMPDIR="/tmp")
+        return command + argv, None, env
+
+    # -- in the child, between fork and exec --------------------------------------------
+    def preexec(self) -> None:
+        """Join the bot's cgroups and set its rlimits (runs in the child before exec)."""
+        if self.group is not None:
+            self.group.enter()
+        limits = [(resource.RLIMIT_NOFILE, self.sandbox.open_files),
+                  (resource.RLIMIT_FSIZE, self.sandbox.file_size_mib << 20),
+                  (resource.RLIMIT_CORE, 0)]
+        if self.group is None or self.group.memory_bytes is None:
+            limits.append((resource.RLIMIT_AS, self.sandbox.memory_mib << 20))
+        if (self.group is None or self.group.processes is None) and os.geteuid() != 0:
+            limits.append((resource.RLIMIT_NPROC, self.sandbox.processes))
+        for which, value in limits:
+            with contextlib.suppress(ValueError, OSError):  # never above the jury's own
+                hard = resource.getrlimit(which)[1]
+                value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+                resource.setrlimit(which, (value, value))
+
+    # -- in the jury --------------------------------------------------------------------
+    def started(self, pid: int) -> None:
+        """The process is running as `pid`, leader of its own process group."""
+        self.pgid = pid
+        self._bot_pgid = 0 if self.wrapped else pid
+        for fd in self.pass_fds:
+            os.close(fd)
+        self.pass_fds = ()
+
+    def _find_bot(self) -> None:
+        """The bot's own process group, once bubblewrap has started it: its PID 1 is the
+        outer process's child and leads a new session; the bot is that one's child."""
+        if not self._init:
+            self._read_info(0)
+        try:
+            with open(f"/proc/{self._init}/task/{self._init}/children") as handle:
+                handle.read().split()[0]  # the bot has started
+        except (OSError, ValueError, IndexError):
+            return  # not started yet, or gone
+        self._bot_pgid = self._init
+        self._sandbox_pids = (self.pgid, self._init)
+
+    def _read_info(self, timeout: float) -> None:
+        """Learn bubblewrap's PID 1 from its --info-fd report (written right after it
+        cloned it), waiting up to `timeout` seconds."""
+        if self._info < 0 or not select.select([self._info], [], [], timeout)[0]:
+            return
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            self._init = int(json.loads(os.read(self._info, 4096))["child-pid"])
+        os.close(self._info)
+        self._info = -1
+
+    def pause(self) -> None:
+        """Stop every process of the bot: SIGSTOP to its process group (bubblewrap's own
+        processes too until the bot is found); and, where the bot could leave that group,
+        the cgroup freezer as soon as one process of it has (from then on)."""
+        if not self._bot_pgid:
+            self._find_bot()
+        if self._bot_pgid:
+            try:  # noqa: SIM105 - twice per exchange: a bare try is cheapest
+                os.killpg(self._bot_pgid, signal.SIGSTOP)
+            except (ProcessLookupError, PermissionError):
+                pass
+        else:
+            self._outer_stopped = True
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGSTOP)
+        group = self.group
+        if self.locked or group is None or not group.can_freeze:
+            return
+        if not self._multi:
+            for pid in group.pids():
+                try:
+                    if pid not in self._sandbox_pids and os.getpgid(pid) != self._bot_pgid:
+                        self._multi = True
+                        break
+                except ProcessLookupError:
+                    pass
+        if self._multi:
+            group.freeze()
+
+    def resume(self) -> None:
+        if self.group is not None:
+            self.group.thaw()
+        if self._outer_stopped:
+            self._outer_stopped = False
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGCONT)
+        try:  # noqa: SIM105
+            os.killpg(self._bot_pgid, signal.SIGCONT)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def kill(self) -> None:
+        """SIGKILL the process groups and every process in the bot's cgroup."""
+        if self.wrapped and not self._init:
+            self._read_info(1.0)  # to kill and reap bubblewrap's PID 1 too
+        groups = {self.pgid, self._bot_pgid, self._init} - {0}
+        for pgid in groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
+        if self.group is not None:
+            self.group.kill_all()
+        for pgid in groups:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGCONT)
+
+    def reap(self) -> None:
+        """Reap what is left of the bot's processes that became this process's children
+        (bubblewrap's PID 1 is handed to us, as subreaper, when the outer process ends
+        first); call once the outer process is reaped."""
+        for pgid in {self.pgid, self._bot_pgid, self._init} - {0}:
+            reap_group(pgid)
+
+    def cpu_s(self) -> float | None:
+        """CPU seconds of all the bot's processes and threads, or None without cpuacct."""
+        if self.group is None:
+            return None
+        used = self.group.cpu_ns()
+        return None if used is None else used / 1e9
+
+    def limit_reason(self) -> str:
+        """Which limit the bot hit ('memory limit 1024 MiB', ...), or ''."""
+        return self.group.limit_reason() if self.group is not None else ""
+
+    def exit_code(self, code: int) -> int:
+        """The bot's own exit status: bubblewrap reports a death by signal N as 128 + N."""
+        if self.wrapped and 128 < code < 128 + 65:
+            return -(code - 128)
+        return code
+
+    @property
+    def multi_process(self) -> bool:
+        return self._multi
+
+    def close(self) -> None:
+        """Remove the bot's cgroups (killing anything left in them)."""
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
+        if self._info >= 0:
+            os.close(self._info)
+            self._info = -1
+
+
+def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = (),
+        timeout: float | None = None, memory_mib: int | None = None,
+        input: bytes | None = None, env: dict[str, str] | None = None,
+        sandbox: Sandbox = DEFAULT) -> subprocess.CompletedProcess[bytes]:
+    """Run a one-shot command (a compiler) in the sandbox, like `subprocess.run` with
+    captured output: `cwd` is its working folder (read-only unless in `writable`).
+
+    Raises `subprocess.TimeoutExpired` after `timeout` seconds (every process of it killed
+    first); returns the CompletedProcess otherwise, a signal death as a negative code."""
+    settings = replace(sandbox, writable=tuple(writable) or sandbox.writable)
+    if memory_mib is not None:
+        settings = replace(settings, memory_mib=memory_mib)
+    box = Confinement(list(argv), settings, cwd=cwd, env=env)
+    try:
+        proc = subprocess.Popen(box.argv, cwd=box.cwd, env=box.env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True, pass_fds=box.pass_fds,
+                                preexec_fn=box.preexec if settings.enabled else None)
+        box.started(proc.pid)
+        try:
+            out, err = proc.communicate(input, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            box.kill()
+            proc.communicate()
+            raise
+        finally:
+            box.kill()  # nothing it started outlives it
+            proc.wait()
+            box.reap()
+        code = box.exit_code(proc.returncode)
+        return subprocess.CompletedProcess(list(argv), code, out, err)
+    finally:
+        box.close()

@@ -1,0 +1,28 @@
+"""`botarena doctor`: which sandbox protections this machine gives bots, and why not."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+
+def doctor(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False
+           ) -> None:
+    """Report which sandbox protections are active on this machine, and why not if not
+    (docs/sandbox.md)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from botarena.core.sandbox import protections
+
+    found = protections()
+    if as_json:
+        print(json.dumps([{"protection": item.name, "on": item.on, "how": item.how}
+                          for item in found]))
+        return
+    table = Table("protection", "on", "how, or why not")
+    for item in found:
+        table.add_row(item.name, "yes" if item.on else "[red]NO[/]", item.how)
+    Console().print(table)

@@ -1,0 +1,122 @@
+"""The sandbox itself: one-shot commands (the build step's compilers), `doctor`, the
+`memory` option and `--no-sandbox`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import botarena
+from botarena.cli import app
+from botarena.core import sandbox
+from conftest import ensure_debian_package, leftovers
+
+PROTECTIONS = ["network", "PID namespace", "filesystem", "memory", "processes",
+               "CPU accounting", "freezer"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def bwrap() -> str:
+    return ensure_debian_package("bwrap", "bubblewrap")
+
+
+def test_a_compiler_builds_in_its_folder_and_nowhere_else(tmp_path: Path, cc: str) -> None:
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "bot.c").write_text('#include <stdio.h>\nint main(void) { puts("T"); }\n')
+    done = sandbox.run([cc, "-o", "bot", "bot.c"], cwd=str(build), writable=[str(build)],
+                       timeout=120)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert subprocess.run([str(build / "bot")], capture_output=True).stdout == b"T\n"
+
+
+def test_a_one_shot_command_sees_only_its_folder(tmp_path: Path) -> None:
+    """Its folder is read-only unless writable; the jury's files beside it are not there
+    (nothing beside it is); the network is gone."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (tmp_path / "jury.txt").write_text("secret")
+    script = (
+        "import os, socket\n"
+        f"print(os.path.exists({str(tmp_path / 'jury.txt')!r}))\n"
+        "try:\n    open('out.txt', 'w')\n    print('wrote')\nexcept OSError:\n"
+        "    print('read-only')\n"
+        f"print(os.listdir({str(tmp_path)!r}))\n"
+        "try:\n    socket.create_connection(('127.0.0.1', 22), timeout=1)\n"
+        "except OSError:\n    print('no network')\n"
+    )
+    done = sandbox.run([sys.executable, "-c", script], cwd=str(folder), timeout=60)
+    assert done.stdout.decode().split("\n") == ["False", "read-only", "['bot']",
+                                               "no network", ""]
+    assert not (folder / "out.txt").exists()
+
+
+def test_a_one_shot_command_past_its_timeout_is_killed_with_its_children(
+        tmp_path: Path) -> None:
+    marker = str(tmp_path / "marker")
+    script = ("import subprocess, sys, time\n"
+              f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)', {marker!r}])"
+              "\ntime.sleep(60)\n")
+    with pytest.raises(subprocess.TimeoutExpired):
+        sandbox.run([sys.executable, "-c", script, marker], cwd=str(tmp_path), timeout=1)
+    assert leftovers(marker) == []
+
+
+def test_a_one_shot_command_over_its_memory_is_killed(tmp_path: Path) -> None:
+    done = sandbox.run([sys.executable, "-c", "x = b'm' * (200 << 20)"], cwd=str(tmp_path),
+                       memory_mib=64, timeout=60)
+    assert done.returncode == -9
+
+
+def test_doctor_reports_every_protection_on_this_machine() -> None:
+    """This machine type has bubblewrap (installed above) and cgroup v1 as root."""
+    result = CliRunner().invoke(app, ["doctor", "--json"])
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert [item["protection"] for item in report] == PROTECTIONS
+    assert [item["on"] for item in report] == [True] * 7
+
+
+def test_doctor_says_why_a_protection_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    sandbox.bubblewrap.cache_clear()
+    monkeypatch.setenv("PATH", "/nonexistent")
+    try:
+        found = {item.name: item for item in sandbox.protections()}
+    finally:
+        sandbox.bubblewrap.cache_clear()
+    for name in ("network", "PID namespace", "filesystem"):
+        assert not found[name].on
+        assert found[name].how == ("bubblewrap is not installed"
+                                   " (Debian: apt-get install bubblewrap)")
+
+
+def test_memory_option_is_checked() -> None:
+    with pytest.raises(botarena.core.rules.GameError, match="option memory: 8 MiB is below"):
+        botarena.play("amazes", ["builtin:amazes/random"] * 2, memory=8)
+    result = CliRunner().invoke(app, ["play", "amazes", "builtin:amazes/random",
+                                      "builtin:amazes/random", "-o", "memory=lots"])
+    assert result.exit_code == 2
+
+
+def test_no_sandbox_runs_the_bot_as_it_is(tmp_path: Path) -> None:
+    """--no-sandbox: the bot writes where it likes (a trusted bot)."""
+    bot = tmp_path / "bot.py"
+    out = tmp_path / "seen.txt"
+    bot.write_text(f"import sys\nopen({str(out)!r}, 'w').write('here')\n"
+                   "for line in sys.stdin:\n    pass\n")
+    result = CliRunner().invoke(app, ["play", "amazes", f"{sys.executable} {bot}",
+                                      "builtin:amazes/random", "--no-sandbox", "--json",
+                                      "-o", "turns=2"])
+    assert result.exit_code == 0
+    assert out.read_text() == "here"
+    os.remove(out)
+    result = CliRunner().invoke(app, ["play", "amazes", f"{sys.executable} {bot}",
+                                      "builtin:amazes/random", "--json", "-o", "turns=2"])
+    assert result.exit_code == 0
+    assert not out.exists()
