@@ -118,4 +118,6 @@ def _where(message: str) -> str:
     """msgspec's `Expected int, got str - at $.steps[0].acts[1].seat` as `steps[0]...: ...`."""
     reason, _, path = message.partition(" - at `")
     path = path.rstrip("`").removeprefix("$").lstrip(".")
-    return f"{path}: {reason}" if path else reason
+    text = f"{path}: {reason}" if path else reason
+    # a field name from the file may hold any character: the message stays one line
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
