@@ -182,6 +182,8 @@ def malformed(document: dict[str, Any], field: str) -> None:
     if field == "reply is a number":
         act.pop("packed", None)
         act["reply"] = 5
+    elif field == "fault is null":
+        act["fault"] = None
     elif field == "reply missing":
         act.pop("reply", None)
         act.pop("packed", None)
@@ -200,8 +202,8 @@ def malformed(document: dict[str, Any], field: str) -> None:
 
 
 MALFORMED = {
-    "reply is a number": "malformed replay: steps[0].acts[0].reply: Expected `str | null`,"
-                         " got `int`",
+    "reply is a number": "malformed replay: steps[0].acts[0].reply: Expected `str`, got `int`",
+    "fault is null": "malformed replay: steps[0].acts[0].fault: Expected `array`, got `null`",
     "reply missing": "malformed replay: steps[0].acts[0] needs exactly one of 'reply' and"
                      " 'packed'",
     "frame missing": "malformed replay: steps[0]: Object missing required field `frame`",

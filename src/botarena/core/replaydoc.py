@@ -27,14 +27,18 @@ class Bot(_Strict):
     spec: str
 
 
+Unset = msgspec.UnsetType
+UNSET = msgspec.UNSET  # an optional field is absent or of its type, never null
+
+
 class Act(_Strict):
     seat: int
     ms: Number
-    reply: str | None = None
-    packed: str | None = None
-    sent: str | None = None
-    cpu_s: Number | None = None
-    fault: tuple[str, str] | None = None
+    reply: str | Unset = UNSET
+    packed: str | Unset = UNSET
+    sent: str | Unset = UNSET
+    cpu_s: Number | Unset = UNSET
+    fault: tuple[str, str] | Unset = UNSET
 
 
 class Step(_Strict):
@@ -95,15 +99,18 @@ def check_shape(document: Any) -> None:
             where = f"steps[{number}].acts[{index}]"
             if not 0 <= act.seat < seats:
                 raise ShapeError(f"malformed replay: {where}.seat {act.seat} is not a seat")
-            if act.fault is None and (act.reply is None) == (act.packed is None):
+            if act.fault is UNSET and (act.reply is UNSET) == (act.packed is UNSET):
                 raise ShapeError(f"malformed replay: {where} needs exactly one of 'reply'"
                                  " and 'packed'")
-            if act.fault is not None:
+            if act.fault is not UNSET:
                 _check_status(act.fault[0], f"{where}.fault")
     for key, fault in parsed.handshake_faults.items():
-        if not key.isdigit() or int(key) >= seats:
+        if not (key.isascii() and key.isdigit()) or int(key) >= seats:
             raise ShapeError(f"malformed replay: handshake_faults key {key!r} is not a seat")
         _check_status(fault[0], f"handshake_faults.{key}")
+    for key in parsed.handshake_ms:
+        if not (key.isascii() and key.isdigit()) or int(key) >= seats:
+            raise ShapeError(f"malformed replay: handshake_ms key {key!r} is not a seat")
     if len(parsed.result.players) != seats or len(parsed.stderr) != seats:
         raise ShapeError(f"malformed replay: {seats} bots but {len(parsed.result.players)}"
                          f" result lines and {len(parsed.stderr)} stderr texts")
