@@ -275,7 +275,9 @@ class ProcessPlayer(Player):
         self.proc = subprocess.Popen(
             box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0, pass_fds=box.pass_fds,
-            preexec_fn=_in_child(_death_signal_setter(),
+            # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
+            # does for a bare one (set on bwrap, it broke a sandboxed double fork)
+            preexec_fn=_in_child(None if box.wrapped else _death_signal_setter(),
                                  box.preexec if self.sandbox.enabled else None),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
