@@ -38,10 +38,6 @@ def bot_seed(game_seed: int | str, seat: int) -> str:
     return f"{game_seed}{SEED_SUFFIX[seat]}"
 
 
-def _not_json(token: str) -> Any:
-    raise ValueError(f"{token} is not JSON")
-
-
 class LabyrinthProtocol(Protocol):
     """One JSON request a line, one JSON reply a line."""
 
@@ -62,8 +58,8 @@ class LabyrinthProtocol(Protocol):
         shown = text if len(text) <= 300 else text[:300] + "..."
         if text.startswith(ERROR_PREFIX):
             raise ProtocolError(f"the bot reports an error: {shown[len(ERROR_PREFIX):]}")
-        try:  # as JavaScript's JSON.parse: no NaN or Infinity tokens
-            return Answer(json.loads(text, parse_constant=_not_json))
+        try:  # NaN and Infinity tokens stand for a JavaScript bot's own NaN and Infinity
+            return Answer(json.loads(text))
         except ValueError:
             raise ProtocolError(f"reply is not JSON: {shown!r}") from None
         except RecursionError:  # never a valid answer; must not crash the jury
