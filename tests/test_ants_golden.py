@@ -79,7 +79,8 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     missing = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay",
                               str(broken)], capture_output=True, text=True)
     assert (missing.returncode, missing.stderr) == (
-        2, f"botarena: error: {broken}: not a well-formed 2011 replay (KeyError: 'ants')\n")
+        2, f"botarena: error: {broken}: malformed 2011 replay: replaydata:"
+            " Object missing required field `ants`\n")
     export = subprocess.run([sys.executable, "-m", "botarena", "ants", "export-replay",
                              GOLDEN[0], str(tmp_path / "out.replay")],
                             capture_output=True, text=True)

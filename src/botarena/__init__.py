@@ -55,11 +55,17 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
     limits = sandbox_limits(sandbox, options)
     resolved = info.resolve_options(options)
+    if seed is not None:
+        seed = info.check_seed(seed)
     map_data = None
     if map is not None:
         if rules.load_map is None:
             raise GameError(f"{game} takes no map file")
         map_data = rules.load_map(str(map))
+    if replay is not None:  # checked before the game, not after it
+        from botarena.core.outputs import output_path
+
+        replay = output_path(replay, "--replay")
     players = [make_player(rules, bot) for bot in bots]
     for player in players:
         if hasattr(player, "sandbox"):  # process players

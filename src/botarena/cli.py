@@ -166,7 +166,8 @@ def play(
                                                      help="a game option KEY=VALUE")] = None,
     replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
-    show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr")] = False,
+    show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr (with"
+                                              " --json: as its \"stderr\" list)")] = False,
     watch: Annotated[bool, typer.Option(help="show the game live in the viewer (browser)")
                      ] = False,
     no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help="run process bots without"
@@ -189,7 +190,10 @@ def play(
         except USER_ERRORS as exc:
             fail(str(exc))
     if as_json:
-        print(json.dumps(result.to_dict()))
+        document = result.to_dict()
+        if show_stderr:  # with --json, each bot's stderr goes into the JSON
+            document["stderr"] = result.stderr
+        print(json.dumps(document))
         return
     from rich.table import Table
 
@@ -225,7 +229,7 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
 
     try:
         verdict = verify_document(load(replay))
-    except ReplayError as exc:
+    except (ReplayError, GameError) as exc:
         fail(f"{replay}: {exc}" if str(replay) not in str(exc) else str(exc))
     if verdict.ok:
         console.print(f"{replay}: {verdict.message}", markup=False, highlight=False)
@@ -235,9 +239,15 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
 
 
 def main() -> None:
-    """Entry point: never a traceback for a user's mistake."""
+    """Entry point: never a traceback for a user's mistake; a stopping signal stops the
+    bots and exits 128 + its number (core/stopping.py)."""
+    from botarena.core.stopping import Stopped, install
+
+    install()
     try:
         app()
     except USER_ERRORS as exc:  # a subcommand let one through
         print(f"botarena: error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except Stopped as stop:
+        sys.exit(stop.exit_status)

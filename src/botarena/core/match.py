@@ -66,8 +66,11 @@ class _Seat:
     """The referee's bookkeeping for one seat."""
 
     player: Player
-    waited_s: float = 0.0
-    cpu_used_s: float = 0.0
+    waited_s: float = 0.0  # answering turns: what a game's time budget counts
+    cpu_used_s: float = 0.0  # the same in CPU time, for `-o clock=cpu`
+    time_ms: float = 0.0
+    """The result's time: every wait, the handshake's too, each rounded to 0.1 ms as the
+    replay records it, summed in the same order, so that `verify` reproduces it exactly."""
     faults: int = 0
     status: Status = Status.OK
 
@@ -106,7 +109,7 @@ class Referee:
         protocol = self.game.protocol
         if not protocol.has_handshake:
             return
-        faults = {}
+        faults, waits = {}, {}
         together = protocol.simultaneous_handshake
         started = time.monotonic()
         if together:  # every bot greeted first, then all read against one clock
@@ -121,6 +124,8 @@ class Referee:
             reply = entry.player.await_handshake(
                 protocol.handshake_done, started, None if limit is None else started + limit)
             entry.player.pause()
+            waits[seat] = reply.wall_s
+            entry.time_ms += round(reply.wall_s * 1000, 1)
             if reply.fault is None and clock.cpu_s is not None:
                 self._check_cpu(entry, reply, clock, entry.player.cpu_now())
             if reply.fault is not None:
@@ -128,7 +133,7 @@ class Referee:
         for seat, reply in faults.items():
             self._fault(seat, reply)
         if self.recorder is not None:
-            self.recorder.handshake(faults)
+            self.recorder.handshake(faults, waits)
 
     def _step(self) -> None:
         """One step: send every acting seat its observation, collect the replies against the
@@ -166,6 +171,7 @@ class Referee:
                                self._deadline(entry, clock, started))
         player.pause()
         entry.waited_s += reply.wall_s
+        entry.time_ms += round(reply.wall_s * 1000, 1)
         if cpu_before is not None and reply.fault is None:
             used = reply.cpu_s = player.cpu_now() - cpu_before
             self._check_cpu(entry, reply, clock, used)
@@ -221,7 +227,8 @@ class Referee:
             status = outcome.statuses[seat] or entry.status.value
             players.append(PlayerResult(
                 bot=entry.player.name, score=outcome.scores[seat], rank=outcome.ranks[seat],
-                status=status, time_ms=entry.waited_s * 1000, faults=entry.faults,
+                status=status, time_ms=entry.time_ms,
+                faults=entry.faults + outcome.faults[seat],
                 spec=entry.player.spec, cpu_ms=entry.player.cpu_s * 1000))
         result = MatchResult(game=self.game.name, seed=seed, turns=self.state.step_count,
                              end_reason=outcome.end_reason, players=players,

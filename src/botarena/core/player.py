@@ -43,6 +43,43 @@ _CLK_TCK = os.sysconf("SC_CLK_TCK")
 _PR_SET_CHILD_SUBREAPER = 36
 
 
+_PR_SET_PDEATHSIG = 1
+
+
+def _death_signal_setter() -> Callable[[], None] | None:
+    """A function for the child between fork and exec that has the kernel SIGKILL the bot
+    when the jury dies, even by SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the
+    *thread* that started the bot ends, so a bot must be started by a thread that outlives
+    its game (the referee's). None off Linux."""
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    jury = os.getpid()
+
+    def set_death_signal() -> None:
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != jury:  # the jury died before the line above: follow it
+            os._exit(1)
+
+    return set_death_signal
+
+
+def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
+    """One function running `steps` in order between fork and exec (None: nothing to run)."""
+    todo = [step for step in steps if step is not None]
+    if not todo:
+        return None
+
+    def run() -> None:
+        for step in todo:
+            step()
+
+    return run
+
+
 def _become_subreaper() -> None:
     """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
     try:
@@ -239,7 +276,10 @@ class ProcessPlayer(Player):
         self.proc = subprocess.Popen(
             box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0, pass_fds=box.pass_fds,
-            preexec_fn=box.preexec if self.sandbox.enabled else None,
+            # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
+            # does for a bare one (set on bwrap, it broke a sandboxed double fork)
+            preexec_fn=_in_child(None if box.wrapped else _death_signal_setter(),
+                                 box.preexec if self.sandbox.enabled else None),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
         box.started(self.proc.pid)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from botarena import __version__
-from botarena.core.rules import ProtocolError, State, Status
+from botarena.core.rules import GameError, ProtocolError, State, Status
 
 if TYPE_CHECKING:
     from botarena.core.game import Game
@@ -40,7 +40,7 @@ class ReplayRecorder:
             "rules_version": game.info.rules_version,
             "seed": seed,
             "options": options,
-            "header": state.header(),
+            "header": _header(state, options),
             "bots": [{"seat": seat, "name": name, "spec": spec}
                      for seat, (name, spec) in enumerate(bots)],
             "initial_frame": state.frame(),
@@ -48,10 +48,12 @@ class ReplayRecorder:
             "steps": [],
         }
 
-    def handshake(self, faults: dict[int, Reply]) -> None:
+    def handshake(self, faults: dict[int, Reply], waits: dict[int, float]) -> None:
         self.document["handshake_faults"] = {
             str(seat): [reply.fault.value if reply.fault else "invalid", reply.detail]
             for seat, reply in faults.items()}
+        self.document["handshake_ms"] = {str(seat): round(wall_s * 1000, 1)
+                                         for seat, wall_s in waits.items()}
 
     def step(self, seats: list[int], observations: dict[int, Any], texts: dict[int, str],
              replies: dict[int, Reply], frame: dict[str, Any]) -> None:
@@ -77,7 +79,10 @@ class ReplayRecorder:
         self.document["steps"].append({"acts": acts, "frame": frame})
 
     def finish(self, result: dict[str, Any], stderr: list[str]) -> dict[str, Any]:
-        self.document["result"] = result
+        # the result as `play --json` gives it, less where the replay was written: a file
+        # cannot attest its own path, and `verify` checks every other field
+        self.document["result"] = {key: value for key, value in result.items()
+                                   if key != "replay"}
         self.document["stderr"] = stderr
         return self.document
 
@@ -86,33 +91,42 @@ def save(document: dict[str, Any], path: str | Path) -> None:
     """Write `document` as JSON, gzip-compressed when the name ends in `.gz`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(document, separators=(",", ":")).encode()
+    data = json.dumps(document, separators=(",", ":"), allow_nan=False).encode()
     if path.suffix == ".gz":
         data = gzip.compress(data, compresslevel=6, mtime=0)
     path.write_bytes(data)
 
 
 def load(path: str | Path) -> dict[str, Any]:
-    """Read a replay (gzip or plain JSON); raises ReplayError with one line naming the file."""
-    path = Path(path)
+    """Read a replay (gzip or plain JSON) within the reader's limits and check its shape;
+    raises ReplayError with one line naming the file and, when malformed, the field."""
+    from botarena.core.reader import REPLAY, ReadError, read_json
+
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ReplayError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        document = json.loads(raw)
-    except (OSError, EOFError, ValueError) as exc:
-        raise ReplayError(f"{path}: not a replay ({exc.__class__.__name__}: {exc})") from None
+        document = read_json(path, REPLAY)
+    except ReadError as exc:
+        raise ReplayError(str(exc)) from None
+    return check_document(document, str(path))
+
+
+def check_document(document: Any, path: str) -> dict[str, Any]:
+    """`document` if it is a replay of the schema this botarena reads, well shaped; raises
+    ReplayError naming `path` and the field."""
+    from botarena.core.replaydoc import check_shape
+
     if not isinstance(document, dict) or "schema_version" not in document:
         raise ReplayError(f"{path}: not a botarena replay (no schema_version)")
-    if document["schema_version"] != SCHEMA_VERSION:
-        raise ReplayError(f"{path}: replay schema {document['schema_version']} is not supported"
-                          f" (this botarena reads schema {SCHEMA_VERSION})")
-    for key in ("game", "seed", "options", "header", "bots", "steps", "result"):
-        if key not in document:
-            raise ReplayError(f"{path}: replay has no {key!r}")
+    version = document["schema_version"]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ReplayError(f"{path}: malformed replay: schema_version {version!r} is not a"
+                          " whole number")
+    if version != SCHEMA_VERSION:
+        raise ReplayError(f"{path}: replay schema_version {version!r} is not supported"
+                          f" (this botarena reads schema_version {SCHEMA_VERSION})")
+    try:
+        check_shape(document)
+    except ReplayError as exc:
+        raise ReplayError(f"{path}: {exc}") from None
     return document
 
 
@@ -126,10 +140,11 @@ class Verdict:
 
 
 def verify(document: dict[str, Any]) -> Verdict:
-    """Re-play the recorded replies and faults through the rules; compare every output.
+    """Re-play the recorded replies and faults through the rules; compare every output:
+    the header, every frame and the whole result.
 
-    Raises ReplayError when the document cannot be re-played at all (unknown game, a map
-    that does not load, ill-formed steps).
+    Raises ReplayError when the document cannot be re-played at all (unknown game, a seed,
+    option or map the rules refuse, ill-formed steps); `load` has checked its shape.
     """
     from botarena.games import get_game
 
@@ -140,10 +155,17 @@ def verify(document: dict[str, Any]) -> Verdict:
     if document.get("rules_version") != game.info.rules_version:
         return Verdict(False, f"rules version {document.get('rules_version')!r} differs from"
                               f" this botarena's {game.info.rules_version!r}")
+    try:
+        return _replay_steps(game, document)
+    except RecursionError:
+        raise ReplayError("a frame is nested too deep to compare") from None
+
+
+def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
     state = rebuild(game, document)
-    if _json(state.header()) != document["header"]:
+    if _canonical(_header(state, document["options"])) != _canonical(document["header"]):
         return Verdict(False, "the game's header (map, starts) differs from the recorded one", 0)
-    if _json(state.frame()) != document.get("initial_frame", {}):
+    if _canonical(state.frame()) != _canonical(document["initial_frame"]):
         return Verdict(False, "the initial frame differs", 0)
     for seat_text, (status, detail) in document.get("handshake_faults", {}).items():
         state.fault(int(seat_text), Status(status), detail)
@@ -159,22 +181,68 @@ def verify(document: dict[str, Any]) -> Verdict:
             state.apply(recorded_actions(game, state, step))
         except StepMismatch as exc:
             return Verdict(False, f"step {number}: {exc}", number)
-        frame = _json(state.frame())
-        if frame != step["frame"]:
-            where = _first_difference(step["frame"], frame)
+        frame = state.frame()
+        if _canonical(frame) != _canonical(step["frame"]):
+            where = _first_difference(step["frame"], _json(frame))
             return Verdict(False, f"step {number}: frame differs at {where}", number)
     if not state.is_over():
         return Verdict(False, "the replay ends before the rules end the game",
                        len(document["steps"]))
-    outcome = state.outcome()
-    recorded_result = document["result"]
-    scores = [player["score"] for player in recorded_result["players"]]
-    if outcome.scores != scores:
-        return Verdict(False, f"final scores {outcome.scores} differ from recorded {scores}")
-    if outcome.end_reason != recorded_result["end_reason"]:
-        return Verdict(False, f"end reason {outcome.end_reason!r} differs from recorded"
-                              f" {recorded_result['end_reason']!r}")
+    difference = _result_difference(document, expected_result(document, state))
+    if difference:
+        return Verdict(False, f"result: {difference}")
     return Verdict(True, f"ok: {len(document['steps'])} steps and the result reproduced")
+
+
+def expected_result(document: dict[str, Any], state: State) -> dict[str, Any]:
+    """The result `play` reports for the game the replay records, from the finished
+    `state` and the recorded faults and times (the `replay` path left out)."""
+    from botarena.core.match import PlayerResult
+
+    outcome = state.outcome()
+    seats = len(document["bots"])
+    faults: list[list[str]] = [[] for _ in range(seats)]
+    waited = [0.0] * seats
+    for seat_text, (status, _detail) in document["handshake_faults"].items():
+        faults[int(seat_text)].append(status)
+    for seat_text, ms in document.get("handshake_ms", {}).items():
+        waited[int(seat_text)] += ms
+    for step in document["steps"]:
+        for act in step["acts"]:
+            waited[act["seat"]] += act["ms"]
+            if "fault" in act:
+                faults[act["seat"]].append(act["fault"][0])
+    players = [PlayerResult(
+        bot=document["bots"][seat]["name"], score=outcome.scores[seat],
+        rank=outcome.ranks[seat],
+        status=outcome.statuses[seat] or (faults[seat][0] if faults[seat] else Status.OK.value),
+        time_ms=waited[seat], faults=len(faults[seat]) + outcome.faults[seat]).to_dict()
+        for seat in range(seats)]
+    return {"game": document["game"], "seed": document["seed"], "turns": state.step_count,
+            "end_reason": outcome.end_reason, "players": players}
+
+
+def _result_difference(document: dict[str, Any], expected: dict[str, Any]) -> str:
+    """Where the recorded result differs from `expected`, or "" when it does not. A seat's
+    `time_ms` is the sum of its recorded per-reply times, as the referee adds them."""
+    recorded = document["result"]
+    for seat, (mine, theirs) in enumerate(zip(expected["players"], recorded["players"],
+                                              strict=True)):
+        for key, value in mine.items():
+            if _typed(value) != _typed(theirs[key]):
+                return (f"players[{seat}].{key}: recorded {theirs[key]!r},"
+                        f" replayed {value!r}")
+    for key, value in expected.items():
+        if key != "players" and _typed(value) != _typed(recorded[key]):
+            return f"{key}: recorded {recorded[key]!r}, replayed {value!r}"
+    return ""
+
+
+def _typed(value: Any) -> tuple[str, Any]:
+    """A value with its JSON type, so that 1 (integer score) and 1.0 and True differ."""
+    kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else (
+        "float" if isinstance(value, float) else type(value).__name__)
+    return kind, value
 
 
 class StepMismatch(Exception):
@@ -182,15 +250,33 @@ class StepMismatch(Exception):
 
 
 def rebuild(game: Game, document: dict[str, Any]) -> State:
-    """The game's state at its start, from the replay's seed, options, header and seats."""
+    """The game's state at its start, from the replay's seed, options, header and seats,
+    each checked as `play` checks them: a value `play` would refuse is a ReplayError."""
+    info = game.info
+    try:
+        seed = info.check_seed(document["seed"])
+        options = info.resolve_options(document["options"])
+    except GameError as exc:
+        raise ReplayError(f"cannot rebuild the game: {exc}") from None
+    if _json(options) != document["options"]:
+        missing = sorted(set(options) - set(document["options"]))
+        field = (f"option {missing[0]} is missing" if missing else
+                 next(f"option {name} is recorded as {value!r}, which play records as"
+                      f" {_json(options[name])!r}"
+                      for name, value in document["options"].items()
+                      if _typed(_json(options[name])) != _typed(value)))
+        raise ReplayError(f"cannot rebuild the game: {field}")
+    seats = len(document["bots"])
+    if not info.min_seats <= seats <= info.max_seats:
+        raise ReplayError(f"cannot rebuild the game: {seats} bots; {info.name} seats"
+                          f" {info.min_seats} to {info.max_seats}")
     try:
         map_data = None
         if game.map_from_header is not None:
             map_data = game.map_from_header(document["header"])
-        return game.new_state(document["seed"], dict(document["options"]), map_data,
-                              len(document["bots"]))
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ReplayError(f"cannot rebuild the game: {exc}") from None
+        return game.new_state(seed, options, map_data, seats)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise ReplayError(f"cannot rebuild the game: {_plain(exc)}") from None
 
 
 def recorded_actions(game: Game, state: State, step: dict[str, Any]) -> dict[int, Any]:
@@ -210,14 +296,43 @@ def recorded_actions(game: Game, state: State, step: dict[str, Any]) -> dict[int
             continue
         if "cpu_s" in act:
             state.charge(seat, act["cpu_s"])
-        text = (protocol.unpack_reply(act["packed"], observation) if "packed" in act
-                else act["reply"])
+        try:
+            text = (protocol.unpack_reply(act["packed"], observation) if "packed" in act
+                    else act["reply"])
+        except (ValueError, IndexError, KeyError, TypeError):
+            raise ReplayError(f"malformed replay: seat {seat}'s packed reply"
+                              f" {_short(act['packed'])} does not unpack") from None
         try:
             actions[seat] = protocol.parse(text.split("\n"), observation)
         except ProtocolError as exc:
             raise StepMismatch(f"recorded reply of seat {seat} no longer parses ({exc})"
                                ) from None
     return actions
+
+
+def _plain(exc: Exception) -> str:
+    """An exception as one line; a bare KeyError says which key is missing."""
+    if isinstance(exc, KeyError):
+        return f"header has no {exc.args[0]!r}" if exc.args else "a key is missing"
+    return str(exc) or exc.__class__.__name__
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _header(state: State, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's header (map, starts) with the options restated: options that only set
+    clocks (Amazes' budget_ms, Ants' turntime) leave no trace in the frames, so a replay
+    states them twice and `verify` catches an edit of either."""
+    return {**state.header(), "options": _json(options)}
+
+
+def _canonical(value: Any) -> str:
+    """`value` as sorted JSON text: equal only when the same JSON, so 1, 1.0 and true
+    differ as they do in the file."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def _json(value: Any) -> Any:
@@ -229,11 +344,11 @@ def _first_difference(recorded: Any, replayed: Any, path: str = "") -> str:
     """A short description of where two JSON values first differ."""
     if isinstance(recorded, dict) and isinstance(replayed, dict):
         for key in list(recorded) + [k for k in replayed if k not in recorded]:
-            if recorded.get(key) != replayed.get(key):
+            if _canonical(recorded.get(key)) != _canonical(replayed.get(key)):
                 return _first_difference(recorded.get(key), replayed.get(key), f"{path}.{key}")
     if (isinstance(recorded, list) and isinstance(replayed, list)
             and len(recorded) == len(replayed)):
         for index, (left, right) in enumerate(zip(recorded, replayed, strict=True)):
-            if left != right:
+            if _canonical(left) != _canonical(right):
                 return _first_difference(left, right, f"{path}[{index}]")
-    return f"{path or 'frame'}: recorded {recorded!r}, replayed {replayed!r}"
+    return f"{path or 'frame'}: recorded {_short(recorded)}, replayed {_short(replayed)}"

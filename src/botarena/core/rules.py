@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -52,16 +53,35 @@ class Option:
     maximum: float | None = None
 
     def read(self, text: str) -> Any:
-        """Parse and bound-check `text`; raises GameError with a one-line reason."""
+        """Parse and bound-check `text` (each end of a LOW,HIGH range too); NaN and infinity
+        are refused whatever the bounds. Raises GameError with a one-line reason."""
         try:
             value = self.parse(text)
-        except (ValueError, TypeError) as exc:
-            raise GameError(f"option {self.name}: {text!r} is not valid ({exc})") from None
-        if self.minimum is not None and value < self.minimum:
-            raise GameError(f"option {self.name}: {value} is below the minimum {self.minimum}")
-        if self.maximum is not None and value > self.maximum:
-            raise GameError(f"option {self.name}: {value} is above the maximum {self.maximum}")
+        except (ValueError, TypeError, ArithmeticError) as exc:
+            raise GameError(f"option {self.name}: {text!r} is not valid"
+                            f" ({_plain_reason(exc)})") from None
+        for number in value if isinstance(value, tuple) else (value,):
+            if isinstance(number, float) and not math.isfinite(number):
+                raise GameError(f"option {self.name}: {text!r} is not a finite number")
+            if isinstance(number, str):
+                continue
+            if self.minimum is not None and number < self.minimum:
+                raise GameError(f"option {self.name}: {number} is below the minimum"
+                                f" {self.minimum:g}")
+            if self.maximum is not None and number > self.maximum:
+                raise GameError(f"option {self.name}: {number} is above the maximum"
+                                f" {self.maximum:g}")
         return value
+
+    def text_of(self, value: Any) -> str:
+        """`value` (as a replay's JSON holds it) written as the user would type it after -o:
+        a LOW,HIGH range from a list; booleans are not numbers and stay unparseable."""
+        if isinstance(value, list):
+            return ",".join(repr(part) if isinstance(part, bool) else str(part)
+                            for part in value)
+        if isinstance(value, bool | dict | None):
+            return repr(value)
+        return str(value)
 
 
 @dataclass(frozen=True)
@@ -133,15 +153,50 @@ class GameInfo:
         raise GameError(f"unknown option {name!r} for {self.name} (known: {known})")
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Defaults overlaid with `given`; string values are parsed, others bound-checked."""
+        """Defaults overlaid with `given`; every value goes through its option's parser and
+        bounds as its typed text, so `play`, `verify` and imported replays check alike."""
         resolved = {opt.name: opt.default for opt in self.options}
         for name, value in given.items():
-            opt = self.option(name)
-            resolved[name] = opt.read(value if isinstance(value, str) else str(value))
+            opt = self.option(str(name))
+            resolved[opt.name] = opt.read(value if isinstance(value, str) else
+                                          opt.text_of(value))
         return resolved
+
+    def check_seed(self, seed: Any) -> int | str:
+        """`seed` if the game accepts it: a whole number 0 <= seed < 2**63, or for games with
+        seed strings a string of at most MAX_SEED_TEXT characters. Raises GameError."""
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            if 0 <= seed < 2**63:
+                return seed
+            raise GameError(f"seed {_short(seed)} is outside 0 to 2**63-1")
+        if isinstance(seed, str) and self.string_seeds:
+            if len(seed) <= MAX_SEED_TEXT:
+                return seed
+            raise GameError(f"seed string has {len(seed)} characters, more than"
+                            f" {MAX_SEED_TEXT}")
+        kind = "a whole number or a string" if self.string_seeds else "a whole number"
+        raise GameError(f"seed {_short(seed)} is not {kind}")
 
     def seat_name(self, seat: int) -> str:
         return self.seat_names[seat] if seat < len(self.seat_names) else f"P{seat}"
+
+
+MAX_SEED_TEXT = 1000
+
+
+def _plain_reason(exc: Exception) -> str:
+    """A parser's complaint in the user's words, not Python's (`invalid literal for int()`)."""
+    text = str(exc)
+    if "invalid literal for int()" in text:
+        return "expected a whole number"
+    if "could not convert string to float" in text:
+        return "expected a number"
+    return text
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 @dataclass
@@ -152,12 +207,17 @@ class Outcome:
     end_reason: str
     ranks: list[int] = field(default_factory=list)
     statuses: list[str | None] = field(default_factory=list)
+    faults: list[int] = field(default_factory=list)
+    """Faults the rules found themselves (Ants' strict kill), added to the referee's count of
+    transport faults in the result's `faults`."""
 
     def __post_init__(self) -> None:
         if not self.ranks:
             self.ranks = ranks_from_scores(self.scores)
         if not self.statuses:
             self.statuses = [None] * len(self.scores)
+        if not self.faults:
+            self.faults = [0] * len(self.scores)
 
 
 def ranks_from_scores(scores: list[float]) -> list[int]:

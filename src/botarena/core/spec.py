@@ -35,19 +35,66 @@ def _from_spec(game: Game, spec: str) -> Player:
     prefix, colon, rest = spec.partition(":")
     if colon and prefix in game.player_factories:
         return game.player_factories[prefix](rest, spec)
+    if colon and prefix.isidentifier():
+        _refuse_other_games_prefix(game, prefix, spec)
     try:
         argv = split_command(spec)
     except ValueError as exc:
         raise BotSpecError(f"bot spec {spec!r}: {exc}") from None
     program = argv[0]
     if os.sep in program:
-        if not Path(program).exists():
-            raise BotSpecError(f"bot spec {spec!r}: {program} does not exist")
-        if not os.access(program, os.X_OK):
-            raise BotSpecError(f"bot spec {spec!r}: {program} is not executable")
+        problem = _not_runnable(program)
+        if problem:
+            raise BotSpecError(f"bot spec {spec!r}: {problem}")
     elif shutil.which(program) is None:
         raise BotSpecError(f"bot spec {spec!r}: no program {program!r} on PATH")
     return ProcessPlayer(argv, name=_command_name(argv), spec=spec)
+
+
+def _refuse_other_games_prefix(game: Game, prefix: str, spec: str) -> None:
+    """`post:FILE` in Amazes: say that the prefix belongs to another game, rather than
+    that there is no program called `post:FILE`."""
+    from botarena.games import all_games
+
+    owners = [name for name, other in all_games().items() if prefix in other.player_factories]
+    if owners:
+        raise BotSpecError(f"bot spec {spec!r}: {prefix}: bots play only {', '.join(owners)},"
+                           f" not {game.name}")
+
+
+def _not_runnable(program: str) -> str:
+    """Why the kernel would refuse to run `program`, in the user's words ("" if it would
+    not): missing, a folder, not executable, a `#!` interpreter that is missing, or
+    neither a `#!` script nor a Linux executable."""
+    path = Path(program)
+    if path.is_dir():
+        return f"{program} is a folder, not a program"
+    if not path.exists():
+        return f"{program} does not exist"
+    if not os.access(program, os.X_OK):
+        return f"{program} is not executable (chmod +x {program})"
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(256)
+    except OSError as exc:
+        return f"{program} cannot be read ({exc.strerror or exc})"
+    if head.startswith(b"#!"):
+        words = head[2:].split(b"\n")[0].decode(errors="replace").split()
+        if not words:
+            return f"{program} has an empty #! line"
+        interpreter = words[0]
+        if not Path(interpreter).exists():
+            return f"{program} starts with #!{interpreter}, which does not exist"
+        if Path(interpreter).name == "env":
+            wanted = next((word for word in words[1:] if not word.startswith("-")), None)
+            if wanted is not None and shutil.which(wanted) is None:
+                return (f"{program} starts with #!{' '.join(words)}, and {wanted!r} is not"
+                        " on PATH")
+        return ""
+    if not head.startswith(b"\x7fELF"):
+        return (f"{program} is neither a #! script nor a Linux executable (Exec format"
+                f" error); name its interpreter, e.g. 'python3 {program}'")
+    return ""
 
 
 def _builtin(game: Game, spec: str) -> Player:

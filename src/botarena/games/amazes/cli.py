@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from botarena.core.outputs import output_path
+from botarena.core.reader import MAZE, read_text
 from botarena.core.rules import GameError
 from botarena.games.amazes.maze import (
     DIRECTIONS,
@@ -48,7 +50,10 @@ def generate(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text)
+        try:
+            output_path(output, "--output").write_text(text)
+        except (GameError, OSError) as exc:
+            _fail(str(exc))
         stats = maze_stats(maze)
         print(f"{output}: {stats.loops} loops, {stats.dead_ends} dead ends")
 
@@ -59,9 +64,11 @@ def check(files: Annotated[list[Path], typer.Argument(help="maze files")]) -> No
     bad = 0
     for path in files:
         try:
-            maze = parse_maze(path.read_text(), str(path))
-        except (OSError, UnicodeDecodeError) as exc:
-            _fail(f"{path}: cannot read ({exc})")
+            text = read_text(path, MAZE)
+        except GameError as exc:
+            _fail(str(exc))
+        try:
+            maze = parse_maze(text, str(path))
         except GameError as exc:
             print(f"{exc}")
             bad += 1
@@ -82,9 +89,7 @@ def check(files: Annotated[list[Path], typer.Argument(help="maze files")]) -> No
 def show(file: Annotated[Path, typer.Argument(help="a maze file")]) -> None:
     """Draw a maze with its start squares (R = Red, B = Blue) and its problems, if any."""
     try:
-        maze = parse_maze(file.read_text(), str(file))
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"{file}: cannot read ({exc})")
+        maze = parse_maze(read_text(file, MAZE), str(file))
     except GameError as exc:
         _fail(str(exc))
     for problem in check_maze(maze):

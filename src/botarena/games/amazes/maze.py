@@ -205,6 +205,12 @@ def _vertical_line(walls: bytearray, row: int) -> str:
     return " ".join(cells)
 
 
+def _looks_like_start(line: str) -> bool:
+    """A start line, well formed or not (`12 3 N`, `-1 -1 N`): the art starts with + or |."""
+    first = line.strip()[:1]
+    return first.isdigit() or (first in ("-", "+") and line.strip()[1:2].isdigit())
+
+
 def parse_maze(text: str, source: str = "maze") -> Maze:
     """Read a maze file: optional two start lines `row col facing`, then 51 lines of art.
 
@@ -213,7 +219,7 @@ def parse_maze(text: str, source: str = "maze") -> Maze:
     raw = text.splitlines()
     starts: list[Start] = []
     index = 0
-    while index < len(raw) and raw[index].strip() and raw[index].strip()[0].isdigit():
+    while index < len(raw) and _looks_like_start(raw[index]):
         starts.append(_parse_start(raw[index], f"{source}:{index + 1}"))
         index += 1
     if len(starts) not in (0, 2):
@@ -264,12 +270,10 @@ def _parse_start(line: str, where: str) -> Start:
 
 def load_maze(path: str | Path) -> Maze:
     """Read and validate a maze file; raises GameError naming the file and the problem."""
+    from botarena.core.reader import MAZE, read_text
+
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"{path}: cannot read the maze ({exc})") from None
-    maze = parse_maze(text, str(path))
+    maze = parse_maze(read_text(path, MAZE), str(path))
     problems = check_maze(maze)
     if problems:
         raise GameError(f"{path}: not a valid Amazes maze: {problems[0]}"

@@ -59,14 +59,16 @@ INFO = GameInfo(
         Option("viewradius2", 77, "squared view radius", int, 0, 10_000),
         Option("attackradius2", 5, "squared attack radius", int, 0, 10_000),
         Option("spawnradius2", 1, "squared food-gathering radius", int, 0, 10_000),
+        # bounds: food_turn divides (>= 1); food_start 0 means no starting food
         Option("food_rate", Range((5, 11)),
-               "food per player per food_turn turns (N or LOW,HIGH)", _int_or_range),
+               "food per player per food_turn turns (N or LOW,HIGH)", _int_or_range, 0, 1000),
         Option("food_turn", Range((19, 37)), "turns per food_rate (N or LOW,HIGH)",
-               _int_or_range),
+               _int_or_range, 1, 100_000),
         Option("food_start", Range((75, 175)), "land squares per starting food (N or LOW,HIGH)",
-               _int_or_range),
+               _int_or_range, 0, 1_000_000),
         Option("food_visible", Range((3, 5)),
-               "starting food sets in view of each hill (N or LOW,HIGH)", _int_or_range),
+               "starting food sets in view of each hill (N or LOW,HIGH)", _int_or_range, 0,
+               1000),
         Option("food", "symmetric", "food placement: symmetric or none", _food_mode),
         Option("cutoff_turn", 150, "turns one side may hold cutoff_percent before the end",
                int, 1, 1_000_000),
@@ -99,9 +101,17 @@ def new_state(seed: int, options: dict[str, Any], ants_map: AntsMap | None,
 
 
 def _map_from_header(header: dict[str, Any]) -> AntsMap:
-    from botarena.games.ants.mapfile import parse_map
+    """The replay's map; a `builtin:` name must be the bundled map it names (any other name
+    is the user's label for their file, which a replay cannot attest)."""
+    from botarena.games.ants.mapfile import bundled_map, map_text, parse_map
 
-    return parse_map(header["map"], header.get("map_name", "replay map"))
+    name, text = header.get("map_name", "replay map"), header["map"]
+    if not isinstance(name, str) or not isinstance(text, str):
+        raise GameError("header map and map_name must be strings")
+    ants_map = parse_map(text, name)
+    if name.startswith("builtin:") and map_text(bundled_map(ants_map.players)) != text:
+        raise GameError(f"header map is not the bundled map {name}")
+    return ants_map
 
 
 ENV_SPEC = EnvSpec(observation_charset="turngowhafdeplyrsc0123456789 \n",

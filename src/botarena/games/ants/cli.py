@@ -61,12 +61,14 @@ def export_replay(
         output: Annotated[Path, typer.Argument(help="the 2011 replay to write (.gz: gzip)")],
 ) -> None:
     """Write a botarena Ants replay in the 2011 engine's format (revision 3)."""
+    from botarena.core.outputs import output_path
     from botarena.core.replay import ReplayError, load
     from botarena.games.ants.replay2011 import export_replay as export
 
     try:
+        output = output_path(output, "OUTPUT", not_same_as=replay)
         document = load(replay)
-    except ReplayError as exc:
+    except (ReplayError, GameError) as exc:
         _fail(str(exc))  # it names the file
     if document.get("game") != "ants":
         _fail(f"{replay}: not an Ants replay (game {document.get('game')!r})")
@@ -77,7 +79,10 @@ def export_replay(
     data = json.dumps(document, sort_keys=True).encode()
     if output.suffix == ".gz":
         data = gzip.compress(data, mtime=0)
-    output.write_bytes(data)
+    try:
+        output.write_bytes(data)
+    except OSError as exc:
+        _fail(f"{output}: cannot write ({exc.strerror or exc})")
     print(f"wrote {output}")
 
 
@@ -135,5 +140,10 @@ def map_generate(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text)
+        from botarena.core.outputs import output_path
+
+        try:
+            output_path(output, "--output").write_text(text)
+        except (GameError, OSError) as exc:
+            _fail(str(exc))
         print(f"wrote {output}")

@@ -12,12 +12,11 @@ from collections import deque
 
 import numpy as np
 
-from botarena.games.ants.mapfile import AntsMap
+from botarena.games.ants.mapfile import MAX_SIDE, AntsMap
 from botarena.games.ants.symmetry import MapSymmetry
 
 MIN_HILL_STEPS, MAX_HILL_STEPS = 20, 150
 MIN_HILL_DISTANCE2 = 36
-MAX_SIDE = 200
 MIN_CELLS_PER_PLAYER, MAX_CELLS_PER_PLAYER = 900, 5000
 MAX_CELLS = 25_000
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 
 from botarena.core.rules import GameError
+
+MAX_SIDE = 200
+"""The longest side a map may have (the map-maker rules; checked before any allocation)."""
 
 ANT_LETTERS = "abcdefghij"
 HILL_ANT_LETTERS = "ABCDEFGHIJ"
@@ -62,6 +64,8 @@ def parse_map(text: str, name: str = "map") -> AntsMap:
                 amount = int(value)
             except ValueError:
                 raise fail(number, f"{key} needs a whole number, got {value!r}") from None
+            if key in ("rows", "cols") and not 1 <= amount <= MAX_SIDE:
+                raise fail(number, f"{key} must be between 1 and {MAX_SIDE}, got {amount}")
             if key == "rows":
                 rows = amount
             elif key == "cols":
@@ -116,11 +120,9 @@ def parse_map(text: str, name: str = "map") -> AntsMap:
 
 def load_map(path: str) -> AntsMap:
     """Read a `.map` file; raises GameError naming the file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"{path}: cannot read map ({exc})") from None
-    return parse_map(text, path)
+    from botarena.core.reader import MAP, read_text
+
+    return parse_map(read_text(path, MAP), path)
 
 
 def map_text(ants_map: AntsMap) -> str:

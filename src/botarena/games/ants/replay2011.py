@@ -3,31 +3,97 @@ write one from a botarena game so the 2011 visualizer and its users' tools keep 
 
 from __future__ import annotations
 
-import gzip
-import json
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from botarena.core.rules import GameError
 from botarena.games.ants.mapfile import AntsMap
 from botarena.games.ants.rules import AntsState, ScriptMismatch
+
+
+class Map(msgspec.Struct):
+    """What re-simulation reads of a 2011 replay (the file has more fields)."""
+
+    rows: int
+    cols: int
+    data: list[str]
+
+
+class Data(msgspec.Struct):
+    players: int
+    loadtime: int
+    turntime: int
+    turns: int
+    viewradius2: int
+    attackradius2: int
+    spawnradius2: int
+    food_rate: int
+    food_turn: int
+    food_start: int
+    map: Map
+    food: list[list[int]]  # row, col, start, end[, owner]
+    ants: list[tuple[int, int, int, int, int, str]]
+    hills: list[tuple[int, int, int, int]]
+    engine_seed: int | None = None
+    player_seed: int | str = 0
+
+
+class File(msgspec.Struct):
+    replaydata: Data
+    status: list[str] = []
+    playerturns: list[int] = []
+
 
 MAP_RENDER = "abcdefghij" + "ABCDEFGHIJ" + "0123456789" + "?%*.!"
 
 
 def read_2011(path: str | Path) -> dict[str, Any]:
     """A 2011 replay file (gzip or plain JSON); raises GameError with one line naming it."""
-    try:
-        raw = Path(path).read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        document = json.loads(raw)
-    except (OSError, EOFError, ValueError) as exc:
-        raise GameError(f"{path}: not a readable 2011 replay ({exc})") from None
+    from botarena.core.reader import REPLAY, read_json
+
+    document = read_json(path, REPLAY)
     data = document.get("replaydata") if isinstance(document, dict) else None
     if not isinstance(data, dict) or data.get("revision") != 3:
         raise GameError(f"{path}: not a revision-3 Ants replay (no replaydata revision 3)")
+    try:
+        _check_2011(document)
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
     return document
+
+
+def _check_2011(document: dict[str, Any]) -> None:
+    """The fields re-simulation reads, typed by a schema, and every number that sizes an
+    allocation (players, rows, columns, radii, food figures) within the rules' bounds
+    before anything is built. Raises GameError naming the field."""
+    from botarena.games.ants import INFO
+    from botarena.games.ants.mapcheck import MAX_SIDE
+
+    try:
+        parsed = msgspec.convert(document, File, strict=True)
+    except msgspec.ValidationError as exc:
+        reason, _, where = str(exc).partition(" - at `$.")
+        raise GameError(f"malformed 2011 replay: {where.rstrip('`')}: {reason}") from None
+    data = parsed.replaydata
+    if not INFO.min_seats <= data.players <= INFO.max_seats:
+        raise GameError(f"malformed 2011 replay: players {data.players} is not"
+                        f" {INFO.min_seats} to {INFO.max_seats}")
+    rows, cols = data.map.rows, data.map.cols
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise GameError(f"malformed 2011 replay: map {rows}x{cols} is not 1 to {MAX_SIDE}"
+                        " a side")
+    if len(data.map.data) != rows or any(len(line) != cols for line in data.map.data):
+        raise GameError(f"malformed 2011 replay: map.data is not {rows} lines of {cols}")
+    for field, items, owner_at in (("hills", data.hills, 2), ("ants", data.ants, 4),
+                                   ("food", data.food, None)):
+        for index, item in enumerate(items):
+            if len(item) < 4 or not (0 <= item[0] < rows and 0 <= item[1] < cols) or (
+                    owner_at is not None and not 0 <= item[owner_at] < data.players):
+                raise GameError(f"malformed 2011 replay: replaydata.{field}[{index}] is off"
+                                " the map or names no player")
+    INFO.resolve_options(options_from_replay(document["replaydata"]))
 
 
 def map_from_replay(data: dict[str, Any], name: str) -> AntsMap:
@@ -240,6 +306,9 @@ def state_from_botarena(document: dict[str, Any]) -> AntsState:
 def export_replay(document: dict[str, Any]) -> dict[str, Any]:
     """A botarena Ants replay as the 2011 engine's replay file (revision 3)."""
     state = state_from_botarena(document)
+    if not state.is_over():
+        raise GameError("the replay ends before the game does; the 2011 format has no"
+                        " unfinished games (run botarena verify on it)")
     names = [bot["name"] for bot in document["bots"]]
     result = game_result(state, names)
     faults = {player["bot"]: player["status"] for player in document["result"]["players"]}

@@ -165,6 +165,7 @@ class AntsState(State):
 
         self.bot_status = ["survived"] * players
         self.bot_turns = [0] * players
+        self.rule_faults = [0] * players  # strict-mode kills: the rules' own faults
         self.end_observations: dict[int, Observation] = {}
 
         self._counts: list[int] | None = None  # live ants per player, None: recount
@@ -233,6 +234,7 @@ class AntsState(State):
                     invalid = self.do_moves(player, actions.get(player) or [])
                     scripted = player in self.invalid_script.get(self.turn, ())
                     if (invalid and self.strict) or scripted:
+                        self.rule_faults[player] += 1
                         self.kill_player(player)
                         self.bot_status[player] = "invalid"
                         self.bot_turns[player] = self.turn
@@ -253,7 +255,7 @@ class AntsState(State):
         statuses = [status if status in ("eliminated", "invalid") else None
                     for status in self.bot_status]
         return Outcome(scores=list(self.score), end_reason=self.cutoff or "turn limit reached",
-                       statuses=statuses)
+                       statuses=statuses, faults=list(self.rule_faults))
 
     def clock(self, seat: int) -> Clock:
         return Clock(reply_s=self.params.turntime / 1000)

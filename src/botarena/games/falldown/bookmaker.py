@@ -7,7 +7,6 @@ botarena replay made from it verifies like any other.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,13 +48,10 @@ class BookmakerGame:
 def read_bookmaker(path: str | Path) -> BookmakerGame:
     """Parse and check a Bookmaker result file; raises GameError naming the file and the
     problem."""
+    from botarena.core.reader import BOOKMAKER, read_json
+
     path = Path(path)
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise GameError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise GameError(f"{path}: not JSON ({exc})") from None
+    document = read_json(path, BOOKMAKER)
     try:
         return _game_from(document)
     except GameError as exc:
@@ -89,7 +85,7 @@ def _game_from(document: Any) -> BookmakerGame:
     if not isinstance(commands, list):
         raise GameError("\"replay.commands\" must be a list of U R D L A N")
     for slot, command in enumerate(commands):
-        if command not in COMMANDS:
+        if not isinstance(command, str) or command not in COMMANDS:
             raise GameError(f"\"replay.commands\"[{slot}] is {command!r}, not one of"
                             f" U R D L A N")
     return BookmakerGame(tuple(starts), tuple(commands), winner)

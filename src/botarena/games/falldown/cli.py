@@ -32,10 +32,12 @@ def import_bookmaker_command(
 ) -> None:
     """Re-simulate a Bookmaker result (`replay.initial`, `replay.commands`, `winner`) into a
     botarena replay that `botarena verify` checks."""
+    from botarena.core.outputs import output_path
     from botarena.core.replay import save
     from botarena.games.falldown.bookmaker import import_bookmaker
 
     try:
+        replay = output_path(replay, "--replay", not_same_as=file)
         game, result = import_bookmaker(file)
         save(result.document, replay)
     except (GameError, OSError) as exc:

@@ -123,26 +123,27 @@ def node_program() -> str:
 
 def load_post(path: str) -> Post:
     """Read and parse a post file; raises BotSpecError naming the file."""
+    from botarena.core.reader import POST, ReadError, read_text
+
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")  # a saved post may start with a BOM
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BotSpecError(f"{path}: cannot read the post ({exc})") from None
-    try:
+        text = read_text(path, POST)  # a saved post may start with a BOM: dropped
         return parse_post(text)
+    except ReadError as exc:
+        raise BotSpecError(str(exc)) from None
     except PostError as exc:
         raise BotSpecError(f"{path}: {exc}") from None
 
 
-CHECK_HEAP_MB = 256
+CHECK_HEAP_MIB = 256
 """The JavaScript heap a post may use while it is checked (its body runs once): a post
 checked on its way into a tournament is untrusted code."""
 
 
 def runner_argv(path: str, post: Post, check: bool = False) -> list[str]:
     """The command running `post` (read from `path`) under Node with runner.js; `check`:
-    compile it and build the bot once, with the heap capped at CHECK_HEAP_MB."""
+    compile it and build the bot once, with the heap capped at CHECK_HEAP_MIB."""
     code_lines = post.code.count("\n") + 1
-    limits = [f"--max-old-space-size={CHECK_HEAP_MB}"] if check else []
+    limits = [f"--max-old-space-size={CHECK_HEAP_MIB}"] if check else []
     argv = [node_program(), *limits, str(RUNNER), str(Path(path).resolve()), post.role,
             post.name, str(post.first_line), str(code_lines),
             "indented" if post.indented else "fenced"]
@@ -188,19 +189,27 @@ def post_player(rest: str, spec: str) -> PostPlayer:
     return PostPlayer(rest, load_post(rest), spec)
 
 
-def check_post(path: str, timeout_s: float = 30) -> tuple[bool, str]:
+CHECK_TIME_S = 10.0
+"""Wall time `check-post` gives Node to compile a post and build its bot (the four
+reference posts take well under a second)."""
+
+
+def check_post(path: str, timeout_s: float | None = None) -> tuple[bool, str]:
     """Check a post: the format, then that Node compiles it and builds a bot object with
     the role's methods. Returns (ok, one message, with line numbers for syntax errors)."""
     post = load_post(path)
+    argv = runner_argv(path, post, check=True)  # with V8's heap capped at CHECK_HEAP_MIB
+    timeout_s = CHECK_TIME_S if timeout_s is None else timeout_s
     try:
-        done = subprocess.run(runner_argv(path, post, check=True), capture_output=True,
-                              text=True, timeout=timeout_s, check=False)
+        done = subprocess.run(argv, capture_output=True, text=True, errors="replace",
+                              timeout=timeout_s, check=False)
     except subprocess.TimeoutExpired:
-        return False, f"{path}: building the bot took more than {timeout_s:g} s"
-    if "JavaScript heap out of memory" in done.stderr:
-        return False, (f"{path}: the bot used more than {CHECK_HEAP_MB} MB of memory while"
-                       " it was built")
+        return False, (f"{path}: building the bot took more than {timeout_s:g} s"
+                       " (an endless loop?)")
     message = (done.stdout + done.stderr).strip()
+    if "heap out of memory" in message or "Reached heap limit" in message:
+        return False, (f"{path}: building the bot used more than {CHECK_HEAP_MIB} MiB of"
+                       " memory")
     return done.returncode == 0, message or f"{path}: node exited with {done.returncode}"
 
 
