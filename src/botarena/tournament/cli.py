@@ -122,6 +122,7 @@ def new(
                           ] = 100,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
+    from botarena.cli import parse_options
     from botarena.tournament.manage import (
         BotRequest,
         Settings,
@@ -144,7 +145,7 @@ def new(
         requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source)
                      for e in entries]
     settings = Settings(schedule, games_per_pair, rounds, seats, tuple(maps or ()), seed,
-                        _options(option or []), replays, top=top, confidence=confidence,
+                        parse_options(option or []), replays, top=top, confidence=confidence,
                         max_rounds=max_rounds)
     with open_store(db, create=True) as store:
         try:
@@ -156,16 +157,6 @@ def new(
     print(f"tournament {name}: {game}, {len(bots)} bots, {tournament.schedule},"
           f" {count} games scheduled; play them with: botarena tournament run {name}"
           + ("" if db == DEFAULT_DB else f" --db {db}"))
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            fail(f"option {pair!r} is not KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
 
 
 @app.command()
@@ -317,15 +308,23 @@ def current_standings(store: Store, tournament: Tournament, rank_by: str | None
     return table, records, names
 
 
-def print_standings(tournament: Tournament, table: list[Any]) -> None:
+def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None
+                    ) -> None:
+    """The table; ranked by points (Amazes' tradition), it shows the points and the irregular
+    losses that break their ties, since those decide the order."""
     from rich.table import Table
 
+    from botarena.tournament.ranking import default_rank_by
+
+    by_points = (rank_by or default_rank_by(tournament.game)) == "points"
     has_roles = any(row.role for row in table)
-    grid = Table(*(["role"] if has_roles else []), "#", "bot", "rating", "games", "mean",
+    grid = Table(*(["role"] if has_roles else []), "#", "bot",
+                 *(["points", "irregular"] if by_points else []), "rating", "games", "mean",
                  "W-D-L", "faults", title=f"{tournament.name} · {tournament.game}")
     for row in table:
         grid.add_row(*([row.role or ""] if has_roles else []), str(row.rank),
                      row.bot + (" (disqualified)" if row.disqualified else ""),
+                     *([f"{row.points:g}", str(row.irregular)] if by_points else []),
                      f"{row.rating:.2f}", str(row.games), f"{row.mean_score:.1f}",
                      f"{row.wins}-{row.draws}-{row.losses}", str(row.faults))
     _console().print(grid)
@@ -354,7 +353,7 @@ def standings(
     if as_json:
         print(json.dumps([row.to_dict() for row in table]))
         return
-    print_standings(tournament, table)
+    print_standings(tournament, table, rank_by)
     timed_out = sum("timeout" in record.statuses for record in records)
     print(f"{len(records)} games counted, {timed_out} with a time-out")
     if tournament.schedule == "adaptive":
