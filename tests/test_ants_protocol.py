@@ -168,7 +168,8 @@ def bot(tmp_path: Path) -> str:
 
 
 def play(*bots: str, **options) -> dict:
-    result = botarena.play("ants", list(bots), seed=5, **options)
+    result = botarena.play("ants", list(bots), seed=5, sandbox=False,  # bots log to files
+                           **options)
     return result.to_dict()
 
 
@@ -256,7 +257,8 @@ def test_turn_zero_reaches_every_bot_at_once(tmp_path: Path) -> None:
                 print("go", flush=True)
         """))
     bot = f"{sys.executable} {program}"
-    result = botarena.play("ants", [bot, bot], seed=1, turns=3, loadtime=1500)
+    result = botarena.play("ants", [bot, bot], seed=1, turns=3, loadtime=1500,
+                           sandbox=False)  # the bots meet through a file
     assert [player.status for player in result.players] == ["ok", "ok"]
 
 

@@ -8,6 +8,7 @@ import sys
 
 from botarena.core.player import ProcessPlayer
 from botarena.core.protocol import Protocol
+from botarena.core.sandbox import NONE
 
 # A thread spins until it has used 0.3 s of its own CPU and ends; then the bot says so.
 SPINNER = """
@@ -37,7 +38,8 @@ def kernel_total_s(pid: int) -> float:
 
 
 def test_cpu_now_counts_a_thread_that_has_ended() -> None:
-    player = ProcessPlayer([sys.executable, "-c", SPINNER], name="spinner")
+    player = ProcessPlayer([sys.executable, "-c", SPINNER], name="spinner",
+                           sandbox=NONE)  # its own clock; sandboxed: tests/test_hostile.py
     player.start(0)
     try:
         player.send("go\n", None)

@@ -44,7 +44,8 @@ def test_a_golden_game_at_the_engines_own_limits_through_the_cli(tmp_path: Path)
     for argv in meta["bots_argv"]:
         argv = [str(GOLDEN / "probe_bot.py") if arg == "probe_bot.py" else arg for arg in argv]
         specs.append(shlex.join([sys.executable, *argv[1:]]))
-    done = botarena("play", "falldown", *specs, "-o", f"start={start}", "-o", "turns=30",
+    done = botarena("play", "falldown", "--no-sandbox", *specs, "-o", f"start={start}",
+                    "-o", "turns=30",
                     "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
