@@ -265,6 +265,7 @@ class ProcessPlayer(Player):
         self._stderr_thread: threading.Thread | None = None
         self._cpu_final: float | None = None
         self._send_error: str | None = None
+        self._unsent = b""  # an observation's bytes the pipe could not take yet
         self._pidfd: int | None = None
         self._late_bytes = 0  # output read after the deadline in this exchange
         self.exit_detail = ""
@@ -290,6 +291,7 @@ class ProcessPlayer(Player):
         self._stdin_fd = self.proc.stdin.fileno()
         self._stdout_fd = self.proc.stdout.fileno()
         os.set_blocking(self._stdout_fd, False)
+        os.set_blocking(self._stdin_fd, False)  # a frozen bot reads nothing: never wait on it
         self._watched = [self._stdout_fd]
         with contextlib.suppress(OSError):  # readable once the bot's own process has ended
             self._pidfd = os.pidfd_open(self.proc.pid)
@@ -345,15 +347,25 @@ class ProcessPlayer(Player):
     # -- exchanges ----------------------------------------------------------------------
     def _write(self, text: str) -> None:
         self._send_error = None
-        data = text.encode()
+        self._unsent = text.encode()
+        self._write_more()
+
+    def _write_more(self) -> None:
+        """Write what the pipe takes now; the rest waits in `_unsent` and is written while
+        the reply is awaited (an observation larger than the pipe, 64 KiB, would otherwise
+        block the jury on a frozen bot, or on one that never reads)."""
         try:
-            while data:  # the pipe may take less than all of it at once
-                data = data[os.write(self._stdin_fd, data):]
+            while self._unsent:
+                self._unsent = self._unsent[os.write(self._stdin_fd, self._unsent):]
+        except BlockingIOError:
+            pass
         except OSError as exc:
+            self._unsent = b""
             self._send_error = f"could not write to the bot ({exc.__class__.__name__})"
 
     def send(self, text: str, observation: Any) -> None:
-        """Write, then resume: the bot wakes once, with its input already there."""
+        """Write, then resume: the bot wakes once, with its input already there (what did
+        not fit in the pipe follows while its reply is awaited)."""
         self._late_bytes = 0
         if text:
             self._write(text)
@@ -396,15 +408,20 @@ class ProcessPlayer(Player):
             # Wait first: a bot just resumed has rarely answered yet.
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
             watch = self._watch_s
+            writing = [self._stdin_fd] if self._unsent else []
             if watch is not None and (timeout is None or timeout > watch):
-                ready, _, _ = select.select(self._watched, [], [], watch)
-                if not ready:
+                ready, writable, _ = select.select(self._watched, writing, [], watch)
+                if not ready and not writable:
                     if self._box is not None and self._box.at_process_limit():
                         return None, Status.CRASHED  # _fault_reply names the limit
                     continue
             else:
-                ready, _, _ = select.select(self._watched, [], [], timeout)
+                ready, writable, _ = select.select(self._watched, writing, [], timeout)
+            if writable:
+                self._write_more()
             if not ready:
+                if writable:
+                    continue
                 return None, Status.TIMEOUT
             if self._stdout_fd not in ready:
                 # The bot itself has ended and its output is empty: a child it left
