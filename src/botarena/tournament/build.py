@@ -96,8 +96,47 @@ def run_tool(argv: list[str], cwd: Path, *, timeout: float, env: dict[str, str] 
     code None when it ran past `timeout` seconds. `env` holds only the variables the build
     adds to the environment; `writable` names the folders the compiler must write to besides
     `cwd`. Every compiler goes through here, so a sandbox can confine builds in this one
-    place."""
-    return _run(argv, cwd, timeout=timeout, env=env)
+    place: it runs in the bots' sandbox (core/sandbox.py), with more processes and memory
+    than a bot gets (a JVM or `go build` starts many threads), writing only to `cwd` and
+    `writable`."""
+    from botarena.core import sandbox
+
+    limits = sandbox.Sandbox(memory_mib=BUILD_MEMORY_MIB, processes=BUILD_PROCESSES,
+                             file_size_mib=256)
+    try:
+        done = sandbox.run(_visible(argv), cwd=str(cwd),
+                           writable=[str(cwd), *map(str, writable)], timeout=timeout,
+                           env=env, sandbox=limits)
+    except subprocess.TimeoutExpired as late:  # what it said before it was stopped
+        return None, _said(late.output, late.stderr, cwd)
+    except OSError as exc:
+        return 127, f"cannot run {argv[0]}: {exc}"
+    return done.returncode, _said(done.stdout, done.stderr, cwd)
+
+
+def _said(stdout: bytes | None, stderr: bytes | None, cwd: Path) -> str:
+    """A tool's output as text; the sandbox names the source by its absolute path, the
+    author knows it by its name."""
+    output = ((stdout or b"") + (stderr or b"")).decode(errors="replace")
+    return output.replace(f"{Path(cwd).resolve()}/", "")
+
+
+BUILD_MEMORY_MIB = 2048
+BUILD_PROCESSES = 512
+
+
+def _visible(argv: list[str]) -> list[str]:
+    """`argv` with a toolchain proxy (rustup's `rustc` in ~/.cargo/bin) replaced by the real
+    compiler and its sysroot named, so the sandbox, which shows a command only the files it
+    names, shows the toolchain too."""
+    if Path(argv[0]).name != "rustc" or "/.cargo/" not in argv[0]:
+        return argv
+    try:
+        sysroot = subprocess.run([argv[0], "--print", "sysroot"], capture_output=True,
+                                 text=True, timeout=60, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return argv
+    return [str(Path(sysroot) / "bin" / "rustc"), "--sysroot", sysroot, *argv[1:]]
 
 
 def _run(argv: list[str], cwd: Path, *, timeout: float,
