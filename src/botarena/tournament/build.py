@@ -18,7 +18,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,16 +165,11 @@ def _run(argv: list[str], cwd: Path, *, timeout: float,
 def _end_group(pgid: int) -> None:
     """Kill what the tool left in its process group and reap those that became our children
     (when botarena is a child subreaper, as process players make it, orphans come to us)."""
+    from botarena.core.sandbox import reap_group
+
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline:
-        try:
-            pid, _ = os.waitpid(-pgid, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            time.sleep(0.002)
+    reap_group(pgid)
 
 
 def build_bot(source: Path, cache_dir: Path, *, name: str) -> str:
