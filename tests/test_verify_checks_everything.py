@@ -144,7 +144,7 @@ def test_a_seed_play_would_refuse_is_unreadable(replays, tmp_path, seed, words) 
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"bogus": 1}, "unknown option 'bogus' for amazes (known: turns, budget_ms)"),
+    ({"bogus": 1}, "unknown option 'bogus' for amazes (known: turns, budget_ms, clock)"),
     ({"turns": -5}, "option turns: -5 is below the minimum 1"),
     ({"turns": 10**30}, "option turns: 1000000000000000000000000000000 is above the"
                         " maximum 10000"),

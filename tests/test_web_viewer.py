@@ -334,8 +334,8 @@ def test_view_refuses_a_file_that_is_no_replay(tmp_path):
     done = subprocess.run([sys.executable, "-m", "botarena", "view", str(bad), "--html",
                            str(tmp_path / "out.html")], capture_output=True, text=True)
     assert done.returncode == 2
-    assert done.stderr == (f"botarena: error: {bad}: replay schema 7 is not supported"
-                           " (this botarena reads schema 1)\n")
+    assert done.stderr == (f"botarena: error: {bad}: replay schema_version 7 is not"
+                           " supported (this botarena reads schema_version 1)\n")
     assert not (tmp_path / "out.html").exists()
 
 

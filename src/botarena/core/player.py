@@ -31,6 +31,11 @@ STDERR_CAP = 10_000
 EXIT_GRACE_S = 1.0
 """How long a bot may take to exit by itself once the game is over."""
 
+RESUME_AGAIN_S = 0.1
+"""While a bot is awaited, it is resumed again this often: a process it forked just as it was
+frozen can get the stop after the SIGCONT that resumed the group (found with a bot that
+forks right after answering and then waits for that child: both stayed stopped forever)."""
+
 LATE_BYTES = 1 << 21
 """Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
 at most 1 MiB when a bot enlarges it) read after the deadline was written too late."""
@@ -407,13 +412,14 @@ class ProcessPlayer(Player):
                 return None, Status.INVALID
             # Wait first: a bot just resumed has rarely answered yet.
             timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            watch = self._watch_s
+            watch = self._watch_s or RESUME_AGAIN_S
             writing = [self._stdin_fd] if self._unsent else []
-            if watch is not None and (timeout is None or timeout > watch):
+            if timeout is None or timeout > watch:
                 ready, writable, _ = select.select(self._watched, writing, [], watch)
                 if not ready and not writable:
                     if self._box is not None and self._box.at_process_limit():
                         return None, Status.CRASHED  # _fault_reply names the limit
+                    self.resume()  # again: see RESUME_AGAIN_S
                     continue
             else:
                 ready, writable, _ = select.select(self._watched, writing, [], timeout)

@@ -49,6 +49,8 @@ class LiveGame:
         if document is None:
             return None
         copy = {**document, "steps": list(document["steps"])}
+        # as a replay file holds it (tuples are lists): what the rules re-play and verify read
+        copy = json.loads(json.dumps(copy))
         return len(copy["steps"]), _b64(view_document(copy))
 
 
