@@ -58,3 +58,24 @@ def test_a_bot_that_never_reads_times_out_instead_of_blocking_the_jury(tmp_path:
         assert time.monotonic() - started < 10
     finally:
         bot.close(time.monotonic() + 1)
+
+
+def test_no_garbage_collection_is_charged_to_an_in_process_bot() -> None:
+    """The jury's garbage is collected outside a bot's call, not during it (a full collection
+    of a long game's replay took up to 180 ms and struck built-in Labyrinth bots)."""
+    import gc
+
+    from botarena.core.player import InProcessPlayer
+
+    seen: list[bool] = []
+
+    class Probe:
+        def act(self, observation: Any) -> str:
+            seen.append(gc.isenabled())
+            return "x"
+
+    bot = InProcessPlayer(Probe(), name="probe")
+    bot.start(0)
+    bot.send("", None)
+    assert bot.collect(OneLine(), None, None).action == "x"
+    assert seen == [False] and gc.isenabled()

@@ -9,6 +9,7 @@ capped; at the end every process of it is killed and reaped.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import select
 import shlex
@@ -201,6 +202,11 @@ class InProcessPlayer(Player):
         self._observation = text if self.needs_text else observation
 
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
+        # No garbage collection while the bot thinks: a full collection of the jury's own
+        # objects (a long game's replay) took up to 180 ms and was charged to the bot as its
+        # time (Labyrinth's limits struck built-in bots for it); it runs after the call.
+        collecting = gc.isenabled()
+        gc.disable()
         started = time.monotonic()
         try:
             answer = self.bot.act(self._observation)
@@ -208,6 +214,9 @@ class InProcessPlayer(Player):
             self._errors.append(traceback.format_exc())
             return Reply(lines=[], fault=Status.CRASHED, detail=f"raised {exc!r}",
                          wall_s=time.monotonic() - started)
+        finally:
+            if collecting:
+                gc.enable()
         wall = time.monotonic() - started
         self._wall += wall
         if isinstance(answer, str):
