@@ -539,3 +539,18 @@ def test_a_post_over_its_cpu_bank_is_a_strike(tmp_path: Path) -> None:
     assert result.end_reason.startswith("strike (adventurers): adventurers.takeTurn over its"
                                         " time limit: used ")
     assert result.end_reason.endswith(" ms of CPU, limit 51.0 ms; outlier")
+
+
+def test_posts_are_never_frozen_between_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between calls a post's runner waits in a read and runs none of its code: it is never
+    stopped and resumed (two signals per call cost more than most calls)."""
+    from botarena.core.sandbox import Confinement
+
+    frozen: list[str] = []
+    monkeypatch.setattr(Confinement, "pause", lambda box: frozen.append(box.argv[-1]))
+    monkeypatch.setattr(Confinement, "resume", lambda box: None)
+    post = POSTS / "wallfollower.md"
+    static = POSTS / "static.md"
+    botarena.play("labyrinth", [f"post:{post}", f"post:{static}"], seed="x1",
+                  max_rounds=4)
+    assert frozen == []
