@@ -3,7 +3,7 @@
 Overhead: a round robin of in-process built-in Amazes bots played by the runner in its own
 process (`--workers 0`), against the same games (same seeds, replays written) played by
 `botarena.play` in a loop; the difference per game, least of a few tries. Workers: games/s
-of a tournament of process bots with 1 and with 2 workers.
+of a tournament of process bots with 1 and with 2 workers (pinned to a core each).
 """
 
 from __future__ import annotations
@@ -87,20 +87,24 @@ def overhead_ms(quick: bool) -> tuple[float, float, int]:
 
 
 def workers_speedup(quick: bool) -> tuple[float, float]:
+    """Games/s with 1 and with 2 workers, the best of 3 runs each, taken in turns (a run
+    is 2-4 s: one slow moment of a shared machine would decide a single one)."""
+    from botarena.tournament.runner import LocalExecutor
+
     bot = f"{sys.executable} -m botarena.games.amazes.bots.random"
     bots = [f"a={bot}", f"b={bot}"]
     per_pair = 4 if quick else 10
-    rates = []
-    for workers in (1, 2):
-        with tempfile.TemporaryDirectory() as tmp:
-            from botarena.tournament.runner import LocalExecutor
-
-            executor = LocalExecutor(workers)
-            for warm in [executor.pool.submit(time.sleep, 0.3) for _ in range(workers)]:
-                warm.result()  # the workers are started before the clock: paid once
-            elapsed, games = _timed_run(Path(tmp), f"w{workers}", bots, per_pair, executor)
-            rates.append(len(games) / elapsed)
-    return rates[0], rates[1]
+    best = {1: 0.0, 2: 0.0}
+    for attempt in range(1 if quick else 3):
+        for workers in (1, 2):
+            with tempfile.TemporaryDirectory() as tmp:
+                executor = LocalExecutor(workers)
+                for warm in [executor.pool.submit(time.sleep, 0.3) for _ in range(workers)]:
+                    warm.result()  # the workers are started before the clock: paid once
+                elapsed, games = _timed_run(Path(tmp), f"w{workers}-{attempt}", bots,
+                                            per_pair, executor)
+                best[workers] = max(best[workers], len(games) / elapsed)
+    return best[1], best[2]
 
 
 def run(quick: bool) -> list[dict]:
@@ -111,10 +115,10 @@ def run(quick: bool) -> list[dict]:
          "value": round(overhead, 2), "unit": "ms", "goal": "<= 5"},
         {"name": "runner time outside the games, per game", "value": round(outside, 2),
          "unit": "ms", "goal": "<= 5"},
-        {"name": "process-bot games/s, 1 worker", "value": round(one, 2), "unit": "games/s",
-         "goal": ""},
-        {"name": "process-bot games/s, 2 workers", "value": round(two, 2), "unit": "games/s",
-         "goal": ""},
+        {"name": "process-bot games/s, 1 worker (best of 3)", "value": round(one, 2),
+         "unit": "games/s", "goal": ""},
+        {"name": "process-bot games/s, 2 workers (best of 3)", "value": round(two, 2),
+         "unit": "games/s", "goal": ""},
         {"name": "speed-up 1 -> 2 workers", "value": round(two / one, 2), "unit": "x",
          "goal": ">= 1.8"},
     ]

@@ -1,15 +1,17 @@
 """The runner: claims games from the store, plays them on an executor, writes results alone.
 
 Only this process writes to the store; workers play games and hand back plain results. The
-loop claims a game per free worker, commits each result as it arrives (one transaction,
-only while the claim is held), and when no game is pending asks the schedule for the next
-round (swiss, or none: done). Killed at any moment, it leaves at most its claimed games
-unfinished; the next runner hands those back (store.release_stale) and plays them.
+loop claims a game per free worker and one more for each to start next, commits each result
+as it arrives (one transaction, only while the claim is held), and when no game is pending
+asks the schedule for the next round (swiss, or none: done). Killed at any moment, it leaves
+at most its claimed games unfinished; the next runner hands those back
+(store.release_stale) and plays them.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import os
 import re
 import time
@@ -22,6 +24,11 @@ from botarena.tournament import schedule
 from botarena.tournament.store import GameRow, Store, Tournament
 
 HEARTBEAT_S = 10.0
+
+QUEUED_PER_SLOT = 1
+"""Games claimed and handed to the executor beyond those it is playing, per slot: a worker
+that finishes a game starts the next at once, instead of idling while the runner records
+the last result and claims another (10 % of two workers' time with 0.2 s games)."""
 
 
 class Executor(Protocol):
@@ -38,9 +45,15 @@ class Executor(Protocol):
 
 class LocalExecutor:
     """A local pool of worker processes (forkserver: no thread or open database is
-    inherited), or the runner's own process when `workers` is 0."""
+    inherited), or the runner's own process when `workers` is 0.
 
-    def __init__(self, workers: int) -> None:
+    With two workers or more and no more workers than cores, each worker and every process
+    its games start are pinned to cores of their own (`core_shares`): a game then never
+    waits on a wake-up from another core or on another game's process start and exit,
+    which cost two unpinned workers on 2 cores a tenth of their speed; and a bot never
+    competes with another game's bots for its core."""
+
+    def __init__(self, workers: int, pin: bool = True) -> None:
         self.slots = max(1, workers)
         self.pool: cf.ProcessPoolExecutor | None = None
         if workers > 0:
@@ -48,7 +61,11 @@ class LocalExecutor:
 
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["botarena.tournament.worker"])
-            self.pool = cf.ProcessPoolExecutor(workers, mp_context=context)
+            shares = context.Queue()
+            for share in core_shares(workers) if pin else []:
+                shares.put(share)
+            self.pool = cf.ProcessPoolExecutor(workers, mp_context=context,
+                                               initializer=_take_share, initargs=(shares,))
 
     def submit(self, job: dict[str, Any]) -> cf.Future:
         from botarena.tournament.worker import play_game
@@ -67,6 +84,28 @@ class LocalExecutor:
 def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
         os.cpu_count() or 1)
+
+
+def core_shares(workers: int) -> list[set[int]]:
+    """The cores each of `workers` workers is pinned to: the cores this process may use,
+    split into equal disjoint sets; none (no pinning) for one worker, for more workers
+    than cores, or where affinity cannot be set."""
+    if not hasattr(os, "sched_getaffinity"):
+        return []
+    allowed = sorted(os.sched_getaffinity(0))
+    if not 2 <= workers <= len(allowed):
+        return []
+    size = len(allowed) // workers
+    return [set(allowed[index * size:(index + 1) * size]) for index in range(workers)]
+
+
+def _take_share(shares: Any) -> None:
+    """A worker's start: pin it to the next share of cores, if one is left (a worker that
+    replaces a dead one finds none and is not pinned)."""
+    import queue
+
+    with contextlib.suppress(queue.Empty, OSError):
+        os.sched_setaffinity(0, shares.get(timeout=1.0))
 
 
 def default_workers(tournament: Tournament | None = None,
@@ -177,7 +216,7 @@ def run(store: Store, tournament: Tournament, executor: Executor,
     report(Progress(done, total, ""))
     try:
         while True:
-            while len(inflight) < executor.slots:
+            while len(inflight) < executor.slots * (1 + QUEUED_PER_SLOT):
                 game = store.claim(tournament, runner)
                 if game is None:
                     break
