@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,6 +96,10 @@ def test_games_lists_games_and_options() -> None:
     assert run.returncode == 0 and "amazes" in run.stdout
     run = botarena("games", "amazes")
     assert "turns" in run.stdout and "150" in run.stdout and "builtin:amazes/explorer" in run.stdout
+    # the jury's own memory option, taken by every game, is listed with its default
+    for game in ("amazes", "falldown", "ants", "labyrinth"):
+        run = botarena("games", game)
+        assert re.search(r"│ memory\s+│ 1024\s+│ MiB a process bot may use", run.stdout), game
 
 
 def test_official_maze_plays_with_drawn_starts(data: Path) -> None:

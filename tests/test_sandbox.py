@@ -120,3 +120,25 @@ def test_no_sandbox_runs_the_bot_as_it_is(tmp_path: Path) -> None:
                                       "builtin:amazes/random", "--json", "-o", "turns=2"])
     assert result.exit_code == 0
     assert not out.exists()
+
+
+def test_play_watch_takes_no_sandbox_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    """`play --watch --no-sandbox` runs the bot as it is, as `play --no-sandbox` does (no
+    viewer here: nothing opens a page, and the game's end is not waited on)."""
+    from botarena.web import cli as web_cli
+
+    monkeypatch.setattr(web_cli.webbrowser, "open", lambda url: True)
+    monkeypatch.setattr(web_cli, "DELIVERY_WAIT_S", 0)
+    bot = tmp_path / "bot.py"
+    out = tmp_path / "seen.txt"
+    bot.write_text(f"import sys\nopen({str(out)!r}, 'w').write('here')\n"
+                   "for line in sys.stdin:\n    pass\n")
+    command = ["play", "amazes", f"{sys.executable} {bot}", "builtin:amazes/random",
+               "--watch", "--json", "-o", "turns=2"]
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 0, result.output
+    assert not out.exists()
+    result = CliRunner().invoke(app, [*command, "--no-sandbox"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text() == "here"

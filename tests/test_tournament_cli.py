@@ -3,6 +3,7 @@ update bots, the JSON shapes, and every kind of bad input (one line, exit 2, not
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -190,7 +191,44 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(db: str, tmp_path: Path
         *new, "--game", "amazes", "--bot", RANDOM, "--bot", EXPLORER, "--schedule", "swiss",
         cwd=tmp_path)
     assert "no bots" in user_error(*new, "--game", "amazes", cwd=tmp_path)
+    assert "memory: 5 MiB is below the minimum 16" in user_error(
+        *new, "--game", "amazes", "--bot", RANDOM, "--bot", EXPLORER, "-o", "memory=5",
+        cwd=tmp_path)
     assert tables(db) == before
+
+
+HOG = """import sys
+hoard = bytearray(200 << 20)  # 200 MiB, touched
+for page in range(0, len(hoard), 4096):
+    hoard[page] = 1
+while True:
+    first = sys.stdin.readline()
+    if not first or first.strip() == "Quit":
+        break
+    if first.strip() != "Start":
+        for _ in range(4):
+            sys.stdin.readline()
+    print("T", flush=True)
+"""
+
+
+def test_the_memory_option_bounds_a_tournaments_bots(tmp_path: Path) -> None:
+    """`-o memory=MiB` is the sandbox's limit for every game of the tournament: a bot
+    holding 200 MiB plays under the default 1024 MiB and is killed under 64."""
+    (tmp_path / "hog.py").write_text(HOG)
+    hog = f"hog={sys.executable} {tmp_path / 'hog.py'}"
+    db = f"sqlite:///{tmp_path / 'store.db'}"
+    for name, options in (("roomy", []), ("tight", ["-o", "memory=64"])):
+        ok("tournament", "new", name, "--game", "amazes", "--bot", hog, "--bot", RANDOM,
+           "--games-per-pair", "1", "-o", "turns=3", *options, "--db", db, cwd=tmp_path)
+        ok("tournament", "run", name, "--db", db, cwd=tmp_path)
+    roomy, tight = (games_json(name, db, tmp_path) for name in ("roomy", "tight"))
+    for game in roomy + tight:
+        assert game["status"] == "done"
+    texts = {name: [gzip.decompress(Path(g["replay"]).read_bytes()).decode() for g in games]
+             for name, games in (("roomy", roomy), ("tight", tight))}
+    assert not any("memory limit" in text for text in texts["roomy"])
+    assert all("memory limit 64 MiB" in text for text in texts["tight"])
 
 
 def test_a_bad_or_unreachable_database_is_one_line(tmp_path: Path) -> None:

@@ -98,6 +98,15 @@ def sandbox_limits(sandbox: Any, options: dict[str, Any]) -> Any:
         raise GameError(str(exc)) from None
 
 
+def check_options(info: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options resolved from `options`, which may also hold the jury's own
+    `memory` (MiB, checked, not a game option): what `play` accepts, checked up front by
+    commands that play later (tournaments, compare). Raises GameError naming the option."""
+    given = dict(options)
+    sandbox_limits(True, given)
+    return info.resolve_options(given)
+
+
 def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,
               seats: int | None = None, **options: Any) -> Any:
     """A fresh rules state for research: `to_act()`, `observation()`, `apply()`, `outcome()`."""

@@ -126,8 +126,10 @@ def games(game: Annotated[str | None, typer.Argument(help="show this game's opti
     info = rules.info
     console.print(f"[bold]{info.title}[/] ({info.name}, rules {info.rules_version}),"
                   f" seats: {', '.join(info.seat_names)}")
+    from botarena.core.rules import MEMORY_OPTION
+
     table = Table("option", "default", "meaning")
-    for opt in info.options:
+    for opt in (*info.options, MEMORY_OPTION):
         table.add_row(opt.name, str(opt.default), opt.description)
     console.print(table)
     if rules.bots:
@@ -182,7 +184,8 @@ def play(
     if watch:
         from botarena.web.cli import watched
 
-        result = watched(game, bots, seed_value, map_file, replay, parse_options(option or []))
+        result = watched(game, bots, seed_value, map_file, replay, parse_options(option or []),
+                         sandbox=not no_sandbox)
     else:
         try:
             result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,

@@ -178,6 +178,7 @@ def command(
 
     from rich.console import Console
 
+    from botarena import check_options
     from botarena.cli import fail, parse_options
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player
@@ -207,7 +208,7 @@ def command(
         fail(f"--games {max_games} is less than one block ({players} games)")
     options = parse_options(option or [])
     try:
-        info.resolve_options(options)
+        check_options(info, options)
         for spec in (new, old):
             make_player(rules, spec)
     except (GameError, BotSpecError) as exc:

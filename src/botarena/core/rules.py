@@ -126,6 +126,12 @@ CLOCK_OPTION = Option(
     f" time {CPU_CLOCK_WALL_FACTOR}x as a safety (docs/clocks.md)", clock_kind)
 """Offered by the games whose rules time bots by the wall clock (Amazes, Falldown, Ants)."""
 
+MEMORY_OPTION = Option(
+    "memory", 1024, "MiB a process bot may use, all its processes together (the sandbox's"
+    " limit, in every game; docs/sandbox.md)", int, minimum=16)
+"""The jury's own option, taken by every game: `botarena games GAME` lists it after the
+game's options; `core.sandbox` applies it (it is not a rule, so not in the replay's)."""
+
 
 @dataclass(frozen=True)
 class GameInfo:

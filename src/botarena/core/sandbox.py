@@ -29,6 +29,7 @@ from functools import cache
 from pathlib import Path
 
 from botarena.core import cgroups
+from botarena.core.rules import MEMORY_OPTION
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
 """Read-only in every sandbox: programs, libraries and their configuration."""
@@ -48,7 +49,7 @@ class Sandbox:
     """The limits for one bot (or one build command). `enabled=False`: none at all."""
 
     enabled: bool = True
-    memory_mib: int = 1024
+    memory_mib: int = MEMORY_OPTION.default
     processes: int = 64
     """Processes and threads of the bot together."""
     open_files: int = 256
@@ -74,8 +75,9 @@ def read_memory(value: object) -> int:
         mib = int(str(value))
     except ValueError:
         raise ValueError(f"option memory: {value!r} is not a whole number of MiB") from None
-    if mib < 16:
-        raise ValueError(f"option memory: {mib} MiB is below the minimum 16")
+    if mib < MEMORY_OPTION.minimum:
+        raise ValueError(f"option memory: {mib} MiB is below the minimum"
+                         f" {MEMORY_OPTION.minimum}")
     return mib
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from botarena import check_options
 from botarena.core.game import Game
 from botarena.tournament import schedule
 from botarena.tournament.runner import plan_of
@@ -194,11 +195,10 @@ def create(store: Store, name: str, rules: Game, requests: Sequence[BotRequest],
         raise TournamentError(f"tournament name {name!r}: must be non-empty, without '/'")
     if store.tournament(name) is not None:
         raise TournamentError(f"tournament {name!r} already exists (in this --db)")
-    try:
-        options = rules.info.resolve_options(settings.options or {})
+    try:  # checked; the given strings are stored, resolved again by each game
+        check_options(rules.info, settings.options or {})
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
-    del options  # checked; the given strings are stored, resolved again by each game
     checked = []
     for request in requests:
         bot = check_bot(rules, request, build_dir, on_build_error)

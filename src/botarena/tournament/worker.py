@@ -23,6 +23,7 @@ def _map(game: str, path: str) -> Any:
 def play_game(job: dict[str, Any]) -> dict[str, Any]:
     """Play `job` = {game, seats: [[label, spec, workdir]], seed, map, options, replay};
     return {scores, ranks, statuses, faults, turns, end_reason, replay} or {error}."""
+    from botarena import sandbox_limits
     from botarena.core.match import run_match
     from botarena.core.player import ProcessPlayer
     from botarena.core.replay import save
@@ -32,14 +33,18 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
 
     try:
         rules = get_game(job["game"])
+        options = dict(job["options"])
+        limits = sandbox_limits(True, options)  # takes the jury's `memory` out of them
         players = []
         for label, spec, workdir in job["seats"]:
             player = make_player(rules, spec)
             player.name = label
-            if workdir and isinstance(player, ProcessPlayer):
-                player.cwd = workdir
+            if isinstance(player, ProcessPlayer):
+                player.sandbox = limits
+                if workdir:
+                    player.cwd = workdir
             players.append(player)
-        options = rules.info.resolve_options(job["options"])
+        options = rules.info.resolve_options(options)
         map_data = _map(job["game"], job["map"]) if job.get("map") else None
         result = run_match(rules, players, seed=job["seed"], options=options,
                            map_data=map_data, record=True, replay_path=job["replay"])

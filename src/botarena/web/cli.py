@@ -71,9 +71,9 @@ def _server(app: Any, host: str, port: int) -> Any:
 
 
 def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path | None,
-            replay: Path | None, options: dict[str, Any]) -> Any:
+            replay: Path | None, options: dict[str, Any], sandbox: bool = True) -> Any:
     """Play one game while the viewer shows it; returns the game's result once a page got
-    the last step (or on Ctrl-C)."""
+    the last step (or on Ctrl-C). `sandbox=False`: process bots run without the sandbox."""
     import botarena
     from botarena.web.server import LIVE_INTERVAL_S, LiveGame, live_app
 
@@ -84,7 +84,7 @@ def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path |
     webbrowser.open(server.url)
     try:
         result = botarena._play(game, bots, seed=seed, map=map_file, replay=replay,
-                                options=options, observe=live.attach)
+                                options=options, observe=live.attach, sandbox=sandbox)
     except (GameError, BotSpecError, ReplayError, OSError) as exc:
         stop()
         fail(str(exc))
@@ -96,7 +96,6 @@ def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path |
             live.delivered.wait(DELIVERY_WAIT_S)
     stop()
     return result
-
 
 
 def serve(
