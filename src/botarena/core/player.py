@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from botarena.core.cores import cores
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status
 from botarena.core.sandbox import DEFAULT, Confinement, Sandbox
@@ -265,7 +266,8 @@ class ProcessPlayer(Player):
     """How long the jury polls for a reply before it sleeps in `select`. Waking a sleeping
     jury on another CPU costs about 30 µs on a virtual machine, more than a fast bot's
     whole answer: a transport of many tiny calls (Labyrinth posts, about 19 000 a game)
-    sets this (at most this much of the jury's CPU per call)."""
+    sets this (at most this much of the jury's CPU per call). Not on a single core (a
+    pinned tournament worker): there the bot cannot answer while the jury polls."""
 
     def __init__(self, argv: list[str], name: str, spec: str = "",
                  cwd: str | None = None, env: dict[str, str] | None = None,
@@ -292,11 +294,14 @@ class ProcessPlayer(Player):
         self._pidfd: int | None = None
         self._late_bytes = 0  # output read after the deadline in this exchange
         self._spin_now = False  # poll for this reply before sleeping (see _spin_read)
+        self._spin_s = 0.0  # reply_spin_s where the jury has another core, else 0
         self.exit_detail = ""
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
         _become_subreaper()
+        if self.reply_spin_s and cores() > 1:
+            self._spin_s = self.reply_spin_s
         box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
         self.proc = subprocess.Popen(
             box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -476,10 +481,10 @@ class ProcessPlayer(Player):
                     return None, Status.TIMEOUT
 
     def _spin_read(self, deadline: float | None) -> bytes | None:
-        """Poll the bot's output for `reply_spin_s` at most (never past the deadline):
+        """Poll the bot's output for `_spin_s` at most (never past the deadline):
         its output, b"" at its end, or None when nothing came (then the rest of this reply
         is awaited asleep)."""
-        end = time.monotonic() + self.reply_spin_s
+        end = time.monotonic() + self._spin_s
         if deadline is not None:
             end = min(end, deadline)
         while True:
@@ -493,7 +498,7 @@ class ProcessPlayer(Player):
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         started = time.monotonic()
         lines: list[str] = []
-        self._spin_now = self.reply_spin_s > 0 and not self._unsent
+        self._spin_now = self._spin_s > 0 and not self._unsent
         while not protocol.reply_complete(lines):
             line, fault = self._next_line(deadline)
             if fault is not None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from botarena.core.cores import cores
 from botarena.tournament import schedule
 from botarena.tournament.store import GameRow, Store, Tournament
 
@@ -79,11 +80,6 @@ class LocalExecutor:
     def shutdown(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
 
 
 def core_shares(workers: int) -> list[set[int]]:
