@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,3 +111,19 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None
         assert run.stderr.count("\n") == 1 and time.monotonic() - started < 30
     counts = botarena("tournament", "games", "t", "--json", "--db", db, cwd=tmp_path)
     assert {game["status"] for game in json.loads(counts.stdout)} == {"pending"}
+
+
+def test_the_executor_stops_the_workers_sampling_profiler(dask_cluster: str) -> None:
+    """A worker samples its threads 100 times a second by default, taking the GIL from the
+    referee each time: the executor stops it on the workers it plays on."""
+    from botarena.tournament.cluster import DaskExecutor
+
+    def profiling(dask_worker: Any) -> bool:
+        return dask_worker.periodic_callbacks["profile"].is_running()
+
+    executor = DaskExecutor(dask_cluster)
+    try:
+        executor.client.wait_for_workers(2, timeout=30)  # the second may join later: too
+        assert list(executor.client.run(profiling).values()) == [False, False]
+    finally:
+        executor.shutdown()
