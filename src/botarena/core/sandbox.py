@@ -149,7 +149,7 @@ def protections() -> list[Protection]:
 
     def group(name: str, how: str, fallback: str = "") -> tuple[bool, str]:
         if groups[name].path is not None:
-            return True, f"cgroup v1 {name}: {how}"
+            return True, f"cgroup v{groups[name].version} {groups[name].name}: {how}"
         reason = groups[name].reason
         return (True, f"{fallback} ({reason})") if fallback else (False, reason)
 
@@ -234,9 +234,9 @@ class Confinement:
         bwrap, _ = bubblewrap()
         self.wrapped = bwrap is not None
         try:
-            self.group = cgroups.BotGroup(self.sandbox.memory_mib << 20,
-                                          self.sandbox.processes,
-                                          overhead=2 if self.wrapped else 0)
+            self.group = cgroups.new_group(self.sandbox.memory_mib << 20,
+                                           self.sandbox.processes,
+                                           overhead=2 if self.wrapped else 0)
         except OSError as exc:  # the probe worked but this group cannot be made
             print(f"botarena: WARNING: no cgroup for this bot ({exc})", file=sys.stderr)
         if bwrap is not None:
