@@ -1,5 +1,6 @@
-"""Sandbox costs: per bot start and per exchange against no sandbox, the jury's peak memory
-while bots flood it, and the time to kill and reap a fork bomb.
+"""Sandbox costs: per bot start and per exchange against no sandbox, one read of a bot's CPU
+time in each cgroup backend, the jury's peak memory while bots flood it, and the time to kill
+and reap a fork bomb.
 
 Start and exchange costs play the Amazes bench's trivial C bots (bench_amazes.py): a 1-turn
 game (2 starts, 2 exchanges) and a 150-turn game, with and without the sandbox, interleaved,
@@ -8,6 +9,7 @@ least of several tries (the machine's noise only adds time).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -16,6 +18,7 @@ import time
 from pathlib import Path
 
 import botarena
+from botarena.core import cgroups
 from botarena.core.player import ProcessPlayer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -60,6 +63,36 @@ def peak_kib(spec: str) -> int:
     return int(done.stdout.split()[-1])
 
 
+def cpu_read_us(choice: str, reads: int) -> float | None:
+    """Microseconds of one read of a bot group's CPU time (`cpu_ns`, done at every exchange
+    where CPU is limited) with BOTARENA_CGROUPS=`choice`, least of 5 rounds; None where
+    that backend counts no CPU here."""
+    saved = os.environ.get(cgroups.CHOICE)
+    os.environ[cgroups.CHOICE] = choice
+    cgroups.available.cache_clear()
+    try:
+        group = cgroups.new_group(None, None)
+        if group.cpu_ns() is None:
+            return None
+        bot = subprocess.Popen(["sleep", "60"], preexec_fn=group.enter)
+        rounds = []
+        for _ in range(5):
+            started = time.perf_counter()
+            for _ in range(reads):
+                group.cpu_ns()
+            rounds.append((time.perf_counter() - started) / reads * 1e6)
+        bot.kill()
+        bot.wait()
+        group.remove()
+        return min(rounds)
+    finally:
+        if saved is None:
+            del os.environ[cgroups.CHOICE]
+        else:
+            os.environ[cgroups.CHOICE] = saved
+        cgroups.available.cache_clear()
+
+
 def fork_bomb_kill_s(binary: Path) -> float:
     """Seconds from kill to every process of a fork bomb at its limit gone and reaped."""
     player = ProcessPlayer([str(binary), "amazes"], name="bomb")
@@ -91,6 +124,11 @@ def run(quick: bool) -> list[dict]:
             {"name": "sandbox exchange cost / no sandbox", "value": boxed / plain,
              "unit": "x", "goal": "<= 1.1"},
         ]
+        for choice, file in (("v1", "cpuacct.usage"), ("v2", "cpu.stat")):
+            read_us = cpu_read_us(choice, 2000 if quick else 20000)
+            if read_us is not None:
+                rows.append({"name": f"bot CPU read, cgroup {choice} {file}",
+                             "value": read_us, "unit": "us", "goal": ""})
         for bot in ("flood_stdout", "line_1gb", "flood_stderr"):
             path = folder / bot / "bot.py"
             path.parent.mkdir()
