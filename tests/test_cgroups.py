@@ -266,12 +266,24 @@ def test_a_lone_jury_moves_into_a_leaf_to_enable_controllers(tmp_path: Path,
     assert (base / "cgroup.procs").read_text() == ""
 
 
+def test_a_jury_in_its_leaf_makes_bot_groups_beside_it(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A jury process started in botarena-jury (a tournament's forkserver worker, forked
+    after the jury moved there) puts its bots' groups beside it, not inside."""
+    seen = []
+    monkeypatch.setattr(cgroups2, "v2_mount", lambda: str(tmp_path))
+    monkeypatch.setattr(cgroups2, "_own_group", lambda: "/user.slice/run-1.scope/botarena-jury")
+    monkeypatch.setattr(cgroups2, "usable", lambda base: seen.append(base) or {})
+    cgroups2.available()
+    assert seen == [tmp_path / "user.slice" / "run-1.scope"]
+
+
 def test_a_jury_sharing_its_group_stays_and_says_why(tmp_path: Path,
                                                     kernel: FakeKernel) -> None:
     base = jury_group(tmp_path, "memory pids", "", [1234, os.getpid()])
-    why = (f"no cgroup v2 memory: cannot enable its controller in {base} (1 other processes"
-           " share the jury's group, and cgroup v2 gives controllers only to children of a"
-           " group without processes): run the jury in a group of its own: systemd-run"
+    why = (f"no cgroup v2 memory: cannot enable its controller in {base} (other processes"
+           " share the jury's group, and cgroup v2 gives controllers only to the children of"
+           " a group without processes): run the jury in a group of its own: systemd-run"
            " --user --scope -p Delegate=yes botarena ...")
     assert cgroups2.enable(base) == {"memory": why, "pids": why.replace("memory", "pids")}
     assert kernel.log == []

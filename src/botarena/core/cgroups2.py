@@ -45,10 +45,10 @@ def available() -> dict[str, Controller]:
     reason it is off (see `features`)."""
     mount = v2_mount()
     if mount is None:
-        return _off(CONTROLLERS, "no cgroup v2 hierarchy mounted")
+        return _off("no cgroup v2 hierarchy mounted")
     own = _own_group()
     if own is None:
-        return _off(CONTROLLERS, "this process is in no cgroup v2 group")
+        return _off("this process is in no cgroup v2 group")
     base = Path(mount) / own.lstrip("/")
     if base.name == JURY_LEAF:  # a jury (its forkserver's workers) moved there: its parent's
         base = base.parent
@@ -64,8 +64,8 @@ def _own_group() -> str | None:
     return None
 
 
-def _off(names: tuple[str, ...], reason: str) -> dict[str, Controller]:
-    return {name: Controller(NAMES[name], None, reason, 2) for name in names}
+def _off(reason: str) -> dict[str, Controller]:
+    return {name: Controller(NAMES[name], None, reason, 2) for name in CONTROLLERS}
 
 
 def usable(base: Path) -> dict[str, Controller]:
@@ -76,7 +76,7 @@ def usable(base: Path) -> dict[str, Controller]:
     try:
         probe.mkdir()
     except OSError as exc:
-        return _off(CONTROLLERS, f"cannot create a cgroup v2 group in {base}"
+        return _off(f"cannot create a cgroup v2 group in {base}"
                                  f" ({exc.strerror}): {ADVICE}")
     files = {name for name in ("cpu.stat", "cgroup.freeze") if (probe / name).exists()}
     probe.rmdir()
@@ -106,30 +106,33 @@ def enable(base: Path) -> dict[str, str]:
                          f"no cgroup v2 {name}: {base} is not given its controller"
                          f" (cgroup.controllers: {' '.join(offered) or 'none'}): {ADVICE}")
     wanted = [name for name in LIMITS if name not in why]
-    control = base / "cgroup.subtree_control"
-    if not wanted or set(wanted) <= set(read(control).split()):
+    if not wanted or set(wanted) <= set(read(base / "cgroup.subtree_control").split()):
         return {name: why.get(name, "") for name in LIMITS}
-    request = " ".join(f"+{name}" for name in wanted)
     try:
-        try:
-            write(control, request)
-        except OSError as exc:
-            if exc.errno != errno.EBUSY:
-                raise
-            others = set(read(base / "cgroup.procs").split()) - {str(os.getpid())}
-            if others:
-                raise OSError(errno.EBUSY, f"{len(others)} other processes share the jury's"
-                              " group, and cgroup v2 gives controllers only to children of a"
-                              " group without processes") from None
-            leaf = base / JURY_LEAF
-            leaf.mkdir(exist_ok=True)
-            write(leaf / "cgroup.procs", str(os.getpid()))
-            write(control, request)
+        _enable(base, " ".join(f"+{name}" for name in wanted))
     except OSError as exc:
+        cause = ("other processes share the jury's group, and cgroup v2 gives controllers"
+                 " only to the children of a group without processes"
+                 if exc.errno == errno.EBUSY else exc.strerror)
         for name in wanted:
             why[name] = (f"no cgroup v2 {name}: cannot enable its controller in {base}"
-                         f" ({exc.strerror}): {ADVICE}")
+                         f" ({cause}): {ADVICE}")
     return {name: why.get(name, "") for name in LIMITS}
+
+
+def _enable(base: Path, request: str) -> None:
+    """Write `request` to base's cgroup.subtree_control; refused (EBUSY) as base holds
+    processes, move this process into JURY_LEAF first if it is the only one."""
+    control = base / "cgroup.subtree_control"
+    try:
+        write(control, request)
+    except OSError as exc:
+        if exc.errno != errno.EBUSY or read(base / "cgroup.procs").split() != [str(os.getpid())]:
+            raise
+        leaf = base / JURY_LEAF
+        leaf.mkdir(exist_ok=True)
+        write(leaf / "cgroup.procs", str(os.getpid()))
+        write(control, request)
 
 
 class BotGroup2(BotGroup):
@@ -170,6 +173,7 @@ class BotGroup2(BotGroup):
         deadline = time.monotonic() + 2.0
         while self.pids() and time.monotonic() < deadline:
             time.sleep(0.001)
+        self.frozen = False  # nothing left to thaw
 
     def cpu_ns(self) -> int | None:
         """CPU nanoseconds used by every process and thread that was ever in the group
