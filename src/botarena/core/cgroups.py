@@ -81,7 +81,7 @@ def available() -> dict[str, Controller]:
     if choice == "v2":
         return cgroups2.available()
     found = available_v1()
-    if choice == "v1" or any(c.path for c in found.values()) or not v2_mount() is not None:
+    if choice == "v1" or any(c.path for c in found.values()) or v2_mount() is None:
         return found
     return cgroups2.available()
 

@@ -42,7 +42,7 @@ ADVICE = ("run the jury in a group of its own: systemd-run --user --scope -p Del
 
 def available() -> dict[str, Controller]:
     """Each of CONTROLLERS in cgroup v2: the jury's group, where bots' groups go, or the
-    reason it is off (see `features`)."""
+    reason it is off (see `usable`)."""
     mount = v2_mount()
     if mount is None:
         return _off("no cgroup v2 hierarchy mounted")
@@ -76,8 +76,7 @@ def usable(base: Path) -> dict[str, Controller]:
     try:
         probe.mkdir()
     except OSError as exc:
-        return _off(f"cannot create a cgroup v2 group in {base}"
-                                 f" ({exc.strerror}): {ADVICE}")
+        return _off(f"cannot create a cgroup v2 group in {base} ({exc.strerror}): {ADVICE}")
     files = {name for name in ("cpu.stat", "cgroup.freeze") if (probe / name).exists()}
     probe.rmdir()
     found = {}
