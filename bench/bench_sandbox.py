@@ -1,6 +1,6 @@
 """Sandbox costs: per bot start and per exchange against no sandbox, one read of a bot's CPU
-time in each cgroup backend, the jury's peak memory while bots flood it, and the time to kill
-and reap a fork bomb.
+time and one freeze and thaw in each cgroup backend, the jury's peak memory while bots flood
+it, and the time to kill and reap a fork bomb.
 
 Start and exchange costs play the Amazes bench's trivial C bots (bench_amazes.py): a 1-turn
 game (2 starts, 2 exchanges) and a 150-turn game, with and without the sandbox, interleaved,
@@ -63,24 +63,30 @@ def peak_kib(spec: str) -> int:
     return int(done.stdout.split()[-1])
 
 
-def cpu_read_us(choice: str, reads: int) -> float | None:
-    """Microseconds of one read of a bot group's CPU time (`cpu_ns`, done at every exchange
-    where CPU is limited) with BOTARENA_CGROUPS=`choice`, least of 5 rounds; None where
-    that backend counts no CPU here."""
+def group_op_us(choice: str, op: str, calls: int) -> float | None:
+    """Microseconds of one `op` on a bot's cgroup with BOTARENA_CGROUPS=`choice`, a sleeping
+    process in it, least of 5 rounds: "cpu" reads its CPU time (`cpu_ns`, at every exchange
+    where CPU is limited), "freeze" freezes and thaws it (a turn of a bot that left its
+    process group without seccomp). None where that backend has no such feature here."""
     saved = os.environ.get(cgroups.CHOICE)
     os.environ[cgroups.CHOICE] = choice
     cgroups.available.cache_clear()
     try:
         group = cgroups.new_group(None, None)
-        if group.cpu_ns() is None:
+        if not (group.counts_cpu if op == "cpu" else group.can_freeze):
+            group.remove()
             return None
         bot = subprocess.Popen(["sleep", "60"], preexec_fn=group.enter)
         rounds = []
         for _ in range(5):
             started = time.perf_counter()
-            for _ in range(reads):
-                group.cpu_ns()
-            rounds.append((time.perf_counter() - started) / reads * 1e6)
+            for _ in range(calls):
+                if op == "cpu":
+                    group.cpu_ns()
+                else:
+                    group.freeze()
+                    group.thaw()
+            rounds.append((time.perf_counter() - started) / calls * 1e6)
         bot.kill()
         bot.wait()
         group.remove()
@@ -124,11 +130,14 @@ def run(quick: bool) -> list[dict]:
             {"name": "sandbox exchange cost / no sandbox", "value": boxed / plain,
              "unit": "x", "goal": "<= 1.1"},
         ]
-        for choice, file in (("v1", "cpuacct.usage"), ("v2", "cpu.stat")):
-            read_us = cpu_read_us(choice, 2000 if quick else 20000)
-            if read_us is not None:
-                rows.append({"name": f"bot CPU read, cgroup {choice} {file}",
-                             "value": read_us, "unit": "us", "goal": ""})
+        for choice, op, calls, what in (
+                ("v1", "cpu", 20000, "bot CPU read, cgroup v1 cpuacct.usage"),
+                ("v2", "cpu", 20000, "bot CPU read, cgroup v2 cpu.stat"),
+                ("v1", "freeze", 200, "freeze and thaw, cgroup v1 freezer.state"),
+                ("v2", "freeze", 200, "freeze and thaw, cgroup v2 cgroup.freeze")):
+            took = group_op_us(choice, op, calls // 10 if quick else calls)
+            if took is not None:
+                rows.append({"name": what, "value": took, "unit": "us", "goal": ""})
         for bot in ("flood_stdout", "line_1gb", "flood_stderr"):
             path = folder / bot / "bot.py"
             path.parent.mkdir()
