@@ -34,7 +34,9 @@ LIMITS = ("memory", "pids")
 """The v2 controllers a bot's group needs enabled for its caps."""
 
 JURY_LEAF = "botarena-jury"
-"""The group a jury alone in its group moves into, so that its bots' groups get controllers."""
+"""The group a jury alone in its group moves into, so that its bots' groups get controllers.
+A jury with worker processes looks once (`cgroups.available()`) before it starts them: they
+start in the leaf, and their bots' groups go beside it."""
 
 ADVICE = ("run the jury in a group of its own: systemd-run --user --scope -p Delegate=yes"
           " botarena ...")
