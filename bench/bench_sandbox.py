@@ -1,5 +1,6 @@
-"""Sandbox costs: per bot start and per exchange against no sandbox, the jury's peak memory
-while bots flood it, and the time to kill and reap a fork bomb.
+"""Sandbox costs: per bot start and per exchange against no sandbox, one read of a bot's CPU
+time and one freeze and thaw in each cgroup backend, the jury's peak memory while bots flood
+it, and the time to kill and reap a fork bomb.
 
 Start and exchange costs play the Amazes bench's trivial C bots (bench_amazes.py): a 1-turn
 game (2 starts, 2 exchanges) and a 150-turn game, with and without the sandbox, interleaved,
@@ -8,6 +9,7 @@ least of several tries (the machine's noise only adds time).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -16,6 +18,7 @@ import time
 from pathlib import Path
 
 import botarena
+from botarena.core import cgroups
 from botarena.core.player import ProcessPlayer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -60,6 +63,42 @@ def peak_kib(spec: str) -> int:
     return int(done.stdout.split()[-1])
 
 
+def group_op_us(choice: str, op: str, calls: int) -> float | None:
+    """Microseconds of one `op` on a bot's cgroup with BOTARENA_CGROUPS=`choice`, a sleeping
+    process in it, least of 5 rounds: "cpu" reads its CPU time (`cpu_ns`, at every exchange
+    where CPU is limited), "freeze" freezes and thaws it (a turn of a bot that left its
+    process group without seccomp). None where that backend has no such feature here."""
+    saved = os.environ.get(cgroups.CHOICE)
+    os.environ[cgroups.CHOICE] = choice
+    cgroups.available.cache_clear()
+    try:
+        group = cgroups.new_group(None, None)
+        if not (group.counts_cpu if op == "cpu" else group.can_freeze):
+            group.remove()
+            return None
+        bot = subprocess.Popen(["sleep", "60"], preexec_fn=group.enter)
+        rounds = []
+        for _ in range(5):
+            started = time.perf_counter()
+            for _ in range(calls):
+                if op == "cpu":
+                    group.cpu_ns()
+                else:
+                    group.freeze()
+                    group.thaw()
+            rounds.append((time.perf_counter() - started) / calls * 1e6)
+        bot.kill()
+        bot.wait()
+        group.remove()
+        return min(rounds)
+    finally:
+        if saved is None:
+            del os.environ[cgroups.CHOICE]
+        else:
+            os.environ[cgroups.CHOICE] = saved
+        cgroups.available.cache_clear()
+
+
 def fork_bomb_kill_s(binary: Path) -> float:
     """Seconds from kill to every process of a fork bomb at its limit gone and reaped."""
     player = ProcessPlayer([str(binary), "amazes"], name="bomb")
@@ -91,6 +130,14 @@ def run(quick: bool) -> list[dict]:
             {"name": "sandbox exchange cost / no sandbox", "value": boxed / plain,
              "unit": "x", "goal": "<= 1.1"},
         ]
+        for choice, op, calls, what in (
+                ("v1", "cpu", 20000, "bot CPU read, cgroup v1 cpuacct.usage"),
+                ("v2", "cpu", 20000, "bot CPU read, cgroup v2 cpu.stat"),
+                ("v1", "freeze", 200, "freeze and thaw, cgroup v1 freezer.state"),
+                ("v2", "freeze", 200, "freeze and thaw, cgroup v2 cgroup.freeze")):
+            took = group_op_us(choice, op, calls // 10 if quick else calls)
+            if took is not None:
+                rows.append({"name": what, "value": took, "unit": "us", "goal": ""})
         for bot in ("flood_stdout", "line_1gb", "flood_stderr"):
             path = folder / bot / "bot.py"
             path.parent.mkdir()

@@ -107,3 +107,18 @@ def browser():
         chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def cgroups_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+                    ) -> Iterator[str]:
+    """BOTARENA_CGROUPS set to the test's parameter (v1, v2 or off; none: the machine's
+    choice), the cached choice cleared around the test."""
+    from botarena.core import cgroups
+
+    choice = getattr(request, "param", "")
+    if choice:
+        monkeypatch.setenv(cgroups.CHOICE, choice)
+    cgroups.available.cache_clear()
+    yield choice
+    cgroups.available.cache_clear()

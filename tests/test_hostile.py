@@ -93,8 +93,12 @@ EXPECTED: dict[str, tuple[dict[str, str | None], str]] = {
     "flood_c": (TOO_LONG, "a reply line longer than 16 MiB"),
 }
 
-CASES = [(name, game) for name, (statuses, _) in EXPECTED.items() for game in GAMES
+CASES = [(name, game, "") for name, (statuses, _) in EXPECTED.items() for game in GAMES
          if statuses[game] is not None]
+CASES += [(name, "amazes", "v2") for name in ("double_fork", "setsid_child", "spin_child")]
+"""(bot, game, cgroup backend): every case on this machine's choice (v1), and those whose
+processes leave the bot's process group again on cgroup v2 (BOTARENA_CGROUPS=v2; never a
+bomb: this machine's v2 has no pids controller)."""
 
 
 @pytest.fixture(scope="module")
@@ -157,8 +161,10 @@ def written_outside(token: str, tmp_path: Path) -> list[str]:
     return [str(place / token) for place in places if (place / token).exists()]
 
 
-@pytest.mark.parametrize(("name", "game"), CASES, ids=[f"{n}-{g}" for n, g in CASES])
-def test_hostile_bot(name: str, game: str, tmp_path: Path, bwrap: str,
+@pytest.mark.parametrize(("name", "game", "cgroups_backend"), CASES,
+                         ids=["-".join(filter(None, case)) for case in CASES],
+                         indirect=["cgroups_backend"])
+def test_hostile_bot(name: str, game: str, cgroups_backend: str, tmp_path: Path, bwrap: str,
                      c_bots: dict[str, Path]) -> None:
     statuses, detail = EXPECTED[name]
     hostile, folder = spec_of(name, game, tmp_path, c_bots)
@@ -178,9 +184,11 @@ def test_hostile_bot(name: str, game: str, tmp_path: Path, bwrap: str,
         assert len(result.stderr[seat]) == STDERR_CAP
 
 
-def test_threads_count_as_cpu_time(tmp_path: Path, bwrap: str,
+@pytest.mark.parametrize("cgroups_backend", ["v1", "v2"], indirect=True)
+def test_threads_count_as_cpu_time(cgroups_backend: str, tmp_path: Path, bwrap: str,
                                    c_bots: dict[str, Path]) -> None:
-    """Four threads spinning 100 ms are far more than generateMaze(3)'s 9 ms of CPU."""
+    """Four threads spinning 100 ms are far more than generateMaze(3)'s 9 ms of CPU
+    (cpuacct.usage in v1, cpu.stat in v2)."""
     hostile, folder = spec_of("threads_cpu", "labyrinth", tmp_path, c_bots)
     result = play("labyrinth", hostile, tmp_path, **PATIENT["labyrinth"])
     assert result.players[1].status == "strike"
@@ -228,15 +236,18 @@ class SlowRandom:
         return "T"
 
 
-@pytest.mark.parametrize(("name", "locked"), [("spin_between_turns", True),
-                                             ("changes_pgid", True), ("changes_pgid", False)])
-def test_busy_loop_gets_no_cpu_while_not_its_turn(name: str, locked: bool, tmp_path: Path,
+@pytest.mark.parametrize(("name", "locked", "cgroups_backend"), [
+    ("spin_between_turns", True, ""), ("changes_pgid", True, ""), ("changes_pgid", False, ""),
+    ("changes_pgid", False, "v2")], indirect=["cgroups_backend"])
+def test_busy_loop_gets_no_cpu_while_not_its_turn(name: str, locked: bool,
+                                                  cgroups_backend: str, tmp_path: Path,
                                                   bwrap: str, monkeypatch: pytest.MonkeyPatch
                                                   ) -> None:
     """A spinning thread, or a spinning child in a session of its own, runs only in the
     bot's own turns: over 20 turns of 40 ms of the other bot's thinking (0.8 s) it gets no
-    CPU, so the bot's total stays well below that. Unlocked (no seccomp: the child leaves
-    the bot's process group), the cgroup freezer stops it."""
+    CPU, so the bot's total (the cgroup's: the child's too) stays well below that. Unlocked
+    (no seccomp: the child leaves the bot's process group), the cgroup freezer stops it
+    (v1's freezer.state, or v2's cgroup.freeze)."""
     if not locked:
         monkeypatch.setattr(sandbox, "group_lock", lambda: (None, "off in this test"))
     path = python_bot(tmp_path / "bots" / name, PYTHON_BOTS[name])

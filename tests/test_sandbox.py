@@ -96,6 +96,33 @@ def test_doctor_says_why_a_protection_is_off(monkeypatch: pytest.MonkeyPatch) ->
                                    " (Debian: apt-get install bubblewrap)")
 
 
+OFF = "cgroups off: BOTARENA_CGROUPS=off"
+BOUND = "no cgroup v2 {}: its controller is bound to cgroup v1 here"
+
+
+@pytest.mark.parametrize(("cgroups_backend", "expected"), [
+    ("v2", {"memory": (True, f"rlimit RLIMIT_AS per process ({BOUND.format('memory')})"),
+            "processes": (False, BOUND.format("pids")),
+            "CPU accounting": (True, "cgroup v2 cpu.stat: every process and thread of the bot"),
+            "freezer": (True, "cgroup v2 cgroup.freeze: every process of the bot frozen"
+                              " between turns")}),
+    ("off", {"memory": (True, f"rlimit RLIMIT_AS per process ({OFF})"),
+             "processes": (False, OFF),
+             "CPU accounting": (True, f"/proc of the bot's process group ({OFF})"),
+             "freezer": (False, "SIGSTOP reaches only the bot's process group: "
+                                f"{OFF}; no seccomp in this test")}),
+], indirect=["cgroups_backend"])
+def test_doctor_names_the_cgroup_backend(cgroups_backend: str,
+                                         expected: dict[str, tuple[bool, str]],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """v2 forced on this hybrid machine: CPU and the freezer (which joins in where seccomp
+    is missing) from cgroup v2; memory and pids are v1's here, so rlimits. Off: the rlimit
+    and /proc fallbacks, every reason said."""
+    monkeypatch.setattr(sandbox, "group_lock", lambda: (None, "no seccomp in this test"))
+    found = {item.name: (item.on, item.how) for item in sandbox.protections()}
+    assert {name: found[name] for name in expected} == expected
+
+
 def test_memory_option_is_checked() -> None:
     with pytest.raises(botarena.core.rules.GameError, match="option memory: 8 MiB is below"):
         botarena.play("amazes", ["builtin:amazes/random"] * 2, memory=8)

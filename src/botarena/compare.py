@@ -116,6 +116,9 @@ def compare(game: str, new: str, old: str, *, players: int, max_games: int,
     if workers <= 1:
         return _consume(tally, (play_block(*arguments(index)) for index in range(blocks)),
                         on_block)
+    from botarena.core import cgroups
+
+    cgroups.available()  # while the jury is alone: see cgroups2.JURY_LEAF
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
         try:
             return _consume(tally, _blocks_in_order(pool, arguments, blocks, 2 * workers),

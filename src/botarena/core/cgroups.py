@@ -1,10 +1,13 @@
-"""Control groups for one bot: memory and process caps, CPU accounting, a freezer, a kill.
+"""Control groups for one bot (cgroup v1 here, v2 in `cgroups2`): memory and process caps,
+CPU accounting, a freezer, a kill.
 
 A `BotGroup` is a set of sibling cgroups (v1: one per controller hierarchy, each under the
-jury's own group) that every process of one bot lives in from before its first instruction
-(`enter()` runs in the child between fork and exec). The cgroup v1 hierarchies of the
-`memory`, `pids`, `cpuacct` and `freezer` controllers are used where this process may create
-groups in them (root on a server); `available()` says which are usable and why not.
+jury's own group; v2: one group) that every process of one bot lives in from before its first
+instruction (`enter()` runs in the child between fork and exec). The cgroup v1 hierarchies of
+the `memory`, `pids`, `cpuacct` and `freezer` controllers are used where this process may
+create groups in them (root on a server), else cgroup v2 where it may (a delegated systemd
+scope); BOTARENA_CGROUPS=v1|v2|off forces a choice. `available()` says what is usable and why
+not; `new_group()` makes a bot's group.
 """
 
 from __future__ import annotations
@@ -14,23 +17,29 @@ import itertools
 import os
 import signal
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
-"""The cgroup v1 controllers a bot's group uses."""
+"""What a bot's group gives, named after the cgroup v1 controllers that give it."""
+
+CHOICE = "BOTARENA_CGROUPS"
+"""The environment variable forcing a backend: v1, v2 or off (unset: v1 where usable)."""
 
 _counter = itertools.count(1)
 
 
 @dataclass(frozen=True)
 class Controller:
-    """One controller hierarchy: the jury's own group in it, or why it cannot be used."""
+    """One controller hierarchy (v2: one feature of the jury's group): the jury's own group
+    in it, where bots' groups go, or why it cannot be used."""
 
     name: str
     path: Path | None
     reason: str = ""
+    version: int = 1
 
 
 def _own_groups() -> dict[str, str]:
@@ -45,7 +54,7 @@ def _own_groups() -> dict[str, str]:
     return groups
 
 
-def _mounts() -> dict[str, str]:
+def v1_mounts() -> dict[str, str]:
     """Controller name -> mount point of its cgroup v1 hierarchy."""
     mounts = {}
     with contextlib.suppress(OSError):
@@ -59,15 +68,57 @@ def _mounts() -> dict[str, str]:
 
 @cache
 def available() -> dict[str, Controller]:
-    """Each controller of CONTROLLERS: the jury's group in it, or the reason it is off.
+    """Each of CONTROLLERS: where bots' groups go, or the reason it is off. cgroup v1 when
+    any of its controllers is usable (or BOTARENA_CGROUPS=v1), else cgroup v2 when mounted
+    (or BOTARENA_CGROUPS=v2); BOTARENA_CGROUPS=off: none (rlimits only)."""
+    from botarena.core import cgroups2
 
-    A controller is usable when its v1 hierarchy is mounted and this process may create a
-    group under its own one (tried once, then removed)."""
-    mounts, groups = _mounts(), _own_groups()
+    choice = os.environ.get(CHOICE, "")
+    if choice not in ("", "v1", "v2", "off"):
+        return _none(f"{CHOICE}={choice!r} is none of v1, v2, off")
+    if choice == "off":
+        return _none(f"cgroups off: {CHOICE}=off")
+    if choice == "v2":
+        return cgroups2.available()
+    found = available_v1()
+    if choice == "v1" or any(c.path for c in found.values()) or v2_mount() is None:
+        return found
+    return cgroups2.available()
+
+
+def _none(reason: str) -> dict[str, Controller]:
+    return {name: Controller(name, None, reason) for name in CONTROLLERS}
+
+
+def new_group(memory_bytes: int | None, processes: int | None,
+              overhead: int = 0) -> BotGroup:
+    """A new group for one bot in the backend `available()` chose (see `BotGroup`)."""
+    from botarena.core import cgroups2
+
+    usable = {key: c for key, c in available().items() if c.path is not None}
+    base = next(iter(usable.values()), None)
+    if base is None or base.version == 1:
+        return BotGroup(memory_bytes, processes, overhead)
+    assert base.path is not None
+    folder = base.path / group_name()
+    folder.mkdir()
+    return cgroups2.BotGroup2(folder, set(usable), memory_bytes, processes, overhead)
+
+
+def group_name() -> str:
+    """A new bot group's folder name, unique on the machine."""
+    return f"botarena-{os.getpid()}-{next(_counter)}"
+
+
+def available_v1() -> dict[str, Controller]:
+    """Each controller of CONTROLLERS in cgroup v1: the jury's group in it, or the reason it
+    is off. A controller is usable when its v1 hierarchy is mounted and this process may
+    create a group under its own one (tried once, then removed)."""
+    mounts, groups = v1_mounts(), _own_groups()
     found = {}
     for name in CONTROLLERS:
         if name not in mounts:
-            v2 = " (this machine has cgroup v2 only)" if _has_v2() else ""
+            v2 = " (this machine has cgroup v2 only)" if v2_mount() is not None else ""
             found[name] = Controller(name, None, f"no cgroup v1 {name} hierarchy{v2}")
             continue
         base = Path(mounts[name]) / groups.get(name, "/").lstrip("/")
@@ -83,13 +134,18 @@ def available() -> dict[str, Controller]:
     return found
 
 
-def _has_v2() -> bool:
+def v2_mount() -> str | None:
+    """The mount point of the cgroup v2 hierarchy, if mounted."""
     with contextlib.suppress(OSError):
-        return " cgroup2 " in Path("/proc/self/mounts").read_text()
-    return False
+        for line in Path("/proc/self/mounts").read_text().splitlines():
+            fields = line.split()
+            if len(fields) >= 3 and fields[2] == "cgroup2":
+                return fields[1]
+    return None
 
 
-def _write(path: Path, text: str) -> None:
+def write(path: Path, text: str) -> None:
+    """Write a cgroup file in one write (the kernel takes each write as one request)."""
     fd = os.open(path, os.O_WRONLY)
     try:
         os.write(fd, text.encode())
@@ -97,12 +153,22 @@ def _write(path: Path, text: str) -> None:
         os.close(fd)
 
 
-def _read(path: Path) -> str:
+def read(path: Path) -> str:
+    """A cgroup file's whole text."""
     fd = os.open(path, os.O_RDONLY)  # reopened each time: a kept seq file reads stale
     try:
         return os.read(fd, 1 << 16).decode()
     finally:
         os.close(fd)
+
+
+def counts(path: Path) -> defaultdict[str, int]:
+    """A cgroup file of `name number` lines (0 for a name it lacks)."""
+    found: defaultdict[str, int] = defaultdict(int)
+    for line in read(path).splitlines():
+        name, number = line.split()
+        found[name] = int(number)
+    return found
 
 
 class BotGroup:
@@ -113,7 +179,7 @@ class BotGroup:
                  overhead: int = 0) -> None:
         """`processes` caps the bot's own tasks; `overhead` more are allowed for the
         sandbox's own (bubblewrap outside and inside the PID namespace)."""
-        name = f"botarena-{os.getpid()}-{next(_counter)}"
+        name = group_name()
         self.dirs: dict[str, Path] = {}
         for controller in available().values():
             if controller.path is None:
@@ -125,13 +191,14 @@ class BotGroup:
         self.processes = processes if "pids" in self.dirs else None
         if self.memory_bytes is not None:
             memory = self.dirs["memory"]
-            _write(memory / "memory.limit_in_bytes", str(self.memory_bytes))
+            write(memory / "memory.limit_in_bytes", str(self.memory_bytes))
             with contextlib.suppress(OSError):  # swap accounting is off on some kernels
-                _write(memory / "memory.memsw.limit_in_bytes", str(self.memory_bytes))
+                write(memory / "memory.memsw.limit_in_bytes", str(self.memory_bytes))
         if self.processes is not None:
-            _write(self.dirs["pids"] / "pids.max", str(self.processes + overhead))
+            write(self.dirs["pids"] / "pids.max", str(self.processes + overhead))
         self._procs_files = [str(folder / "cgroup.procs") for folder in self.dirs.values()]
         self._freezer = self.dirs.get("freezer")
+        self._freeze_file, self._states = "freezer.state", ("FROZEN", "THAWED")
         self._list = next(iter(self.dirs.values()), None)
         self._cpu_fd = (os.open(self.dirs["cpuacct"] / "cpuacct.usage", os.O_RDONLY)
                         if "cpuacct" in self.dirs else -1)  # kept: read once an exchange
@@ -145,7 +212,7 @@ class BotGroup:
 
     @property
     def counts_cpu(self) -> bool:
-        return "cpuacct" in self.dirs
+        return self._cpu_fd >= 0
 
     def enter(self) -> None:
         """Move the calling process into every group (run in the child before exec)."""
@@ -158,18 +225,18 @@ class BotGroup:
         """The processes in the group now."""
         if self._list is None:
             return []
-        return [int(pid) for pid in _read(self._list / "cgroup.procs").split()]
+        return [int(pid) for pid in read(self._list / "cgroup.procs").split()]
 
     def freeze(self) -> None:
-        """Stop every process of the group (v1's freezer: asynchronous, but a frozen task
-        never runs again until thawed)."""
+        """Stop every process of the group (asynchronous, but a frozen task never runs
+        again until thawed)."""
         if self._freezer is not None and not self.frozen:
-            _write(self._freezer / "freezer.state", "FROZEN")
+            write(self._freezer / self._freeze_file, self._states[0])
             self.frozen = True
 
     def thaw(self) -> None:
         if self._freezer is not None and self.frozen:
-            _write(self._freezer / "freezer.state", "THAWED")
+            write(self._freezer / self._freeze_file, self._states[1])
             self.frozen = False
 
     def kill_all(self) -> None:
@@ -199,17 +266,16 @@ class BotGroup:
 
     def limit_reason(self) -> str:
         """'memory limit 1024 MiB' or 'more than 64 processes' once a limit was hit, else ''."""
-        if self.memory_bytes is not None:
-            control = dict(line.split() for line in
-                           _read(self.dirs["memory"] / "memory.oom_control").splitlines())
-            if int(control.get("oom_kill", "0")) > 0 or int(control.get("under_oom", "0")):
-                return f"memory limit {self.memory_bytes >> 20} MiB"
-        if self.processes is not None:
-            events = dict(line.split() for line in
-                          _read(self.dirs["pids"] / "pids.events").splitlines())
-            if int(events.get("max", "0")) > 0:
-                return f"more than {self.processes} processes"
+        if self.memory_bytes is not None and self._out_of_memory():
+            return f"memory limit {self.memory_bytes >> 20} MiB"
+        if self.processes is not None and counts(self.dirs["pids"] / "pids.events")["max"]:
+            return f"more than {self.processes} processes"
         return ""
+
+    def _out_of_memory(self) -> bool:
+        """Whether the kernel killed a process of the group for memory, or it waits to."""
+        control = counts(self.dirs["memory"] / "memory.oom_control")
+        return control["oom_kill"] > 0 or control["under_oom"] > 0
 
     def remove(self) -> None:
         """Kill what is left and remove the groups."""
@@ -218,7 +284,7 @@ class BotGroup:
             if fd >= 0:
                 os.close(fd)
         self._cpu_fd = self._pids_fd = -1
-        for folder in self.dirs.values():
+        for folder in dict.fromkeys(self.dirs.values()):
             for _ in range(100):  # a killed task leaves its group a moment after it died
                 try:
                     folder.rmdir()

@@ -117,10 +117,16 @@ def bubblewrap() -> tuple[str | None, str]:
 
 def reap_group(pgid: int, timeout: float = 2.0) -> None:
     """Reap this process's children left in process group `pgid`."""
+    _reap(-pgid, timeout)
+
+
+def _reap(which: int, timeout: float = 2.0) -> None:
+    """Reap this process's children that `os.waitpid(which, ...)` names, until none is left
+    (`timeout` seconds at most)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            pid, _ = os.waitpid(-pgid, os.WNOHANG)
+            pid, _ = os.waitpid(which, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
@@ -151,7 +157,7 @@ def protections() -> list[Protection]:
 
     def group(name: str, how: str, fallback: str = "") -> tuple[bool, str]:
         if groups[name].path is not None:
-            return True, f"cgroup v1 {name}: {how}"
+            return True, f"cgroup v{groups[name].version} {groups[name].name}: {how}"
         reason = groups[name].reason
         return (True, f"{fallback} ({reason})") if fallback else (False, reason)
 
@@ -228,6 +234,9 @@ class Confinement:
     """Whether the outer process has ended (set by the player), so a bubblewrap that fails
     is not waited for."""
     _multi: bool = field(default=False, repr=False)
+    _killed: list[int] = field(default_factory=list, repr=False)
+    """The cgroup's processes `kill` killed: those that left the bot's process group became
+    this process's children (it is a subreaper) unless a PID namespace's init took them."""
 
     def __post_init__(self) -> None:
         if not self.sandbox.enabled:
@@ -236,9 +245,9 @@ class Confinement:
         bwrap, _ = bubblewrap()
         self.wrapped = bwrap is not None
         try:
-            self.group = cgroups.BotGroup(self.sandbox.memory_mib << 20,
-                                          self.sandbox.processes,
-                                          overhead=2 if self.wrapped else 0)
+            self.group = cgroups.new_group(self.sandbox.memory_mib << 20,
+                                           self.sandbox.processes,
+                                           overhead=2 if self.wrapped else 0)
         except OSError as exc:  # the probe worked but this group cannot be made
             print(f"botarena: WARNING: no cgroup for this bot ({exc})", file=sys.stderr)
         if bwrap is not None:
@@ -423,6 +432,7 @@ class Confinement:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(pgid, signal.SIGKILL)
         if self.group is not None:
+            self._killed += self.group.pids()
             self.group.kill_all()
         for pgid in groups:
             with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -431,9 +441,13 @@ class Confinement:
     def reap(self) -> None:
         """Reap what is left of the bot's processes that became this process's children
         (bubblewrap's PID 1 is handed to us, as subreaper, when the outer process ends
-        first); call once the outer process is reaped."""
+        first; without bubblewrap, any process of it outside its process group); call once
+        the outer process is reaped."""
         for pgid in {self.pgid, self._bot_pgid, self._init} - {0}:
             reap_group(pgid)
+        for pid in self._killed:
+            _reap(pid)
+        self._killed = []
 
     def cpu_s(self) -> float | None:
         """CPU seconds of all the bot's processes and threads, or None without cpuacct."""

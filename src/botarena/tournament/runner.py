@@ -60,6 +60,9 @@ class LocalExecutor:
         if workers > 0:
             import multiprocessing
 
+            from botarena.core import cgroups
+
+            cgroups.available()  # while the jury is alone: see cgroups2.JURY_LEAF
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["botarena.tournament.worker"])
             shares = context.Queue()
