@@ -149,7 +149,7 @@ class ExplorerBot:
                 score = gain / (steps + offset)
                 if score > best_score:
                     best_score = score
-                options.append((score, square, gain, steps))
+                options.append((-score, steps, len(options), square, gain))
             if steps == max_steps:
                 continue
             for nxt in links[square]:
@@ -203,26 +203,28 @@ class ExplorerBot:
             return self.map.links[self.square][0]
         return self.rng.choices(squares, weights)[0]
 
-    def _safest(self, options: list[tuple[float, int, float, int]], offset: float,
+    def _safest(self, options: list[tuple[float, int, int, int, float]], offset: float,
                 depth: list[int]) -> int:
         """The best of the top exploration moves once the risk of being caught where it ends
         is counted: late in the game an opponent may have discovered everything, and being
         caught then costs every point (sudden death). The opponent's own likeliest squares
-        are weighed too: ending on the hunter's square is safe."""
-        options.sort(key=lambda option: (-option[0], option[3]))
+        are weighed too: ending on the hunter's square is safe. `options` are (-score,
+        steps, order found, square, gain): sorted as tuples, best score first, then fewest
+        steps, then first found."""
+        options.sort()
         loss = CAUGHT_RATE * self._danger() + HUNTED_RATE * self.tracker.hunting
         if loss <= 0 or not self.tracker.belief:
-            return options[0][1]
+            return options[0][3]
         threats = evasion.hunters(self.tracker)
         value = self._square_value()
-        moves = options[:EVASION_OPTIONS]
-        seen = {square for _, square, _, _ in moves}
+        moves = [(square, gain, steps) for _, steps, _, square, gain in options[:EVASION_OPTIONS]]
+        seen = {square for square, _, _ in moves}
         for _, square in threats:
             if square not in seen and square != self.square and depth[square] >= 0:
-                moves.append((0.0, square, value * self.gains.gain[square], depth[square]))
-        best, best_score = options[0][1], float("-inf")
-        most_steps = options[0][3] + EVASION_SLACK
-        for _, square, gain, steps in moves:
+                moves.append((square, value * self.gains.gain[square], depth[square]))
+        best, best_score = options[0][3], float("-inf")
+        most_steps = options[0][1] + EVASION_SLACK
+        for square, gain, steps in moves:
             if steps > most_steps:
                 continue
             risk = evasion.risk(self.walks, threats, self.square, square)

@@ -67,17 +67,17 @@ class Walks:
         """How many squares lie at each walking distance from `origin` (known openings)."""
         counts = self._shells.get(origin)
         if counts is None:
-            counts = {}
-            for steps in self(origin).values():
-                counts[steps] = counts.get(steps, 0) + 1
-            self._shells[origin] = counts
+            self(origin)
+            counts = self._shells[origin]
         return counts
 
     def __call__(self, origin: int) -> dict[int, int]:
-        """Steps from `origin` to every square reachable through known openings."""
+        """Steps from `origin` to every square reachable through known openings (and, by
+        the way, how many lie at each distance: `shells`)."""
         walk = self._cache.get(origin)
         if walk is None:
             walk = {origin: 0}
+            counts = {0: 1}
             frontier = [origin]
             links = self.map.links
             steps = 0
@@ -89,8 +89,11 @@ class Walks:
                         if other not in walk:
                             walk[other] = steps
                             nxt.append(other)
+                if nxt:
+                    counts[steps] = len(nxt)
                 frontier = nxt
             self._cache[origin] = walk
+            self._shells[origin] = counts
         return walk
 
     def steps(self, origin: int, square: int) -> float:
