@@ -10,10 +10,16 @@ import pytest
 
 from botarena.tournament import runner
 from botarena.tournament.runner import LocalExecutor, core_shares
+from botarena.tournament.store import Tournament
 
 
 def allowed(monkeypatch: pytest.MonkeyPatch, cpus: set[int]) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(cpus))
+
+
+def tournament(game: str, seats: int) -> Tournament:
+    return Tournament(id=1, name="t", game=game, schedule="round-robin",
+                      plan={"seats": seats}, options={}, replay_dir="r")
 
 
 @pytest.mark.parametrize(("cpus", "workers", "shares"), [
@@ -70,16 +76,27 @@ def test_default_workers_leave_a_core_to_each_thinking_bot(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A sequential game keeps one core busy; in a simultaneous game every process bot
     thinks at once (Ants: 4 seats take 4 cores)."""
-    from botarena.tournament.store import Tournament
-
     allowed(monkeypatch, set(range(8)))
-
-    def tournament(game: str, seats: int) -> Tournament:
-        return Tournament(id=1, name="t", game=game, schedule="round-robin",
-                          plan={"seats": seats}, options={}, replay_dir="r")
-
     assert runner.default_workers() == 8
     assert runner.default_workers(tournament("amazes", 2), ["python3 bot.py"]) == 8
     assert runner.default_workers(tournament("ants", 4), ["python3 bot.py"]) == 2
     assert runner.default_workers(tournament("ants", 4), ["builtin:ants/greedy"]) == 8
     assert runner.default_workers(tournament("ants", 10), ["python3 bot.py"]) == 1
+
+
+def test_a_tournaments_pool_is_pinned_only_when_shares_hold_its_thinking_bots(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Amazes bots take turns: 2 workers on 2 cores are pinned. Ants' 4 process bots think
+    at once: the default is 1 worker, and 2 asked for are left to the scheduler rather than
+    squeezed 4 to a core."""
+    allowed(monkeypatch, {0, 1})
+    bots = ["python3 bot.py"] * 4
+    cases = [(tournament("amazes", 2), None, 2, True), (tournament("amazes", 2), 2, 2, True),
+             (tournament("amazes", 2), 3, 3, False), (tournament("ants", 4), None, 1, False),
+             (tournament("ants", 4), 2, 2, False)]
+    for game, asked, slots, pinned in cases:
+        executor = LocalExecutor.for_tournament(game, bots, asked)
+        try:
+            assert (executor.slots, executor.pinned) == (slots, pinned), (game.game, asked)
+        finally:
+            executor.shutdown()

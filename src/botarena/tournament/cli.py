@@ -172,7 +172,7 @@ def run(
     """Play what is left, with a progress bar; resumes by itself after any interruption."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from botarena.tournament.runner import LocalExecutor, default_workers
+    from botarena.tournament.runner import LocalExecutor
 
     if workers is not None and workers < 0:
         fail("--workers must be 0 or more")
@@ -189,8 +189,7 @@ def run(
                 fail(str(exc))
         else:
             specs = [bot.spec for bot in store.bots(tournament)]
-            executor = LocalExecutor(default_workers(tournament, specs) if workers is None
-                                     else workers)
+            executor = LocalExecutor.for_tournament(tournament, specs, workers)
         try:
             played = play_with_progress(store, tournament, executor)
         except KeyboardInterrupt:

@@ -57,6 +57,7 @@ class LocalExecutor:
     def __init__(self, workers: int, pin: bool = True) -> None:
         self.slots = max(1, workers)
         self.pool: cf.ProcessPoolExecutor | None = None
+        self.pinned = False
         if workers > 0:
             import multiprocessing
 
@@ -68,8 +69,19 @@ class LocalExecutor:
             shares = context.Queue()
             for share in core_shares(workers) if pin else []:
                 shares.put(share)
+                self.pinned = True
             self.pool = cf.ProcessPoolExecutor(workers, mp_context=context,
                                                initializer=_take_share, initargs=(shares,))
+
+    @classmethod
+    def for_tournament(cls, tournament: Tournament, specs: Sequence[str],
+                       workers: int | None = None) -> LocalExecutor:
+        """The pool for `tournament`: `workers` (default: `default_workers`), pinned only
+        when each worker's share of cores holds its bots thinking at once (not when more
+        workers than the default are asked for: the scheduler balances those)."""
+        enough = default_workers(tournament, specs)
+        return cls(enough if workers is None else workers,
+                   pin=workers is None or workers <= enough)
 
     def submit(self, job: dict[str, Any]) -> cf.Future:
         from botarena.tournament.worker import play_game
