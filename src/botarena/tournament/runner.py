@@ -66,12 +66,16 @@ class LocalExecutor:
             cgroups.available()  # while the jury is alone: see cgroups2.JURY_LEAF
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["botarena.tournament.worker"])
-            shares = context.Queue()
-            for share in core_shares(workers) if pin else []:
-                shares.put(share)
-                self.pinned = True
+            shares = core_shares(workers) if pin else []
+            self.pinned = bool(shares)
+            if not shares:
+                self.pool = cf.ProcessPoolExecutor(workers, mp_context=context)
+                return
+            handed = context.Queue()
+            for share in shares:
+                handed.put(share)
             self.pool = cf.ProcessPoolExecutor(workers, mp_context=context,
-                                               initializer=_take_share, initargs=(shares,))
+                                               initializer=_take_share, initargs=(handed,))
 
     @classmethod
     def for_tournament(cls, tournament: Tournament, specs: Sequence[str],
