@@ -16,6 +16,7 @@ from collections import deque
 
 from botarena.games.amazes.bots.lookgain import LookGains
 from botarena.games.amazes.bots.mapping import CENTRE, FRAME, NEIGHBOUR, BotMap
+from botarena.games.amazes.bots.tracking import ring as squares_at
 from botarena.games.amazes.rules import Observation
 
 LETTER = "FRTL"
@@ -31,17 +32,6 @@ CAUGHT = 0.5
 CANDIDATE_MOVES = 16
 SPREAD = 5.0
 """Typical squares an opponent walks in a turn (filter's transition scale)."""
-
-
-def _rings() -> dict[int, list[tuple[int, int]]]:
-    table: dict[int, list[tuple[int, int]]] = {}
-    for dr in range(-24, 25):
-        for dc in range(-24, 25):
-            table.setdefault(dr * dr + dc * dc, []).append((dr, dc))
-    return table
-
-
-RINGS = _rings()
 
 
 class RivalBot:
@@ -87,11 +77,6 @@ class RivalBot:
         return "".join(letters) or "T"
 
     # -- where the opponent is ---------------------------------------------------------
-    def _ring(self, origin: int, distance2: int) -> list[int]:
-        row, col = divmod(origin, FRAME)
-        return [s for s in ((row + dr) * FRAME + col + dc for dr, dc in RINGS.get(distance2, ()))
-                if self.map.in_maze(s)]
-
     def _walking(self, origin: int) -> dict[int, int]:
         steps = {origin: 0}
         queue = deque([origin])
@@ -106,7 +91,7 @@ class RivalBot:
 
     def _filter(self, distance2: int) -> None:
         """Bayes over the ring: prior spread from the last belief by walking distance."""
-        ring = self._ring(self.square, distance2)
+        ring = squares_at(self.map, self.square, distance2)
         if not self.belief:
             self.belief = {s: 1.0 / len(ring) for s in ring} if ring else {}
             return
@@ -181,7 +166,7 @@ class RivalBot:
         row, col = divmod(square, FRAME)
         me_row, me_col = divmod(self.square, FRAME)
         mine = (row - me_row) ** 2 + (col - me_col) ** 2
-        ring = self._ring(hunter, (row - hrow) ** 2 + (col - hcol) ** 2)
+        ring = squares_at(self.map, hunter, (row - hrow) ** 2 + (col - hcol) ** 2)
         rivals = sum(1 for s in ring if s != square
                      and (s // FRAME - me_row) ** 2 + (s % FRAME - me_col) ** 2 <= mine)
         return 1.0 / (1 + rivals)

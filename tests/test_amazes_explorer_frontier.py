@@ -18,6 +18,7 @@ from botarena.games.amazes.bots.mapping import (
     UNKNOWN,
     BotMap,
 )
+from botarena.games.amazes.bots.tracking import ring as squares_at
 from botarena.games.amazes.rules import Observation
 from testdata import AMAZES_MAZES
 
@@ -135,17 +136,6 @@ CAPTURE_MARGIN = 20.0
 """A capture hunt must promise this many points more than its letters cost."""
 
 
-def _offsets() -> dict[int, list[tuple[int, int]]]:
-    table: dict[int, list[tuple[int, int]]] = {}
-    for dr in range(-24, 25):
-        for dc in range(-24, 25):
-            table.setdefault(dr * dr + dc * dc, []).append((dr, dc))
-    return table
-
-
-OFFSETS = _offsets()
-
-
 class ContestantBot:
     """What a good CodeCup contestant writes, independent of the explorer's code: the map
     with the inference rules (the shared `BotMap`), multi-letter moves to the square whose
@@ -187,15 +177,10 @@ class ContestantBot:
         return "".join(letters)
 
     # -- the opponent ------------------------------------------------------------------
-    def _candidates(self, origin: int, distance2: int) -> list[int]:
-        row, col = divmod(origin, FRAME)
-        squares = [(row + dr) * FRAME + col + dc for dr, dc in OFFSETS.get(distance2, ())]
-        return [s for s in squares if self.map.in_maze(s)]
-
     def _track(self, distance2: int) -> None:
         """Candidates at the read distance, each weighted by how near it is to the earlier
         candidates (an opponent walks a few squares a turn, rarely many)."""
-        candidates = self._candidates(self.square, distance2)
+        candidates = squares_at(self.map, self.square, distance2)
         prior = [(divmod(s, FRAME), p) for s, p in self.belief.items()]
         weights = {}
         for square in candidates:
@@ -215,7 +200,7 @@ class ContestantBot:
         risk = 0.0
         for other, p in likely:
             orow, ocol = divmod(other, FRAME)
-            ring = self._candidates(other, (row - orow) ** 2 + (col - ocol) ** 2)
+            ring = squares_at(self.map, other, (row - orow) ** 2 + (col - ocol) ** 2)
             risk += p / max(1, len(ring))
         return risk
 
