@@ -10,50 +10,13 @@ is none with the CPU clock in 1000 games of each game.
 from __future__ import annotations
 
 import concurrent.futures
-import os
 import sys
 import tempfile
 from pathlib import Path
 
-BURN = """\
-import sys, time
-def burn(seconds):
-    end = time.process_time() + seconds
-    while time.process_time() < end:
-        pass
-"""
-
-BOTS = {
-    "falldown": BURN + """\
-print("READY", flush=True)
-for line in sys.stdin:
-    if line.strip() == "EOD":
-        burn(0.06)
-        print("N", flush=True)
-""",
-    "ants": BURN + """\
-for line in sys.stdin:
-    word = line.strip()
-    if word == "ready":
-        print("go", flush=True)
-    elif word == "go":
-        burn(0.3)
-        print("go", flush=True)
-    elif word == "end":
-        break
-""",
-    "amazes": BURN + """\
-while True:
-    first = sys.stdin.readline()
-    if not first or first.strip() == "Quit":
-        break
-    if first.strip() != "Start":
-        for _ in range(4):
-            sys.stdin.readline()
-    burn(0.06)
-    print("T", flush=True)
-""",
-}
+BURNS = {"falldown": 0.06, "ants": 0.3, "amazes": 0.06}
+"""CPU seconds each game's bot burns a turn: 60 % of its limit (Amazes: of the budget over
+its 5 turns)."""
 
 GAMES = {  # seats and options: short games, the limits as the rules set them
     "falldown": (4, {"turns": 12}),
@@ -65,13 +28,14 @@ GAMES = {  # seats and options: short games, the limits as the rules set them
 def timeouts(game: str, games: int, clock: str, folder: Path) -> int:
     """Time-outs over `games` games played `cores` at a time."""
     import botarena
+    from botarena.core.cores import cores
+    from hostile_bots import busy_bot
 
     path = folder / f"{game}_busy.py"
-    path.write_text(BOTS[game])
+    path.write_text(busy_bot(BURNS[game]))
     seats, options = GAMES[game]
-    bots = [f"b{seat}={sys.executable} {path}" for seat in range(seats)]
-    workers = len(os.sched_getaffinity(0))
-    with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+    bots = [f"b{seat}={sys.executable} {path} {game}" for seat in range(seats)]
+    with concurrent.futures.ProcessPoolExecutor(cores()) as pool:
         futures = [pool.submit(botarena.play, game, bots, seed=seed, clock=clock, **options)
                    for seed in range(games)]
         return sum(player.status == "timeout" for future in futures

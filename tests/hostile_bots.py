@@ -1,9 +1,10 @@
 """The hostile-bot zoo of tests/test_hostile.py: misbehaving programs in Python and C.
 
 Every Python bot is HARNESS (which plays any of the four games correctly, as the maze
-master in Labyrinth) followed by its own body; every C bot gets the game as its first
-argument, says `READY` in Falldown, reads its first request, then misbehaves. Children a
-bot starts carry MARK in their command line, so that the test finds any left behind.
+master in Labyrinth) followed by its own body (`busy_bot` is a well-behaved one, slow on
+purpose); every C bot gets the game as its first argument, says `READY` in Falldown, reads
+its first request, then misbehaves. Children a bot starts carry MARK in their command line,
+so that the test finds any left behind.
 """
 
 from __future__ import annotations
@@ -70,6 +71,26 @@ def sleeper():
     """argv of a child that sleeps (cheaply: a shell), marked as this bot's."""
     return ["/bin/sh", "-c", "sleep 600; :", MARK]
 '''
+
+def busy_bot(seconds: float) -> str:
+    """A bot for any game (its argument) that burns `seconds` of CPU before each reply to a
+    turn: not hostile, a bot that uses its time (the CPU clock's tests and bench)."""
+    return HARNESS + f"""
+def burn(seconds):
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+prelude()
+if GAME == "ants":
+    answer(request())  # its "ready" handshake, not a turn
+while True:
+    reply = request()
+    burn({seconds!r})
+    answer(reply)
+"""
+
 
 PYTHON_BOTS: dict[str, str] = {
     "crash_start": "sys.exit(3)",

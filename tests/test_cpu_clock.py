@@ -11,6 +11,7 @@ import pytest
 
 import botarena
 from botarena.core.rules import CPU_CLOCK_WALL_FACTOR, Clock
+from hostile_bots import busy_bot
 
 FALLDOWN_BOT = """\
 import sys, time, threading
@@ -85,29 +86,12 @@ def test_a_busy_bot_within_its_cpu_limit_is_never_charged_a_fault(tmp_path: Path
     assert charged["status"] == "ok" and charged["faults"] == 0
 
 
-AMAZES_BOT = """\
-import sys, time
-def burn(seconds):
-    end = time.process_time() + seconds
-    while time.process_time() < end:
-        pass
-while True:
-    first = sys.stdin.readline()
-    if not first or first.strip() == "Quit":
-        break
-    if first.strip() != "Start":
-        for _ in range(4):
-            sys.stdin.readline()
-    burn(0.03)
-    print("T", flush=True)
-"""
-
-
 def test_the_game_budget_is_charged_in_cpu_time_too(tmp_path: Path) -> None:
     """30 ms of CPU a turn against a 200 ms budget for the game: over it at the 7th turn."""
     path = tmp_path / "spender.py"
-    path.write_text(AMAZES_BOT)
-    result = botarena.play("amazes", [f"{sys.executable} {path}", "builtin:amazes/random"],
+    path.write_text(busy_bot(0.03))
+    result = botarena.play("amazes", [f"{sys.executable} {path} amazes",
+                                      "builtin:amazes/random"],
                            seed=2, turns=20, budget_ms=200, clock="cpu",
                            replay=tmp_path / "game.json")
     spender = result.to_dict()["players"][0]

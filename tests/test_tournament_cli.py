@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from hostile_bots import HARNESS
+
 RANDOM, EXPLORER = "builtin:amazes/random", "builtin:amazes/explorer"
 STANDING_KEYS = ["bot", "rank", "rating", "games", "mean_score", "wins", "draws", "losses",
                  "faults"]
@@ -197,18 +199,12 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(db: str, tmp_path: Path
     assert tables(db) == before
 
 
-HOG = """import sys
+HOG = HARNESS + """
 hoard = bytearray(200 << 20)  # 200 MiB, touched
 for page in range(0, len(hoard), 4096):
     hoard[page] = 1
-while True:
-    first = sys.stdin.readline()
-    if not first or first.strip() == "Quit":
-        break
-    if first.strip() != "Start":
-        for _ in range(4):
-            sys.stdin.readline()
-    print("T", flush=True)
+prelude()
+finish()
 """
 
 
@@ -216,7 +212,7 @@ def test_the_memory_option_bounds_a_tournaments_bots(tmp_path: Path) -> None:
     """`-o memory=MiB` is the sandbox's limit for every game of the tournament: a bot
     holding 200 MiB plays under the default 1024 MiB and is killed under 64."""
     (tmp_path / "hog.py").write_text(HOG)
-    hog = f"hog={sys.executable} {tmp_path / 'hog.py'}"
+    hog = f"hog={sys.executable} {tmp_path / 'hog.py'} amazes"
     db = f"sqlite:///{tmp_path / 'store.db'}"
     for name, options in (("roomy", []), ("tight", ["-o", "memory=64"])):
         ok("tournament", "new", name, "--game", "amazes", "--bot", hog, "--bot", RANDOM,
