@@ -4,6 +4,7 @@ the map wrapping at its edges, computed either way (stamping or spreading) alike
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,20 +35,14 @@ def boards(draw, max_ants: int):
     return rows, cols, radius2, ants
 
 
+@pytest.mark.parametrize("method", ["stamped", "spread"])
 @settings(max_examples=150, deadline=None)
 @given(boards(max_ants=12))
-def test_stamping_sees_what_the_rule_says(board) -> None:
+def test_both_ways_of_seeing_see_what_the_rule_says(method: str, board) -> None:
     rows, cols, radius2, ants = board
     vision = Vision(rows, cols, radius2)
-    assert np.array_equal(vision.stamped(ants), seen_by_definition(rows, cols, radius2, ants))
-
-
-@settings(max_examples=150, deadline=None)
-@given(boards(max_ants=12))
-def test_spreading_sees_what_the_rule_says(board) -> None:
-    rows, cols, radius2, ants = board
-    vision = Vision(rows, cols, radius2)
-    assert np.array_equal(vision.spread(ants), seen_by_definition(rows, cols, radius2, ants))
+    seen = getattr(vision, method)(ants)
+    assert np.array_equal(seen, seen_by_definition(rows, cols, radius2, ants))
 
 
 def test_many_ants_are_spread_and_few_are_stamped() -> None:
