@@ -410,7 +410,7 @@ def maybe_test_competition(store: Store, ladder: Tournament, now: float | None =
         tests = [t for t in conn.execute(sa.select(tournaments.c.created_at, tournaments.c.plan)
                                          ).all()
                  if t.plan.get("parent") == ladder.name and t.plan.get("stage") == "test"]
-        last = max([made, *(t.created_at for t in tests)])
+        last = max([made, *(t.plan.get("made_at", t.created_at) for t in tests)])
         if now - last < every * 3600:
             return None
         labels = [row.label for row in conn.execute(sa.select(ladder_bots.c.label).where(
@@ -418,5 +418,5 @@ def maybe_test_competition(store: Store, ladder: Tournament, now: float | None =
         if len(labels) < 2:
             return None
         child, _ = spawn(conn, store, ladder, f"{ladder.name}-test-{len(tests) + 1}", "test",
-                         "round-robin", labels)
+                         "round-robin", labels, extra={"made_at": now})
         return child
