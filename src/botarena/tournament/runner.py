@@ -349,7 +349,7 @@ def work(store: Store, executor: Executor, names: Sequence[str] | None = None, *
             known = [t for t in store.tournaments() if names is None or t.name in names
                      or t.plan.get("parent") in (names or ())]
             while wanted() and len(inflight) < executor.slots * (1 + QUEUED_PER_SLOT):
-                pending = [t for t in known if t.schedule != "ladder"]
+                pending = known  # a ladder's too: games handed back by a dead worker
                 claimed = ladder.claim_pending(store, [t.id for t in pending], runner)
                 game = claimed[1] if claimed else None
                 tournament = next((t for t in pending if claimed and t.id == claimed[0]), None)
