@@ -63,14 +63,15 @@ def test_workers_killed_at_random_lose_nothing_and_count_nothing_twice(
             workers[victim].wait()
             kills += 1
             workers[victim] = worker(db, tmp_path)
-        time.sleep(2.0)
+        time.sleep(3.0)
     finally:
         for process in workers:
             process.send_signal(signal.SIGTERM)
         for process in workers:
             process.wait(timeout=120)
     assert kills == 4
-    assert [p.returncode for p in workers] == [0, 0, 0]  # SIGTERM: finish the game, exit
+    # SIGTERM: finish the game and exit 0 (143: stopped while still starting, nothing held)
+    assert {p.returncode for p in workers} <= {0, 143}
     store = Store.open(db)
     store.release_stale()  # the dead ones' claims, if no live worker handed them back
     tournament = store.tournament("L")
