@@ -53,7 +53,7 @@ def settle(store: Store, tournament, labels: list[str], mu: float = 25.0) -> Non
     with store.transaction() as conn:
         conn.execute(ladder_bots.update().where(ladder_bots.c.tournament_id == tournament.id,
                                                 ladder_bots.c.label.in_(labels))
-                     .values(sigma=1.0, mu=mu, last_seq=0))
+                     .values(sigma=1.0, mu=mu, last_seq=0, queue=1))
 
 
 rating = st.tuples(st.floats(0, 50), st.floats(0.1, 10))
@@ -86,10 +86,10 @@ def test_the_bot_that_waited_longest_is_always_in_the_next_game(tmp_path: Path) 
     played = []
     for _ in range(6):
         with store.engine.connect() as conn:
-            longest = conn.execute(sa.select(ladder_bots.c.label).order_by(
-                ladder_bots.c.last_seq, ladder_bots.c.rnd).limit(1)).scalar_one()
+            waits = dict(conn.execute(sa.select(ladder_bots.c.label, ladder_bots.c.last_seq)
+                                      ).all())
         game = ladder.make_and_claim(store, tournament, "runner", rng)
-        assert longest in game.seats
+        assert min(waits[label] for label in game.seats) == min(waits.values())
         played += game.seats
     assert set(played) == {f"b{i}" for i in range(6)}  # no bot waits more than 6 games
 
@@ -228,3 +228,22 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     message = user_error("tournament", "work", "--db", db, "--games", "1", cwd=tmp_path)
     assert f"botarena {__version__}" in message and "botarena 0.0.1" in message
     assert store.counts(store.tournament("L")) == {}  # the refused worker claimed nothing
+
+
+def test_spearman_of_known_orders() -> None:
+    from botarena.tournament.simulate import spearman
+
+    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
+    assert spearman([1, 2, 3, 4], [40, 30, 20, 10]) == -1.0
+    assert spearman([1, 2, 3], [1, 3, 2]) == 0.5  # 1 - 6*2/(3*8)
+
+
+def test_the_simulated_ladder_ranks_a_small_field_well() -> None:
+    """40 bots, 40 games each: the ordinals' order is close to the true one for every
+    pairing, and matchmaking is at least as close as uniform random pairing (a small
+    version of bench/bench_ladder.py)."""
+    from botarena.tournament.simulate import curve
+
+    found = {p: curve(40, p, [40], seed=2)[40] for p in ("matchmaking", "uniform")}
+    assert found["matchmaking"] >= 0.85 and found["uniform"] >= 0.8
+    assert found["matchmaking"] >= found["uniform"] - 0.03

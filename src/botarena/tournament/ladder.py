@@ -47,8 +47,10 @@ from botarena.tournament.store import (
 MU, SIGMA = 25.0, 25.0 / 3
 """openskill's Plackett–Luce prior (the 2011 contest's TrueSkill prior, scaled by 1/2)."""
 BETA = SIGMA / 2
-SETTLED_SIGMA = 2.5
-"""A version whose σ is above this has not settled: it is seeded before every settled one."""
+SETTLED_SIGMA = 5.0
+"""A version whose σ is above this has not settled: it is seeded before every settled one.
+With openskill's dynamics (τ) σ levels off near 4 in a busy ladder (simulate.py), about
+20 games in; 5 is reached after 10 to 15 games."""
 NEAREST = 12
 """Candidates taken on each side of the seed's μ."""
 RANDOM = 4
@@ -130,7 +132,7 @@ def join(conn: Connection, tournament: Tournament, name: str, label: str) -> Non
         ladder_bots.c.state == "active").values(state="replaced"))
     conn.execute(ladder_bots.insert().values(
         tournament_id=tournament.id, label=label, name=name, state="active", mu=MU,
-        sigma=SIGMA, games=0, firsts=0, last_seq=-1, rnd=random.random(),
+        sigma=SIGMA, games=0, firsts=0, queue=0, last_seq=-1, rnd=random.random(),
         added_at=time.time()))
 
 
@@ -154,7 +156,9 @@ def choose(conn: Connection, tournament: Tournament, rng: random.Random
     """The next game's seats (labels, in seat order) and map; None when too few bots."""
     tid, plan = tournament.id, tournament.plan
     active = _active(tid)
-    count = conn.execute(sa.select(sa.func.count()).where(active)).scalar_one()
+    most = max([plan["seats"], *(plan.get("seats_range") or ()),
+                *(m[1] for m in plan.get("map_players", []))])
+    count = len(conn.execute(sa.select(ladder_bots.c.label).where(active).limit(most)).all())
     maps = [m for m in plan.get("map_players", []) if m[1] <= count]
     map_path = None
     if maps:
@@ -165,8 +169,7 @@ def choose(conn: Connection, tournament: Tournament, rng: random.Random
     if count < seats or count < 2:
         return None
     seed = _entry(conn.execute(sa.select(ladder_bots).where(active).order_by(
-        sa.case((ladder_bots.c.sigma > SETTLED_SIGMA, 0), else_=1),
-        ladder_bots.c.last_seq, ladder_bots.c.rnd).limit(1)).one())
+        ladder_bots.c.queue, ladder_bots.c.last_seq).limit(1)).one())
     candidates = [_entry(row) for row in conn.execute(sa.select(ladder_bots).where(
         active, ladder_bots.c.mu >= seed.mu, ladder_bots.c.label != seed.label)
         .order_by(ladder_bots.c.mu).limit(NEAREST))]
@@ -287,6 +290,7 @@ def _rate(conn: Connection, game: GameRow, ranks: Sequence[int]) -> None:
         conn.execute(ladder_bots.update().where(ladder_bots.c.tournament_id == tid,
                                                 ladder_bots.c.label == label)
                      .values(mu=rating.mu, sigma=rating.sigma,
+                             queue=0 if rating.sigma > SETTLED_SIGMA else 1,
                              games=ladder_bots.c.games + 1))
 
 

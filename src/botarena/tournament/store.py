@@ -107,10 +107,11 @@ ladder_bots = sa.Table(
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("firsts", sa.Integer, nullable=False),
+    sa.Column("queue", sa.Integer, nullable=False),  # 0: σ not settled yet, 1: settled
     sa.Column("last_seq", sa.BigInteger, nullable=False),
     sa.Column("rnd", sa.Float, nullable=False),
     sa.Column("added_at", sa.Float, nullable=False),
-    sa.Index("ladder_wait", "tournament_id", "state", "last_seq"),
+    sa.Index("ladder_wait", "tournament_id", "state", "queue", "last_seq"),
     sa.Index("ladder_mu", "tournament_id", "state", "mu"),
     sa.Index("ladder_rnd", "tournament_id", "state", "rnd"),
 )
