@@ -52,3 +52,42 @@ def test_cpu_now_counts_a_thread_that_has_ended() -> None:
         assert abs(used - kernel_total_s(player.proc.pid)) <= 3 * tick
     finally:
         player.close()
+
+
+# The bot's process starts a child that spins 0.3 s of CPU and stays alive until told.
+FORKER = """
+import subprocess, sys
+child = subprocess.Popen([sys.executable, "-c",
+    "import sys, time\\nwhile time.process_time() < 0.3: pass\\nprint('spun', flush=True)\\n"
+    "sys.stdin.readline()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+child.stdout.readline()
+sys.stdin.readline()
+print("done", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_group_cpu_counts_a_child_without_scanning_proc_on_every_read(monkeypatch) -> None:
+    """Without a cgroup, a process group's CPU is summed from /proc: members are found by a
+    scan of /proc at most every GROUP_RESCAN_S (the count of a process born since shows up
+    then), and only the members' stat files are read in between."""
+    from botarena.core import player as player_module
+
+    player = ProcessPlayer([sys.executable, "-c", FORKER], name="forker", sandbox=NONE)
+    player.start(0)
+    try:
+        player.send("go\n", None)
+        assert player.collect(Lines(), None, None).action == "done"
+        monkeypatch.setattr(player_module, "GROUP_RESCAN_S", 60.0)  # no rescan by time here
+        counter = player_module.GroupCpu(player.proc.pid)
+        scans = []
+        listdir = os.listdir
+        monkeypatch.setattr(player_module.os, "listdir",
+                            lambda path: scans.append(path) or listdir(path))
+        first = counter.seconds()
+        assert first >= 0.3  # the live child's spin is in the group's count
+        for _ in range(100):
+            assert counter.seconds() >= first
+        assert scans == ["/proc"]  # one scan, then only the members' files
+    finally:
+        player.close()
