@@ -91,3 +91,31 @@ def test_group_cpu_counts_a_child_without_scanning_proc_on_every_read(monkeypatc
         assert scans == ["/proc"]  # one scan, then only the members' files
     finally:
         player.close()
+
+
+def test_a_match_shares_the_referees_core_with_bots_that_run_only_in_calls() -> None:
+    """jury_core pins the referee's thread to the core it runs on for the block and gives
+    its cores back afterwards; a player given that core starts its process there."""
+    from botarena.core.cores import cores, jury_core
+
+    if cores() < 2:
+        import pytest
+
+        pytest.skip("one core: there is nothing to pin")
+    before = os.sched_getaffinity(0)
+    with jury_core(True) as core:
+        assert core in before
+        assert os.sched_getaffinity(0) == {core}
+        player = ProcessPlayer([sys.executable, "-c", "import os; print(sorted("
+                                "os.sched_getaffinity(0)), flush=True); input()"],
+                               name="where", sandbox=NONE)
+        player.core = core
+        player.start(0)
+        try:
+            player.send("", None)
+            assert player.collect(Lines(), None, None).action == f"[{core}]"
+        finally:
+            player.close()
+    assert os.sched_getaffinity(0) == before
+    with jury_core(False) as core:
+        assert core is None and os.sched_getaffinity(0) == before

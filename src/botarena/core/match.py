@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from botarena.core.cores import jury_core
 from botarena.core.game import Game
 from botarena.core.player import EXIT_GRACE_S, Player, Reply
 from botarena.core.replay import ReplayRecorder
@@ -273,6 +274,18 @@ def run_match(game: Game, players: list[Player], *, seed: int | str,
     """Play one whole game and return its result (with the replay document if recorded).
 
     `observe` gets the replay document before the first step; it grows as the game runs."""
+    with jury_core(any(player.runs_only_in_calls for player in players)) as core:
+        for player in players:
+            if player.runs_only_in_calls:
+                player.core = core
+        return _run_match(game, players, seed=seed, options=options, map_data=map_data,
+                          record=record, replay_path=replay_path, observe=observe)
+
+
+def _run_match(game: Game, players: list[Player], *, seed: int | str,
+               options: dict[str, Any], map_data: Any, record: bool,
+               replay_path: str | None,
+               observe: Callable[[dict[str, Any]], None] | None) -> MatchResult:
     start_players(players, seed, game.protocol.has_handshake)
     try:
         state = game.new_state(seed, options, map_data, len(players))

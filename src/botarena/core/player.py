@@ -20,6 +20,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from botarena.core.cores import cores
@@ -165,6 +166,12 @@ class Player:
     """Whether `send` needs the observation's wire text (processes) or only the object."""
     java_line_breaks = False
     """Whether a lone CR also ends a reply line (set from the game's protocol)."""
+    runs_only_in_calls = False
+    """A process that runs none of its own work between calls, single-threaded, while the
+    jury waits for it: nothing is gained by giving it a core of its own, and every call
+    would pay for waking it up on another core (see `core.cores.jury_core`)."""
+    core: int | None = None
+    """The one core the process is started on (set by the match), or None: any."""
 
     def start(self, seat: int, seed: str = "") -> None:
         """Get ready to play `seat` (spawn the process, reset the bot). In-process bots get
@@ -347,7 +354,7 @@ class ProcessPlayer(Player):
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
         _become_subreaper()
-        if self.reply_spin_s and cores() > 1:
+        if self.reply_spin_s and cores() > 1 and self.core is None:
             self._spin_s = self.reply_spin_s
         box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
         self.proc = subprocess.Popen(
@@ -356,7 +363,9 @@ class ProcessPlayer(Player):
             # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
             # does for a bare one (set on bwrap, it broke a sandboxed double fork)
             preexec_fn=_in_child(None if box.wrapped else _death_signal_setter(),
-                                 box.preexec if self.sandbox.enabled else None),
+                                 box.preexec if self.sandbox.enabled else None,
+                                 None if self.core is None else partial(
+                                     os.sched_setaffinity, 0, {self.core})),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
         box.started(self.proc.pid)
