@@ -21,7 +21,7 @@ from typing import Any
 
 import botarena
 from botarena.core.rules import GameError, ProtocolError
-from testdata import DATA
+from testdata import AMAZES_MAZES, DATA
 
 # bits that break parsers: numbers at and past every bound, separators, control and
 # non-ASCII characters, JSON structure
@@ -193,7 +193,7 @@ def _map_text(ants: bool) -> str:
         from botarena.games.ants.mapfile import bundled_map, map_text
 
         return map_text(bundled_map(2))
-    return (DATA / "amazes" / "maze01.txt").read_text()
+    return (AMAZES_MAZES / "maze01.txt").read_text()
 
 
 def amazes_maze_target() -> Target:

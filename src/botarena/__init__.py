@@ -59,9 +59,7 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         seed = info.check_seed(seed)
     map_data = None
     if map is not None:
-        if rules.load_map is None:
-            raise GameError(f"{game} takes no map file")
-        map_data = rules.load_map(str(map))
+        map_data = rules.read_map(str(map))
     if replay is not None:  # checked before the game, not after it
         from botarena.core.outputs import output_path
 
@@ -113,7 +111,7 @@ def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,
     from botarena.games import get_game
 
     rules = get_game(game)
-    map_data = rules.load_map(str(map)) if map is not None and rules.load_map else None
+    map_data = rules.read_map(str(map)) if map is not None else None
     return rules.new_state(seed, rules.info.resolve_options(options), map_data,
                            seats or rules.info.min_seats)
 

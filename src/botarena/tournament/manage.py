@@ -138,15 +138,14 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
                               f"{' (use roles)' if info.turn_model == 'roles' else ''}")
     if settings.games_per_pair < 1:
         raise TournamentError("--games-per-pair must be at least 1")
-    maps = [str(Path(m).resolve()) for m in settings.maps]
+    from botarena.core.maps import split_map_name
+    from botarena.core.rules import GameError
+
+    maps = [str(m) if split_map_name(str(m)) else str(Path(m).resolve()) for m in settings.maps]
     seats = settings.seats
     for path in maps:
-        if rules.load_map is None:
-            raise TournamentError(f"--maps: {info.name} takes no map file")
-        from botarena.core.rules import GameError
-
         try:
-            loaded = rules.load_map(path)
+            loaded = rules.read_map(path)
         except (GameError, OSError) as exc:
             raise TournamentError(f"--maps {path}: {exc}") from None
         players = getattr(loaded, "players", None)

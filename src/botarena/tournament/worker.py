@@ -17,7 +17,7 @@ from typing import Any
 def _map(game: str, path: str) -> Any:
     from botarena.games import get_game
 
-    return get_game(game).load_map(path)
+    return get_game(game).read_map(path)
 
 
 def play_game(job: dict[str, Any]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.maps import MapShelf
 from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
 
 if TYPE_CHECKING:
@@ -52,7 +53,8 @@ def _game() -> Game:
     from botarena.games.amazes.rules import new_state
 
     return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
-                load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC)
+                load_map=load_maze, maps=MapShelf(__name__, "mazes", ".txt"),
+                map_from_header=_maze_from_header, env_spec=ENV_SPEC)
 
 
 __getattr__ = lazy_game(__name__, _game)

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from botarena.core.mapcli import maps_command
 from botarena.core.outputs import output_path
 from botarena.core.reader import MAZE, read_text
 from botarena.core.rules import GameError
@@ -23,6 +24,7 @@ from botarena.games.amazes.maze import (
 )
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+app.command("maps")(maps_command("amazes"))
 maze_app = typer.Typer(help="Generate, check and show Amazes maze files.", no_args_is_help=True,
                        rich_markup_mode=None)
 app.add_typer(maze_app, name="maze")

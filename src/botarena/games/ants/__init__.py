@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.maps import MapShelf
 from botarena.core.rules import CLOCK_OPTION, GameError, GameInfo, Option
 
 if TYPE_CHECKING:
@@ -130,7 +131,8 @@ def _game() -> Game:
     from botarena.games.ants.protocol import PROTOCOL
 
     return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
-                load_map=load_map, map_from_header=_map_from_header, record_sent=False,
+                load_map=load_map, maps=MapShelf(__name__, "maps/official.tar.xz", ".map"),
+                map_from_header=_map_from_header, record_sent=False,
                 env_spec=ENV_SPEC)
 
 

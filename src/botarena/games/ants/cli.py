@@ -10,10 +10,12 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from botarena.core.mapcli import maps_command
 from botarena.core.rules import GameError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   rich_markup_mode=None)
+app.command("maps")(maps_command("ants"))
 map_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                       help="Generate and check .map files.")
 app.add_typer(map_app, name="map")
