@@ -125,6 +125,7 @@ def test_moves_are_well_formed_and_never_pay_for_a_wall(seed: int) -> None:
             state.apply({1: other.act(state.observation(1))})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seat", [0, 1])
 def test_beats_random_every_game(seat: int) -> None:
     for seed in range(20):
@@ -148,6 +149,7 @@ def test_beats_the_frontier_player_on_the_official_mazes(maze: int) -> None:
         assert scores[seat] > scores[1 - seat], f"seat {seat}: {scores}"
 
 
+@pytest.mark.slow
 def test_beats_the_contestant_on_most_official_mazes() -> None:
     """Both reach the 1000 cap, so the explorer must win by sudden death: all 625 squares
     discovered first, then a capture. Mazes 1-5, seats both ways."""

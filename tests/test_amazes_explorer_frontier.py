@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from collections import deque
 
+import pytest
+
 import botarena
 from botarena.games.amazes.bots.mapping import (
     CENTRE,
@@ -264,6 +266,7 @@ class ContestantBot:
                    / (depth[item[1]] + offset))[1]
 
 
+@pytest.mark.slow
 def test_contestant_beats_the_completer_on_official_mazes() -> None:
     """The contestant is a stronger yardstick than the completer: it wins more of the
     official mazes' games, seats both ways."""

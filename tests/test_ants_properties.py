@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,6 +88,7 @@ def test_replay_round_trip_verify_and_2011_export(seed: int, tmp_path_factory) -
     assert compare(exported, again) is None
 
 
+@pytest.mark.slow
 def test_swarm_beats_greedy_on_a_sample_of_official_maps() -> None:
     maps = ants_maps()
     names = ["maze/maze_02p_02", "cell_maze/cell_maze_p02_04", "random_walk/random_walk_02p_02"]

@@ -67,6 +67,7 @@ def test_devices_are_refused_after_a_small_read(name: str, device: str) -> None:
     assert added <= 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(READERS))
 def test_a_file_over_the_cap_is_refused_naming_the_limit(name: str, tmp_path: Path) -> None:
     cap = READERS[name][1]
@@ -79,6 +80,7 @@ def test_a_file_over_the_cap_is_refused_naming_the_limit(name: str, tmp_path: Pa
     assert added <= cap + 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [name for name in sorted(READERS) if READERS[name][2]])
 def test_a_gzip_bomb_stops_at_the_inflated_cap(name: str, tmp_path: Path) -> None:
     cap = READERS[name][1]

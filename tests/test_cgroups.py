@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from botarena.core import cgroups, cgroups2, sandbox
-from conftest import ensure_debian_package, leftovers
+from conftest import debian_program, leftovers
 
 V2 = Path("/sys/fs/cgroup/unified")
 """This machine's cgroup v2 mount (hybrid: v1 holds memory and pids)."""
@@ -164,7 +164,7 @@ def test_without_bubblewrap_the_cgroup_kills_a_double_forked_child(
 def test_off_bounds_memory_by_rlimit(cgroups_backend: str, tmp_path: Path) -> None:
     """No cgroup: RLIMIT_AS makes the allocation fail inside the command (a MemoryError)
     instead of the kernel killing it."""
-    ensure_debian_package("bwrap", "bubblewrap")
+    debian_program("bwrap", "bubblewrap")
     done = sandbox.run([sys.executable, "-c", "x = b'm' * (200 << 20)"], cwd=str(tmp_path),
                        memory_mib=64, timeout=60)
     assert done.returncode == 1

@@ -18,8 +18,10 @@ import pytest
 import botarena
 from botarena.core import sandbox
 from botarena.core.player import STDERR_CAP
-from conftest import ensure_debian_package, leftovers
+from conftest import debian_program, leftovers
 from hostile_bots import C_BOTS, HARNESS, PYTHON_BOTS, SPY_BODY, c_source
+
+pytestmark = pytest.mark.slow
 
 MEMORY_MIB = 64
 """The bots' memory limit in these games (option `memory`): allocators hit it fast."""
@@ -103,7 +105,7 @@ bomb: this machine's v2 has no pids controller)."""
 
 @pytest.fixture(scope="module")
 def bwrap() -> str:
-    return ensure_debian_package("bwrap", "bubblewrap")
+    return debian_program("bwrap", "bubblewrap")
 
 
 @pytest.fixture(scope="module")

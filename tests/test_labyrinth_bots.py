@@ -14,7 +14,7 @@ import pytest
 import botarena
 from botarena import load_replay
 from botarena.games.labyrinth.maze import Maze
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 POSTS = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
 ADVENTURERS = ("wallfollower", "cartographer")
@@ -23,7 +23,7 @@ MAZE_MASTERS = ("static", "warden")
 
 @pytest.fixture(scope="module", autouse=True)
 def node() -> str:
-    return ensure_debian_package("node", "nodejs")
+    return debian_program("node", "nodejs")
 
 
 def spec(name: str, form: str) -> str:

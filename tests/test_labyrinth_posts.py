@@ -23,7 +23,7 @@ from botarena.games.labyrinth.post import (
     runner_argv,
 )
 from botarena.games.labyrinth.rng import seeded_random
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 POSTS = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
 
@@ -96,7 +96,7 @@ return me;
 
 @pytest.fixture(scope="module", autouse=True)
 def node() -> str:
-    return ensure_debian_package("node", "nodejs")
+    return debian_program("node", "nodejs")
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:

@@ -26,7 +26,7 @@ from botarena.games.labyrinth.answers import (
 )
 from botarena.games.labyrinth.post import load_post, parse_post
 from botarena.games.labyrinth.scrape import SIMILAR, bot_name, near_identical, scrape, tokens
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 POSTS = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
 
@@ -61,7 +61,7 @@ return {
 
 @pytest.fixture(scope="module", autouse=True)
 def node() -> str:
-    return ensure_debian_package("node", "nodejs")
+    return debian_program("node", "nodejs")
 
 
 @pytest.fixture(scope="module")

@@ -71,6 +71,7 @@ def test_a_wrong_name_is_one_line_naming_it(game: str, spec: str, message: str) 
     assert (run.returncode, run.stderr.strip()) == (2, f"botarena: error: {message}")
 
 
+@pytest.mark.slow
 def test_a_tournament_takes_map_names(tmp_path) -> None:
     db = f"sqlite:///{tmp_path / 't.db'}"
     new = botarena_cli("tournament", "new", "t", "--game", "ants", "--db", db,

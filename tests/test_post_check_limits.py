@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 
 from botarena.cli import app
 from botarena.games.labyrinth import post
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 
 @pytest.fixture(autouse=True)
 def node() -> str:
-    return ensure_debian_package("node", "nodejs")
+    return debian_program("node", "nodejs")
 
 
 def check(path: Path) -> tuple[int, str]:
@@ -24,6 +24,7 @@ def check(path: Path) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
+@pytest.mark.slow
 def test_a_body_that_loops_forever_is_stopped_at_the_time_cap(tmp_path: Path,
                                                               monkeypatch) -> None:
     monkeypatch.setattr(post, "CHECK_TIME_S", 1.5)

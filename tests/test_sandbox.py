@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import botarena
 from botarena.cli import app
 from botarena.core import sandbox
-from conftest import ensure_debian_package, leftovers
+from conftest import debian_program, leftovers
 
 PROTECTIONS = ["network", "PID namespace", "filesystem", "memory", "processes",
                "CPU accounting", "freezer"]
@@ -23,7 +23,7 @@ PROTECTIONS = ["network", "PID namespace", "filesystem", "memory", "processes",
 
 @pytest.fixture(scope="module", autouse=True)
 def bwrap() -> str:
-    return ensure_debian_package("bwrap", "bubblewrap")
+    return debian_program("bwrap", "bubblewrap")
 
 
 def test_a_compiler_builds_in_its_folder_and_nowhere_else(tmp_path: Path, cc: str) -> None:
@@ -131,6 +131,7 @@ def test_memory_option_is_checked() -> None:
     assert result.exit_code == 2
 
 
+@pytest.mark.slow
 def test_no_sandbox_runs_the_bot_as_it_is(tmp_path: Path) -> None:
     """--no-sandbox: the bot writes where it likes (a trusted bot)."""
     bot = tmp_path / "bot.py"
@@ -149,6 +150,7 @@ def test_no_sandbox_runs_the_bot_as_it_is(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_play_watch_takes_no_sandbox_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                          ) -> None:
     """`play --watch --no-sandbox` runs the bot as it is, as `play --no-sandbox` does (no

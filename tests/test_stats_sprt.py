@@ -99,6 +99,7 @@ def test_a_clearly_better_bot_is_accepted_and_an_equal_one_is_not() -> None:
     assert equal.verdict() == "H0"
 
 
+@pytest.mark.slow
 def test_error_rates_stay_within_alpha_and_beta() -> None:
     """500 simulated runs each way: the share of wrong verdicts is within the requested rate
     (plus three binomial standard errors of 500 runs)."""

@@ -4,6 +4,7 @@ the bots through PR_SET_PDEATHSIG. Real processes, checked in /proc."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -91,3 +92,5 @@ def test_bots_die_when_the_jury_is_killed(tmp_path: Path) -> None:
         for pid in pids:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):  # an orphan this process adopted
+                os.waitpid(pid, 0)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from botarena.tournament.adaptive import decide, place_score, round_of
 from botarena.tournament.records import GameRecord
 
@@ -55,6 +57,7 @@ def test_role_games_settle_each_role_with_maze_masters_lowest_first() -> None:
     assert first.settled and second.settled
 
 
+@pytest.mark.slow
 def test_a_clear_leader_settles_the_top_one_after_three_rounds(tmp_path: Path) -> None:
     made = botarena("tournament", "new", "a", "--game", "amazes", "--bot", EXPLORER,
                     "--bot", RANDOM, "--bot", f"r2={RANDOM}", "--schedule", "adaptive",
@@ -73,6 +76,7 @@ def test_a_clear_leader_settles_the_top_one_after_three_rounds(tmp_path: Path) -
     assert "explorer above r2" in shown.stdout or "explorer above random" in shown.stdout
 
 
+@pytest.mark.slow
 def test_an_exact_tie_stops_at_the_maximum_of_rounds_and_a_late_bot_catches_up(
         tmp_path: Path) -> None:
     made = botarena("tournament", "new", "t", "--game", "amazes", "--bot", RANDOM,

@@ -67,6 +67,7 @@ def games_json(name: str, db: str, cwd: Path) -> list[dict]:
     return json.loads(ok("tournament", "games", name, "--json", "--db", db, cwd=cwd))
 
 
+@pytest.mark.slow
 def test_a_round_robin_is_scheduled_played_and_ranked(db: str, tmp_path: Path) -> None:
     out = ok("tournament", "new", "cup", "--game", "amazes", "--bot", RANDOM,
              "--bot", EXPLORER, "--bot", f"other={RANDOM}", "--games-per-pair", "3",
@@ -96,6 +97,7 @@ def test_a_round_robin_is_scheduled_played_and_ranked(db: str, tmp_path: Path) -
     assert games_json("cup", db, tmp_path) == games
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_games_whatever_the_workers(tmp_path: Path) -> None:
     results = []
     for workers in ("0", "2"):
@@ -108,6 +110,7 @@ def test_the_same_seed_plays_the_same_games_whatever_the_workers(tmp_path: Path)
     assert results[0] == results[1]
 
 
+@pytest.mark.slow
 def test_add_bot_and_update_bot_schedule_only_that_bots_games(db: str, tmp_path: Path) -> None:
     ok("tournament", "new", "cup", "--game", "amazes", "--bot", RANDOM, "--bot", EXPLORER,
        "--games-per-pair", "2", "--seed", "1", "--db", db, cwd=tmp_path)
@@ -164,6 +167,7 @@ def tables(db: str) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(db: str, tmp_path: Path) -> None:
     ok("tournament", "new", "cup", "--game", "amazes", "--bot", RANDOM, "--bot", EXPLORER,
        "--db", db, cwd=tmp_path)
@@ -208,6 +212,7 @@ finish()
 """
 
 
+@pytest.mark.slow
 def test_the_memory_option_bounds_a_tournaments_bots(tmp_path: Path) -> None:
     """`-o memory=MiB` is the sandbox's limit for every game of the tournament: a bot
     holding 200 MiB plays under the default 1024 MiB and is killed under 64."""
@@ -227,6 +232,7 @@ def test_the_memory_option_bounds_a_tournaments_bots(tmp_path: Path) -> None:
     assert all("memory limit 64 MiB" in text for text in texts["tight"])
 
 
+@pytest.mark.slow
 def test_a_bad_or_unreachable_database_is_one_line(tmp_path: Path) -> None:
     message = user_error("tournament", "list", "--db", "nonsense", cwd=tmp_path)
     assert "--db 'nonsense' is not a database URL" in message

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 BOTS = ["--bot", "builtin:amazes/explorer", "--bot", "builtin:amazes/random",
         "--bot", "other=builtin:amazes/random"]
 

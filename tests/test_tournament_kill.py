@@ -13,6 +13,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 BOTS = ["--bot", "builtin:amazes/random", "--bot", "builtin:amazes/explorer",
         "--bot", "other=builtin:amazes/random"]
 

@@ -80,6 +80,7 @@ ATTESTED = ("result", "game", "rules_version", "seed", "options", "header", "ini
             "handshake_faults")
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -238,6 +239,7 @@ def test_a_corrupt_packed_ants_reply_is_unreadable(replays, tmp_path) -> None:
         verify(load(path))
 
 
+@pytest.mark.slow
 def test_deep_nesting_and_huge_inflation_are_refused_in_bounded_memory(tmp_path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 200_000 + "]" * 200_000)

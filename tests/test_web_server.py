@@ -68,6 +68,7 @@ def get_json(url: str) -> Any:
         return json.loads(response.read())
 
 
+@pytest.mark.slow
 def test_api_and_pages_of_a_finished_tournament(browser, served, tmp_path):
     address, store, tournament = served
     play_all(store, tournament)
@@ -138,6 +139,7 @@ def _result(game: dict[str, Any], seat: int) -> str:
     return "draw" if game["ranks"].count(best) > 1 else "win"
 
 
+@pytest.mark.slow
 def test_page_follows_a_running_tournament(browser, served):
     """The tournament page shows games finished after it was opened, without a reload."""
     address, store, tournament = served

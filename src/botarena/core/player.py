@@ -26,7 +26,7 @@ from typing import Any
 from botarena.core.cores import cores
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status
-from botarena.core.sandbox import DEFAULT, Confinement, Sandbox
+from botarena.core.sandbox import DEFAULT, Confinement, Sandbox, become_subreaper
 
 STDERR_CAP = 10_000
 """Characters of a bot's stderr kept per game (CodeCup keeps about 10 000)."""
@@ -94,7 +94,6 @@ class GroupCpu:
                 return None
             total += sum(int(value) for value in fields[11:15])
         return total
-_PR_SET_CHILD_SUBREAPER = 36
 
 
 _PR_SET_PDEATHSIG = 1
@@ -132,16 +131,6 @@ def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
             step()
 
     return run
-
-
-def _become_subreaper() -> None:
-    """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: orphans go to init, which reaps them
-        pass
 
 
 @dataclass(slots=True)
@@ -353,7 +342,7 @@ class ProcessPlayer(Player):
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
-        _become_subreaper()
+        become_subreaper()
         if self.reply_spin_s and cores() > 1 and self.core is None:
             self._spin_s = self.reply_spin_s
         box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)

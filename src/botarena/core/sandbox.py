@@ -96,6 +96,7 @@ def bubblewrap() -> tuple[str | None, str]:
     path = shutil.which("bwrap")
     if path is None:
         return None, "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    become_subreaper()  # bubblewrap's inner process, if it outlives the outer, comes to us
     try:
         probe = subprocess.Popen([path, *NAMESPACES, "--die-with-parent", "--ro-bind", "/",
                                   "/", "true"], stdout=subprocess.DEVNULL,
@@ -113,6 +114,19 @@ def bubblewrap() -> tuple[str | None, str]:
         return None, ("bwrap cannot create namespaces here (user namespaces disabled?): "
                       + (error[-1] if error else f"exit code {probe.returncode}"))
     return path, ""
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> None:
+    """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: orphans go to init, which reaps them
+        pass
 
 
 def reap_group(pgid: int, timeout: float = 2.0) -> None:
@@ -502,6 +516,7 @@ def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = ()
     if memory_mib is not None:
         settings = replace(settings, memory_mib=memory_mib)
     box = Confinement(list(argv), settings, cwd=cwd, env=env)
+    become_subreaper()  # bubblewrap's processes left by the kill come to us, to be reaped
     try:
         proc = subprocess.Popen(box.argv, cwd=box.cwd, env=box.env, stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,

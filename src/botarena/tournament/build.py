@@ -143,6 +143,9 @@ def _run(argv: list[str], cwd: Path, *, timeout: float,
     """Run a command in its own process group with `env` added to this process's
     environment, output captured; past `timeout` the whole group is killed (a compiler's own
     children too) and the code is None."""
+    from botarena.core.sandbox import become_subreaper
+
+    become_subreaper()  # what the tool leaves (bubblewrap's own processes) comes to us
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **(env or {})},
                                 stdin=subprocess.DEVNULL,
