@@ -35,15 +35,18 @@ def _processes() -> Iterator[tuple[int, str, int, bytes]]:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        state, parent = stat[stat.rfind(")") + 2:].split()[:2]
+        state, parent = stat[stat.rfind(")") + 2 :].split()[:2]
         yield int(entry), state, int(parent), cmdline
 
 
 def leftovers(marker: str | Path) -> list[str]:
     """Processes still alive whose command line names `marker`, and zombie children of this
     process (a zombie has no command line): what a finished game must not leave behind."""
-    return [f"{pid}: {cmdline!r} {state}" for pid, state, parent, cmdline in _processes()
-            if str(marker).encode() in cmdline or (state == "Z" and parent == os.getpid())]
+    return [
+        f"{pid}: {cmdline!r} {state}"
+        for pid, state, parent, cmdline in _processes()
+        if str(marker).encode() in cmdline or (state == "Z" and parent == os.getpid())
+    ]
 
 
 SLOW_FIXTURES = {"postgres_server", "browser"}
@@ -56,7 +59,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         params = getattr(item, "callspec", None)
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or (
-                params is not None and "postgresql" in params.params.values()):
+            params is not None and "postgresql" in params.params.values()
+        ):
             item.add_marker(pytest.mark.slow)
 
 
@@ -79,15 +83,22 @@ tournament's local pool, in-process): they end with it and are nobody's leak."""
 
 def _children() -> list[str]:
     """This process's live and zombie children, but multiprocessing's own helpers."""
-    return [f"{pid} ({state}): {cmdline!r}" for pid, state, parent, cmdline in _processes()
-            if parent == os.getpid() and not any(helper in cmdline
-                                                 for helper in INTERPRETER_HELPERS)]
+    return [
+        f"{pid} ({state}): {cmdline!r}"
+        for pid, state, parent, cmdline in _processes()
+        if parent == os.getpid() and not any(helper in cmdline for helper in INTERPRETER_HELPERS)
+    ]
 
 
 def _untracked() -> set[str]:
     """Files in the repository that git does not track and does not ignore."""
-    listed = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"],
-                            cwd=REPOSITORY, capture_output=True, text=True, check=False)
+    listed = subprocess.run(
+        ["git", "ls-files", "--others", "--exclude-standard"],
+        cwd=REPOSITORY,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return set(listed.stdout.splitlines()) if listed.returncode == 0 else set()
 
 
@@ -104,8 +115,7 @@ def nothing_left_behind() -> Iterator[None]:
     while _children() and time.monotonic() < deadline:
         time.sleep(0.1)
     problems = [f"process left running: {child}" for child in _children()]
-    problems += [f"file left in the repository: {name}" for name in
-                 sorted(_untracked() - before)]
+    problems += [f"file left in the repository: {name}" for name in sorted(_untracked() - before)]
     assert not problems, "\n".join(problems)
 
 
@@ -142,11 +152,37 @@ def postgres_server() -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(folder / "data"), "-U",
-                    "postgres", "--auth=trust", "-E", "UTF8"], check=True, capture_output=True)
-    server = subprocess.Popen([*as_user, str(bindir / "postgres"), "-D", str(folder / "data"),
-                               "-p", str(port), "-h", "127.0.0.1", "-k", str(folder)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            *as_user,
+            str(bindir / "initdb"),
+            "-D",
+            str(folder / "data"),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    server = subprocess.Popen(
+        [
+            *as_user,
+            str(bindir / "postgres"),
+            "-D",
+            str(folder / "data"),
+            "-p",
+            str(port),
+            "-h",
+            "127.0.0.1",
+            "-k",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(300):
             with socket.socket() as client:
@@ -176,8 +212,9 @@ def browser():
 
 
 @pytest.fixture
-def cgroups_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-                    ) -> Iterator[str]:
+def cgroups_backend(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
     """BOTARENA_CGROUPS set to the test's parameter (v1, v2 or off; none: the machine's
     choice), the cached choice cleared around the test."""
     from botarena.core import cgroups

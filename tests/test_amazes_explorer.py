@@ -58,10 +58,14 @@ def play_by_hand(seed: int, seat: int, check_each_turn: bool = True) -> None:
         state.apply({mover: reply})
         if mover == seat and check_each_turn:
             assert to_absolute(start.square, start.facing, explorer.square) == state.square[seat]
-            mine = {to_absolute(start.square, start.facing, square)
-                    for square in range(FRAME * FRAME) if explorer.map.discovered[square]}
-            jury = {square for square in range(SIZE * SIZE)
-                    if state.knowledge[seat].discovered[square]}
+            mine = {
+                to_absolute(start.square, start.facing, square)
+                for square in range(FRAME * FRAME)
+                if explorer.map.discovered[square]
+            }
+            jury = {
+                square for square in range(SIZE * SIZE) if state.knowledge[seat].discovered[square]
+            }
             assert mine == jury, f"turn {state.turns_taken[seat]}"
     assert explorer.done or state.end_reason == "sudden_death"
 
@@ -191,10 +195,12 @@ def test_an_unknown_edge_is_worth_less_when_the_square_past_it_is_discovered() -
     assert look_gain(bot_map, CENTRE) == pytest.approx(4 * UNKNOWN_AHEAD + 2 * UNKNOWN_SIDE)
     bot_map.discover(north - FRAME)
     assert look_gain(bot_map, CENTRE) == pytest.approx(
-        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + 2 * UNKNOWN_SIDE)
+        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + 2 * UNKNOWN_SIDE
+    )
     bot_map.discover(north + 1)
     assert look_gain(bot_map, CENTRE) == pytest.approx(
-        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + UNKNOWN_SIDE)
+        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + UNKNOWN_SIDE
+    )
 
 
 @settings(max_examples=5, deadline=None)

@@ -38,8 +38,9 @@ def kernel_total_s(pid: int) -> float:
 
 
 def test_cpu_now_counts_a_thread_that_has_ended() -> None:
-    player = ProcessPlayer([sys.executable, "-c", SPINNER], name="spinner",
-                           sandbox=NONE)  # its own clock; sandboxed: tests/test_hostile.py
+    player = ProcessPlayer(
+        [sys.executable, "-c", SPINNER], name="spinner", sandbox=NONE
+    )  # its own clock; sandboxed: tests/test_hostile.py
     player.start(0)
     try:
         player.send("go\n", None)
@@ -82,8 +83,9 @@ def test_group_cpu_counts_a_child_without_scanning_proc_on_every_read(monkeypatc
         counter = player_module.GroupCpu(player.proc.pid)
         scans = []
         listdir = os.listdir
-        monkeypatch.setattr(player_module.os, "listdir",
-                            lambda path: scans.append(path) or listdir(path))
+        monkeypatch.setattr(
+            player_module.os, "listdir", lambda path: scans.append(path) or listdir(path)
+        )
         first = counter.seconds()
         assert first >= 0.3  # the live child's spin is in the group's count
         for _ in range(100):
@@ -106,9 +108,15 @@ def test_a_match_shares_the_referees_core_with_bots_that_run_only_in_calls() -> 
     with jury_core(True) as core:
         assert core in before
         assert os.sched_getaffinity(0) == {core}
-        player = ProcessPlayer([sys.executable, "-c", "import os; print(sorted("
-                                "os.sched_getaffinity(0)), flush=True); input()"],
-                               name="where", sandbox=NONE)
+        player = ProcessPlayer(
+            [
+                sys.executable,
+                "-c",
+                "import os; print(sorted(os.sched_getaffinity(0)), flush=True); input()",
+            ],
+            name="where",
+            sandbox=NONE,
+        )
         player.core = core
         player.start(0)
         try:

@@ -42,7 +42,7 @@ def _current_core(allowed: set[int]) -> int:
     try:
         with open("/proc/thread-self/stat", "rb") as handle:
             stat = handle.read()
-        core = int(stat[stat.rfind(b")") + 2:].split()[36])
+        core = int(stat[stat.rfind(b")") + 2 :].split()[36])
     except (OSError, ValueError, IndexError):
         core = -1
     return core if core in allowed else min(allowed)

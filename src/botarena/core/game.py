@@ -72,8 +72,11 @@ class Game:
                     raise MapNameError(f"no such file, and not one of {self.name}'s maps")
                 spec = str(self.maps.path(name))
             except MapNameError as exc:
-                listing = f"botarena {self.name} maps lists them" if self.maps else (
-                    f"{self.name} ships none")
+                listing = (
+                    f"botarena {self.name} maps lists them"
+                    if self.maps
+                    else (f"{self.name} ships none")
+                )
                 raise GameError(f"--map {spec}: {exc} ({listing})") from None
         return self.load_map(spec)
 

@@ -14,8 +14,9 @@ from botarena.core.maps import map_rows
 def maps_command(game_name: str) -> Callable[..., None]:
     """The `maps` subcommand of a game's tools: lists `map_rows` (or says there are none)."""
 
-    def maps(json_output: Annotated[bool, typer.Option("--json", help="print a JSON list")]
-             = False) -> None:
+    def maps(
+        json_output: Annotated[bool, typer.Option("--json", help="print a JSON list")] = False,
+    ) -> None:
         from botarena.games import get_game
 
         game = get_game(game_name)
@@ -23,8 +24,9 @@ def maps_command(game_name: str) -> Callable[..., None]:
         if json_output:
             print(json.dumps(rows))
         elif not rows:
-            print(f"{game_name} ships no maps" + ("" if game.load_map else
-                                                  " and takes no map file"))
+            print(
+                f"{game_name} ships no maps" + ("" if game.load_map else " and takes no map file")
+            )
         else:
             print(f"{'map':<40} {'players':>7}  size")
             for row in rows:

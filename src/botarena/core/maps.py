@@ -44,8 +44,10 @@ class MapShelf:
     def _maps(self) -> list[tuple[str, Path]]:
         """(folder/stem, file) of every map, sorted."""
         root = self._root()
-        return [(path.relative_to(root).with_suffix("").as_posix(), path)
-                for path in sorted(root.rglob(f"*{self.suffix}"))]
+        return [
+            (path.relative_to(root).with_suffix("").as_posix(), path)
+            for path in sorted(root.rglob(f"*{self.suffix}"))
+        ]
 
     @cached_property
     def _files(self) -> dict[str, Path]:
@@ -58,8 +60,10 @@ class MapShelf:
 
     def names(self) -> list[str]:
         """One name per map: its stem, or folder/stem where the stem names another map."""
-        return sorted(path.stem if self._files[path.stem] == path else relative
-                      for relative, path in self._maps)
+        return sorted(
+            path.stem if self._files[path.stem] == path else relative
+            for relative, path in self._maps
+        )
 
     def path(self, name: str) -> Path:
         """The file of map `name`; raises MapNameError."""
@@ -103,7 +107,11 @@ def map_rows(game: Any) -> list[dict[str, Any]]:
         loaded = game.read_map(f"{game.name}:{name}")
         players = getattr(loaded, "players", None) or game.info.min_seats
         rows_, cols = getattr(loaded, "rows", None), getattr(loaded, "cols", None)
-        rows.append({"map": f"{game.name}:{name}", "players": players,
-                     "size": f"{rows_}x{cols}" if rows_ else ""})
+        rows.append(
+            {
+                "map": f"{game.name}:{name}",
+                "players": players,
+                "size": f"{rows_}x{cols}" if rows_ else "",
+            }
+        )
     return rows
-

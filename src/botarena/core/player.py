@@ -75,8 +75,11 @@ class GroupCpu:
         return ticks / _CLK_TCK
 
     def _rescan(self) -> None:
-        self._members = [int(entry) for entry in os.listdir("/proc")
-                         if entry.isdigit() and self._ticks([int(entry)]) is not None]
+        self._members = [
+            int(entry)
+            for entry in os.listdir("/proc")
+            if entry.isdigit() and self._ticks([int(entry)]) is not None
+        ]
         self._scanned = time.monotonic()
 
     def _ticks(self, pids: list[int]) -> int | None:
@@ -89,7 +92,7 @@ class GroupCpu:
                     stat = handle.read()
             except OSError:
                 return None
-            fields = stat[stat.rfind(b")") + 2:].split()
+            fields = stat[stat.rfind(b")") + 2 :].split()
             if int(fields[2]) != self.pgid:  # fields[2] is the process group id
                 return None
             total += sum(int(value) for value in fields[11:15])
@@ -169,8 +172,9 @@ class Player:
     def greet(self, greeting: str | None) -> None:
         """Send the handshake's greeting and let the bot run."""
 
-    def await_handshake(self, done: Callable[[str], bool], started: float,
-                        deadline: float | None) -> Reply:
+    def await_handshake(
+        self, done: Callable[[str], bool], started: float, deadline: float | None
+    ) -> Reply:
         """Read lines until `done(line)` (lines before are ignored) or the deadline."""
         return Reply(lines=[])
 
@@ -255,8 +259,12 @@ class InProcessPlayer(Player):
             answer = self.bot.act(self._observation)
         except Exception as exc:  # a bot's bug is its fault, never the jury's
             self._errors.append(traceback.format_exc())
-            return Reply(lines=[], fault=Status.CRASHED, detail=f"raised {exc!r}",
-                         wall_s=time.monotonic() - started)
+            return Reply(
+                lines=[],
+                fault=Status.CRASHED,
+                detail=f"raised {exc!r}",
+                wall_s=time.monotonic() - started,
+            )
         finally:
             if collecting:
                 gc.enable()
@@ -276,15 +284,22 @@ class InProcessPlayer(Player):
         return self._wall
 
 
-def parse_reply(protocol: Protocol, lines: list[str], observation: Any,
-                wall_s: float, cpu_s: float | None) -> Reply:
+def parse_reply(
+    protocol: Protocol, lines: list[str], observation: Any, wall_s: float, cpu_s: float | None
+) -> Reply:
     """Turn complete reply lines into a Reply with its action, or an `invalid` fault."""
     text = "\n".join(lines)
     try:
         action = protocol.parse(lines, observation)
     except ProtocolError as exc:
-        return Reply(lines=lines, text=text, fault=Status.INVALID, detail=str(exc),
-                     wall_s=wall_s, cpu_s=cpu_s)
+        return Reply(
+            lines=lines,
+            text=text,
+            fault=Status.INVALID,
+            detail=str(exc),
+            wall_s=wall_s,
+            cpu_s=cpu_s,
+        )
     return Reply(lines=lines, text=text, action=action, wall_s=wall_s, cpu_s=cpu_s)
 
 
@@ -311,9 +326,15 @@ class ProcessPlayer(Player):
     sets this (at most this much of the jury's CPU per call). Not on a single core (a
     pinned tournament worker): there the bot cannot answer while the jury polls."""
 
-    def __init__(self, argv: list[str], name: str, spec: str = "",
-                 cwd: str | None = None, env: dict[str, str] | None = None,
-                 sandbox: Sandbox = DEFAULT) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        name: str,
+        spec: str = "",
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        sandbox: Sandbox = DEFAULT,
+    ) -> None:
         self.argv = argv
         self.sandbox = sandbox
         self._box: Confinement | None = None
@@ -347,14 +368,22 @@ class ProcessPlayer(Player):
             self._spin_s = self.reply_spin_s
         box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
         self.proc = subprocess.Popen(
-            box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0, pass_fds=box.pass_fds,
+            box.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            cwd=box.cwd,
+            env=box.env,
+            bufsize=0,
+            pass_fds=box.pass_fds,
             # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
             # does for a bare one (set on bwrap, it broke a sandboxed double fork)
-            preexec_fn=_in_child(None if box.wrapped else _death_signal_setter(),
-                                 box.preexec if self.sandbox.enabled else None,
-                                 None if self.core is None else partial(
-                                     os.sched_setaffinity, 0, {self.core})),
+            preexec_fn=_in_child(
+                None if box.wrapped else _death_signal_setter(),
+                box.preexec if self.sandbox.enabled else None,
+                None if self.core is None else partial(os.sched_setaffinity, 0, {self.core}),
+            ),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
         box.started(self.proc.pid)
@@ -432,7 +461,7 @@ class ProcessPlayer(Player):
         block the jury on a frozen bot, or on one that never reads)."""
         try:
             while self._unsent:
-                self._unsent = self._unsent[os.write(self._stdin_fd, self._unsent):]
+                self._unsent = self._unsent[os.write(self._stdin_fd, self._unsent) :]
         except BlockingIOError:
             pass
         except OSError as exc:
@@ -463,13 +492,13 @@ class ProcessPlayer(Player):
                 cr = self._buffer.find(b"\r", self._scanned, None if end < 0 else end)
                 if cr >= 0:
                     line = self._buffer[:cr]
-                    self._buffer = self._buffer[cr + 1:]
+                    self._buffer = self._buffer[cr + 1 :]
                     self._scanned = 0
                     self._skip_lf = True
                     return line.decode("utf-8", errors="replace"), None
             if end >= 0:
                 line = self._buffer[:end].removesuffix(b"\r")
-                self._buffer = self._buffer[end + 1:]
+                self._buffer = self._buffer[end + 1 :]
                 self._scanned = 0
                 return line.decode("utf-8", errors="replace"), None
             if self._eof:
@@ -555,15 +584,21 @@ class ProcessPlayer(Player):
             reason = self._box.limit_reason()  # a bot past its process limit still answers
             if reason:
                 self.kill()
-                return Reply(lines=lines, text="\n".join(lines), fault=Status.CRASHED,
-                             detail=reason, wall_s=wall)
+                return Reply(
+                    lines=lines,
+                    text="\n".join(lines),
+                    fault=Status.CRASHED,
+                    detail=reason,
+                    wall_s=wall,
+                )
         return parse_reply(protocol, lines, observation, wall, None)
 
     def greet(self, greeting: str | None) -> None:
         self.send(greeting or "", None)
 
-    def await_handshake(self, done: Callable[[str], bool], started: float,
-                        deadline: float | None) -> Reply:
+    def await_handshake(
+        self, done: Callable[[str], bool], started: float, deadline: float | None
+    ) -> Reply:
         ignored: list[str] = []
         while True:
             line, fault = self._next_line(deadline)
@@ -572,8 +607,11 @@ class ProcessPlayer(Player):
                 return reply
             text = line or ""
             if done(text):
-                return Reply(lines=[*ignored, text], text="\n".join([*ignored, text]),
-                             wall_s=time.monotonic() - started)
+                return Reply(
+                    lines=[*ignored, text],
+                    text="\n".join([*ignored, text]),
+                    wall_s=time.monotonic() - started,
+                )
             ignored.append(text)
 
     def _fault_reply(self, fault: Status, lines: list[str], started: float) -> Reply:
@@ -598,8 +636,7 @@ class ProcessPlayer(Player):
             self._wait_exit(2.0 if self._box is not None and self._box.wrapped else 0.2)
             self.kill()
             detail = f"{detail}{self.exit_detail}"
-        return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail,
-                     wall_s=wall)
+        return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail, wall_s=wall)
 
     def notify(self, text: str) -> None:
         if self.alive:
