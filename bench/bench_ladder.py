@@ -28,9 +28,15 @@ def _ladder(folder: Path, bots: list[str], name: str = "L"):
 
     store = Store.open(f"sqlite:///{folder / (name + '.db')}")
     rules = get_game("amazes")
-    tournament, _ = create(store, name, rules, [parse_bot_option(rules, b) for b in bots],
-                           Settings(schedule="ladder", seed=1, replay_dir=folder / "r"),
-                           folder, print)
+    tournament, _ = create(
+        store,
+        name,
+        rules,
+        [parse_bot_option(rules, b) for b in bots],
+        Settings(schedule="ladder", seed=1, replay_dir=folder / "r"),
+        folder,
+        print,
+    )
     return store, tournament
 
 
@@ -42,14 +48,31 @@ def matchmaking_ms(bots: int, games: int = 200) -> tuple[float, float]:
     from botarena.tournament.store import ladder_bots
 
     with tempfile.TemporaryDirectory() as tmp:
-        store, tournament = _ladder(Path(tmp), ["a=builtin:amazes/random",
-                                                "b=builtin:amazes/random"])
+        store, tournament = _ladder(
+            Path(tmp), ["a=builtin:amazes/random", "b=builtin:amazes/random"]
+        )
         rng = random.Random(1)
         with store.transaction() as conn:  # a settled field of `bots` versions
-            conn.execute(ladder_bots.insert(), [dict(
-                tournament_id=tournament.id, label=f"x{i}", name=f"x{i}", state="active",
-                mu=rng.gauss(25, 5), sigma=4.0, games=30, firsts=0, queue=1, last_seq=rng.randrange(
-                    10**6), rnd=rng.random(), added_at=0.0) for i in range(bots - 2)])
+            conn.execute(
+                ladder_bots.insert(),
+                [
+                    dict(
+                        tournament_id=tournament.id,
+                        label=f"x{i}",
+                        name=f"x{i}",
+                        state="active",
+                        mu=rng.gauss(25, 5),
+                        sigma=4.0,
+                        games=30,
+                        firsts=0,
+                        queue=1,
+                        last_seq=rng.randrange(10**6),
+                        rnd=rng.random(),
+                        added_at=0.0,
+                    )
+                    for i in range(bots - 2)
+                ],
+            )
             conn.execute(sa.text("ANALYZE"))
         with store.engine.connect() as conn:
             started = time.perf_counter()
@@ -79,8 +102,15 @@ def games_per_second(workers: int, games: int, ladder_mode: bool) -> float:
 
             store = Store.open(f"sqlite:///{folder / 'rr.db'}")
             rules = get_game("amazes")
-            tournament, _ = create(store, "R", rules, [parse_bot_option(rules, b) for b in bots],
-                                   Settings(seed=1, replay_dir=folder / "r"), folder, print)
+            tournament, _ = create(
+                store,
+                "R",
+                rules,
+                [parse_bot_option(rules, b) for b in bots],
+                Settings(seed=1, replay_dir=folder / "r"),
+                folder,
+                print,
+            )
         executor = runner.LocalExecutor(workers)
         started = time.perf_counter()
         if ladder_mode:
@@ -99,27 +129,63 @@ def run(quick: bool) -> list[dict]:
     rows = []
     for bots in (100, 1000, 10000):
         choose, claim = matchmaking_ms(bots, 50 if quick else 200)
-        rows.append({"name": f"ladder: choosing the next game, {bots} bots (SQLite)",
-                     "value": choose, "unit": "ms", "goal": "<= 5"})
-        rows.append({"name": f"ladder: choose + insert claimed + commit, {bots} bots",
-                     "value": claim, "unit": "ms", "goal": ""})
+        rows.append(
+            {
+                "name": f"ladder: choosing the next game, {bots} bots (SQLite)",
+                "value": choose,
+                "unit": "ms",
+                "goal": "<= 5",
+            }
+        )
+        rows.append(
+            {
+                "name": f"ladder: choose + insert claimed + commit, {bots} bots",
+                "value": claim,
+                "unit": "ms",
+                "goal": "",
+            }
+        )
     sizes = (100, 1000) if quick else (100, 1000, 10000)
     for bots in sizes:
         checkpoints = [10, 20, 30, 50, 100] if bots < 10000 else [10, 20, 30]
         for pairing in simulate.PAIRINGS:
             for games, rho in simulate.curve(bots, pairing, checkpoints).items():
-                rows.append({"name": f"spearman {pairing}, {bots} bots, {games} games/bot",
-                             "value": rho, "unit": "rho", "goal": ">= 0.95 soonest"})
+                rows.append(
+                    {
+                        "name": f"spearman {pairing}, {bots} bots, {games} games/bot",
+                        "value": rho,
+                        "unit": "rho",
+                        "goal": ">= 0.95 soonest",
+                    }
+                )
     tries = 10 if quick else 40
     inside = sum(simulate.newcomer(100, seed=s)[2] >= 0 for s in range(tries))
-    rows.append({"name": "newcomer's true place within its mu +- sigma band after 30 games",
-                 "value": inside / tries, "unit": "share", "goal": "~0.68 (1 sigma)"})
+    rows.append(
+        {
+            "name": "newcomer's true place within its mu +- sigma band after 30 games",
+            "value": inside / tries,
+            "unit": "share",
+            "goal": "~0.68 (1 sigma)",
+        }
+    )
     games = 28 if quick else 56  # the round robin of 8 bots: 56 games
     for workers in (1, 2):
         ladder_rate = games_per_second(workers, games, True)
         rr_rate = games_per_second(workers, games, False)
-        rows.append({"name": f"ladder games/s, 8 process bots, {workers} worker(s)",
-                     "value": ladder_rate, "unit": "games/s", "goal": ">= 0.9 x round robin"})
-        rows.append({"name": f"round robin games/s, same bots, {workers} worker(s)",
-                     "value": rr_rate, "unit": "games/s", "goal": ""})
+        rows.append(
+            {
+                "name": f"ladder games/s, 8 process bots, {workers} worker(s)",
+                "value": ladder_rate,
+                "unit": "games/s",
+                "goal": ">= 0.9 x round robin",
+            }
+        )
+        rows.append(
+            {
+                "name": f"round robin games/s, same bots, {workers} worker(s)",
+                "value": rr_rate,
+                "unit": "games/s",
+                "goal": "",
+            }
+        )
     return rows

@@ -27,8 +27,13 @@ ANTS_MAPS = Path(__file__).resolve().parents[1] / "src/botarena/games/ants/maps"
 
 
 def botarena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 def user_error(*args: str, cwd: Path) -> str:
@@ -38,22 +43,31 @@ def user_error(*args: str, cwd: Path) -> str:
     return run.stderr
 
 
-def make_ladder(tmp_path: Path, names: list[str], game: str = "amazes",
-                spec: str = RANDOM, **settings) -> tuple[Store, object]:
+def make_ladder(
+    tmp_path: Path, names: list[str], game: str = "amazes", spec: str = RANDOM, **settings
+) -> tuple[Store, object]:
     store = Store.open(f"sqlite:///{tmp_path / 'l.db'}")
     requests = [BotRequest(name, spec) for name in names]
-    tournament, _ = create(store, "L", get_game(game), requests,
-                           Settings(schedule="ladder", seed=1, replay_dir=tmp_path / "r",
-                                    **settings), tmp_path / "build", print)
+    tournament, _ = create(
+        store,
+        "L",
+        get_game(game),
+        requests,
+        Settings(schedule="ladder", seed=1, replay_dir=tmp_path / "r", **settings),
+        tmp_path / "build",
+        print,
+    )
     return store, tournament
 
 
 def settle(store: Store, tournament, labels: list[str], mu: float = 25.0) -> None:
     """Give these versions a settled rating as if they had played for long."""
     with store.transaction() as conn:
-        conn.execute(ladder_bots.update().where(ladder_bots.c.tournament_id == tournament.id,
-                                                ladder_bots.c.label.in_(labels))
-                     .values(sigma=1.0, mu=mu, last_seq=0, queue=1))
+        conn.execute(
+            ladder_bots.update()
+            .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label.in_(labels))
+            .values(sigma=1.0, mu=mu, last_seq=0, queue=1)
+        )
 
 
 rating = st.tuples(st.floats(0, 50), st.floats(0.1, 10))
@@ -73,8 +87,11 @@ def test_two_equal_certain_ratings_make_a_perfect_match() -> None:
 
 
 def test_seat_zero_goes_to_the_bot_that_sat_there_least() -> None:
-    group = [Entry("a", 25, 1, 0, firsts=3), Entry("b", 25, 1, 0, firsts=1),
-             Entry("c", 25, 1, 0, firsts=2)]
+    group = [
+        Entry("a", 25, 1, 0, firsts=3),
+        Entry("b", 25, 1, 0, firsts=1),
+        Entry("c", 25, 1, 0, firsts=2),
+    ]
     for seed in range(20):
         assert ladder.seat_order(group, random.Random(seed))[0].label == "b"
 
@@ -86,32 +103,48 @@ def test_the_bot_that_waited_longest_is_always_in_the_next_game(tmp_path: Path) 
     played = []
     for _ in range(6):
         with store.engine.connect() as conn:
-            waits = dict(conn.execute(sa.select(ladder_bots.c.label, ladder_bots.c.last_seq)
-                                      ).all())
+            waits = dict(conn.execute(sa.select(ladder_bots.c.label, ladder_bots.c.last_seq)).all())
         game = ladder.make_and_claim(store, tournament, "runner", rng)
         assert min(waits[label] for label in game.seats) == min(waits.values())
         played += game.seats
     assert set(played) == {f"b{i}" for i in range(6)}  # no bot waits more than 6 games
 
 
-def test_a_new_bot_plays_first_and_keeps_playing_until_its_sigma_settles(tmp_path: Path
-                                                                         ) -> None:
+def test_a_new_bot_plays_first_and_keeps_playing_until_its_sigma_settles(tmp_path: Path) -> None:
     names = [f"b{i}" for i in range(8)]
     store, tournament = make_ladder(tmp_path, names)
     settle(store, tournament, names)
-    put_bot(store, tournament, get_game("amazes"), BotRequest("new", RANDOM), tmp_path,
-            print, update=False)
+    put_bot(
+        store,
+        tournament,
+        get_game("amazes"),
+        BotRequest("new", RANDOM),
+        tmp_path,
+        print,
+        update=False,
+    )
     rng = random.Random(5)
     for _ in range(10):  # σ 8.3 -> still above 2.5 after 10 games: every game is its
         game = ladder.make_and_claim(store, tournament, "r", rng)
         assert "new" in game.seats
-        ladder.finish(store, game, "r", {"scores": [1, 0], "ranks": [1, 2],
-                                         "statuses": ["ok", "ok"], "faults": [0, 0],
-                                         "turns": 1, "end_reason": "x", "replay": None}, True)
+        ladder.finish(
+            store,
+            game,
+            "r",
+            {
+                "scores": [1, 0],
+                "ranks": [1, 2],
+                "statuses": ["ok", "ok"],
+                "faults": [0, 0],
+                "turns": 1,
+                "end_reason": "x",
+                "replay": None,
+            },
+            True,
+        )
 
 
-def test_retired_bots_leave_scheduling_and_standings_and_keep_their_games(tmp_path: Path
-                                                                           ) -> None:
+def test_retired_bots_leave_scheduling_and_standings_and_keep_their_games(tmp_path: Path) -> None:
     store, tournament = make_ladder(tmp_path, ["a", "b", "c", "d"])
     rng = random.Random(1)
     first = ladder.make_and_claim(store, tournament, "r", rng)
@@ -128,8 +161,15 @@ def test_a_result_for_a_claim_that_was_handed_back_is_not_counted(tmp_path: Path
     store, tournament = make_ladder(tmp_path, ["a", "b"])
     game = ladder.make_and_claim(store, tournament, "dead", random.Random(0))
     store.retire_runner("dead")  # its lease is over: the game goes back to pending
-    result = {"scores": [1, 0], "ranks": [1, 2], "statuses": ["ok", "ok"], "faults": [0, 0],
-              "turns": 1, "end_reason": "x", "replay": None}
+    result = {
+        "scores": [1, 0],
+        "ranks": [1, 2],
+        "statuses": ["ok", "ok"],
+        "faults": [0, 0],
+        "turns": 1,
+        "end_reason": "x",
+        "replay": None,
+    }
     assert ladder.finish(store, game, "dead", result, True) is False
     assert [row.games for row in ladder.standings(store, tournament)] == [0, 0]
     claimed = ladder.claim_pending(store, [tournament.id], "alive")
@@ -145,9 +185,14 @@ def test_an_ants_game_fills_the_map_drawn_first_and_takes_its_turns(tmp_path: Pa
     for players in (2, 4):
         text = (ANTS_MAPS / f"p{players:02d}.map").read_text()
         (folder / f"p{players}.map").write_text(f"# turns {players * 50}\n{text}")
-    store, tournament = make_ladder(tmp_path, [f"b{i}" for i in range(5)], game="ants",
-                                    spec="builtin:ants/hold", maps=(folder,),
-                                    seats_range=(2, 4))
+    store, tournament = make_ladder(
+        tmp_path,
+        [f"b{i}" for i in range(5)],
+        game="ants",
+        spec="builtin:ants/hold",
+        maps=(folder,),
+        seats_range=(2, 4),
+    )
     sizes = set()
     for seed in range(30):
         game = ladder.make_and_claim(store, tournament, "r", random.Random(seed))
@@ -162,13 +207,21 @@ def test_after_the_deadline_new_bots_and_updates_are_refused(tmp_path: Path) -> 
     from botarena.tournament.store import tournaments
 
     with store.transaction() as conn:
-        conn.execute(tournaments.update().values(plan={**tournament.plan,
-                                                       "deadline": time.time() - 1}))
+        conn.execute(
+            tournaments.update().values(plan={**tournament.plan, "deadline": time.time() - 1})
+        )
     frozen = store.tournament("L")
     for update, name in ((False, "c"), (True, "a")):
         with pytest.raises(TournamentError, match="frozen since its deadline"):
-            put_bot(store, frozen, get_game("amazes"), BotRequest(name, RANDOM), tmp_path,
-                    print, update=update)
+            put_bot(
+                store,
+                frozen,
+                get_game("amazes"),
+                BotRequest(name, RANDOM),
+                tmp_path,
+                print,
+                update=update,
+            )
     assert [b.name for b in store.bots(frozen)] == ["a", "b"]
 
 
@@ -182,21 +235,39 @@ def test_a_test_competition_is_a_round_robin_every_so_many_hours(tmp_path: Path)
     assert ladder.children(store, tournament, "test") == [store.tournament("L-test-1")]
 
 
-def test_run_plays_n_games_rates_them_and_keeps_the_replays_in_the_store(tmp_path: Path
-                                                                         ) -> None:
+def test_run_plays_n_games_rates_them_and_keeps_the_replays_in_the_store(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 's.db'}"
-    assert botarena("tournament", "new", "L", "--game", "amazes", "--schedule", "ladder",
-                    "--bot", f"a={RANDOM}", "--bot", f"b={EXPLORER}", "--bot", f"c={RANDOM}",
-                    "--db", db, cwd=tmp_path).returncode == 0
-    run = botarena("tournament", "run", "L", "--games", "4", "--workers", "0", "--db", db,
-                   cwd=tmp_path)
+    assert (
+        botarena(
+            "tournament",
+            "new",
+            "L",
+            "--game",
+            "amazes",
+            "--schedule",
+            "ladder",
+            "--bot",
+            f"a={RANDOM}",
+            "--bot",
+            f"b={EXPLORER}",
+            "--bot",
+            f"c={RANDOM}",
+            "--db",
+            db,
+            cwd=tmp_path,
+        ).returncode
+        == 0
+    )
+    run = botarena(
+        "tournament", "run", "L", "--games", "4", "--workers", "0", "--db", db, cwd=tmp_path
+    )
     assert run.returncode == 0, run.stderr
     assert "4 games, " in run.stdout and run.stdout.rstrip().endswith("4 games played")
-    table = json.loads(botarena("tournament", "standings", "L", "--json", "--db", db,
-                                cwd=tmp_path).stdout)
+    table = json.loads(
+        botarena("tournament", "standings", "L", "--json", "--db", db, cwd=tmp_path).stdout
+    )
     assert sum(row["games"] for row in table) == 8 and sum(r["last_hour"] for r in table) == 8
-    assert [row["ordinal"] for row in table] == sorted((r["ordinal"] for r in table),
-                                                       reverse=True)
+    assert [row["ordinal"] for row in table] == sorted((r["ordinal"] for r in table), reverse=True)
     store = Store.open(db)
     done = [g for g in store.games(store.tournament("L")) if g.status == "done"]
     assert len(done) == 4
@@ -207,19 +278,49 @@ def test_run_plays_n_games_rates_them_and_keeps_the_replays_in_the_store(tmp_pat
 @pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 's.db'}"
-    assert user_error("tournament", "new", "L", "--game", "amazes", "--schedule", "ladder",
-                      "--bot", f"a={RANDOM}", "--seats", "2-x", "--db", db, cwd=tmp_path)
+    assert user_error(
+        "tournament",
+        "new",
+        "L",
+        "--game",
+        "amazes",
+        "--schedule",
+        "ladder",
+        "--bot",
+        f"a={RANDOM}",
+        "--seats",
+        "2-x",
+        "--db",
+        db,
+        cwd=tmp_path,
+    )
     assert not (tmp_path / "s.db").exists()  # nothing half-written
-    botarena("tournament", "new", "L", "--game", "amazes", "--schedule", "ladder",
-             "--bot", f"a={RANDOM}", "--bot", f"b={RANDOM}", "--db", db, cwd=tmp_path)
-    assert "no tournament 'M'" in user_error("tournament", "run", "M", "--db", db,
-                                             cwd=tmp_path)
-    assert "no active bot 'z'" in user_error("tournament", "retire-bot", "L", "z", "--db", db,
-                                             cwd=tmp_path)
-    assert "not an ISO time" in user_error("tournament", "stage", "L", "--deadline", "soon",
-                                           "--db", db, cwd=tmp_path)
+    botarena(
+        "tournament",
+        "new",
+        "L",
+        "--game",
+        "amazes",
+        "--schedule",
+        "ladder",
+        "--bot",
+        f"a={RANDOM}",
+        "--bot",
+        f"b={RANDOM}",
+        "--db",
+        db,
+        cwd=tmp_path,
+    )
+    assert "no tournament 'M'" in user_error("tournament", "run", "M", "--db", db, cwd=tmp_path)
+    assert "no active bot 'z'" in user_error(
+        "tournament", "retire-bot", "L", "z", "--db", db, cwd=tmp_path
+    )
+    assert "not an ISO time" in user_error(
+        "tournament", "stage", "L", "--deadline", "soon", "--db", db, cwd=tmp_path
+    )
     assert "cannot open the database" in user_error(
-        "tournament", "work", "--db", "postgresql://nobody@127.0.0.1:1/none", cwd=tmp_path)
+        "tournament", "work", "--db", "postgresql://nobody@127.0.0.1:1/none", cwd=tmp_path
+    )
     store = Store.open(db)
     with store.transaction() as conn:
         conn.execute(store_meta.update().values(value="0.0.1"))

@@ -35,22 +35,46 @@ def fresh_database(server: str) -> str:
 
 
 def worker(db: str, cwd: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "work", "--db", db,
-                             "--workers", "0"], cwd=cwd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "botarena", "tournament", "work", "--db", db, "--workers", "0"],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.mark.slow
 def test_workers_killed_at_random_lose_nothing_and_count_nothing_twice(
-        postgres_server: str, tmp_path: Path) -> None:
+    postgres_server: str, tmp_path: Path
+) -> None:
     from botarena.tournament import ladder
     from botarena.tournament.store import Store, games, ladder_bots, replays
 
     db = fresh_database(postgres_server)
     bots = [f"--bot=b{i}={RANDOM if i % 2 else EXPLORER}" for i in range(6)]
-    made = subprocess.run([sys.executable, "-m", "botarena", "tournament", "new", "L",
-                           "--game", "amazes", "--schedule", "ladder", *bots, "--db", db,
-                           "-o", "turns=60"], cwd=tmp_path, capture_output=True, text=True)
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "tournament",
+            "new",
+            "L",
+            "--game",
+            "amazes",
+            "--schedule",
+            "ladder",
+            *bots,
+            "--db",
+            db,
+            "-o",
+            "turns=60",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     assert made.returncode == 0, made.stderr
     rng = random.Random()
     workers = [worker(db, tmp_path) for _ in range(3)]
@@ -88,9 +112,25 @@ def test_workers_killed_at_random_lose_nothing_and_count_nothing_twice(
     # a pending game (handed back) is played by the next worker
     pending = [row.id for row in rows if row.status == "pending"]
     if pending:
-        again = subprocess.run([sys.executable, "-m", "botarena", "tournament", "work",
-                                "--db", db, "--workers", "0", "--games", str(len(pending))],
-                               cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        again = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "botarena",
+                "tournament",
+                "work",
+                "--db",
+                db,
+                "--workers",
+                "0",
+                "--games",
+                str(len(pending)),
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert again.returncode == 0, again.stderr
         with store.engine.connect() as conn:
             statuses = dict(conn.execute(sa.select(games.c.id, games.c.status)).all())

@@ -21,12 +21,17 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "sqlite:///botarena.db"
 
-app = typer.Typer(help="Tournaments: schedules, a store that survives kill -9, standings.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  rich_markup_mode=None)
+app = typer.Typer(
+    help="Tournaments: schedules, a store that survives kill -9, standings.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
 
-DbOption = Annotated[str, typer.Option("--db", help="the store: sqlite:///FILE or"
-                                       " postgresql://USER@HOST:PORT/DB")]
+DbOption = Annotated[
+    str, typer.Option("--db", help="the store: sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
+]
 
 
 def fail(message: str) -> Any:
@@ -112,32 +117,51 @@ def _seats(text: str | None) -> tuple[int | None, tuple[int, int] | None]:
 def new(
     name: Annotated[str, typer.Argument(help="the tournament's name")],
     game: Annotated[str, typer.Option(help="the game, e.g. amazes")],
-    bot: Annotated[list[str] | None, typer.Option(
-        "--bot", help="a bot: [NAME=]SPEC as in `play`; in role games ROLE:[NAME=]SPEC")] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot", help="a bot: [NAME=]SPEC as in `play`; in role games ROLE:[NAME=]SPEC"
+        ),
+    ] = None,
     bots_file: Annotated[Path | None, typer.Option("--bots", help="a bots TOML file")] = None,
-    schedule: Annotated[str | None, typer.Option(
-        help="round-robin (default), swiss, roles (role games), or adaptive (rounds until the"
-             " top is settled)")] = None,
+    schedule: Annotated[
+        str | None,
+        typer.Option(
+            help="round-robin (default), swiss, roles (role games), or adaptive (rounds until the"
+            " top is settled)"
+        ),
+    ] = None,
     games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
-    seats: Annotated[str | None, typer.Option(
-        help="seats per game (Ants: 2 to 10); a ladder takes MIN-MAX")] = None,
-    maps: Annotated[list[Path] | None, typer.Option(
-        "--maps", help="a map file or a folder of .map files; repeat for several (cycled"
-        " over a pairing's games; a ladder draws one per game)")] = None,
+    seats: Annotated[
+        str | None, typer.Option(help="seats per game (Ants: 2 to 10); a ladder takes MIN-MAX")
+    ] = None,
+    maps: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--maps",
+            help="a map file or a folder of .map files; repeat for several (cycled"
+            " over a pairing's games; a ladder draws one per game)",
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="the tournament's seed")] = None,
     db: DbOption = DEFAULT_DB,
-    option: Annotated[list[str] | None, typer.Option("-o", "--option",
-                                                     help="a game option KEY=VALUE")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
+    ] = None,
     replays: Annotated[Path, typer.Option(help="folder for the replays")] = Path("replays"),
     top: Annotated[int, typer.Option(help="adaptive: how many places to settle")] = 5,
-    confidence: Annotated[float, typer.Option(
-        help="adaptive: the probability the top order must reach")] = 0.95,
-    max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")
-                          ] = 100,
-    test_every: Annotated[float | None, typer.Option(
-        help="ladder: a test competition (round robin of the latest versions) every so many"
-             " hours")] = None,
+    confidence: Annotated[
+        float, typer.Option(help="adaptive: the probability the top order must reach")
+    ] = 0.95,
+    max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")] = 100,
+    test_every: Annotated[
+        float | None,
+        typer.Option(
+            help="ladder: a test competition (round robin of the latest versions) every so many"
+            " hours"
+        ),
+    ] = None,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
     from botarena.cli import parse_options
@@ -160,17 +184,28 @@ def new(
             entries = load_bots_file(bots_file)
         except (BotsFileError, OSError) as exc:
             fail(str(exc))
-        requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source)
-                     for e in entries]
+        requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source) for e in entries]
     seat_count, seats_range = _seats(seats)
-    settings = Settings(schedule, games_per_pair, rounds, seat_count,
-                        tuple(maps or ()), seed,
-                        parse_options(option or []), replays, top=top, confidence=confidence,
-                        max_rounds=max_rounds, seats_range=seats_range, test_every=test_every)
+    settings = Settings(
+        schedule,
+        games_per_pair,
+        rounds,
+        seat_count,
+        tuple(maps or ()),
+        seed,
+        parse_options(option or []),
+        replays,
+        top=top,
+        confidence=confidence,
+        max_rounds=max_rounds,
+        seats_range=seats_range,
+        test_every=test_every,
+    )
     with open_store(db, create=True) as store:
         try:
-            tournament, count = create(store, name, rules, requests, settings,
-                                       _build_dir(db), _print_build_error)
+            tournament, count = create(
+                store, name, rules, requests, settings, _build_dir(db), _print_build_error
+            )
         except TournamentError as exc:
             fail(str(exc))
         bots = store.bots(tournament)
@@ -178,28 +213,41 @@ def new(
 
         stamp_version(store)
     if tournament.schedule == "ladder":
-        print(f"ladder {name}: {game}, {len(bots)} bots; play it with: botarena tournament"
-              f" run {name}" + ("" if db == DEFAULT_DB else f" --db {db}")
-              + " (or `tournament work` on any machine)")
+        print(
+            f"ladder {name}: {game}, {len(bots)} bots; play it with: botarena tournament"
+            f" run {name}"
+            + ("" if db == DEFAULT_DB else f" --db {db}")
+            + " (or `tournament work` on any machine)"
+        )
         return
-    print(f"tournament {name}: {game}, {len(bots)} bots, {tournament.schedule},"
-          f" {count} games scheduled; play them with: botarena tournament run {name}"
-          + ("" if db == DEFAULT_DB else f" --db {db}"))
+    print(
+        f"tournament {name}: {game}, {len(bots)} bots, {tournament.schedule},"
+        f" {count} games scheduled; play them with: botarena tournament run {name}"
+        + ("" if db == DEFAULT_DB else f" --db {db}")
+    )
 
 
 @app.command()
 def run(
     name: Annotated[str, typer.Argument(help="the tournament")],
-    workers: Annotated[int | None, typer.Option(
-        help="worker processes (default: one per core; 0: play in this process)")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="worker processes (default: one per core; 0: play in this process)"),
+    ] = None,
     db: DbOption = DEFAULT_DB,
-    dask: Annotated[str | None, typer.Option(
-        help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally")
-        ] = None,
-    games: Annotated[int | None, typer.Option(
-        "--games", help="ladder: play this many more games, then stop")] = None,
-    seconds: Annotated[float | None, typer.Option(
-        "--for", help="ladder: stop claiming games after this many seconds")] = None,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally"
+        ),
+    ] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", help="ladder: play this many more games, then stop")
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option("--for", help="ladder: stop claiming games after this many seconds"),
+    ] = None,
 ) -> None:
     """Play what is left, with a progress bar; resumes by itself after any interruption.
     A ladder plays until stopped (Ctrl-C, SIGTERM), --games N more games, or --for S."""
@@ -217,11 +265,15 @@ def run(
         tournament = _tournament(store, name)
         if tournament.schedule == "ladder" or games is not None or seconds is not None:
             if tournament.schedule != "ladder":
-                fail(f"--games and --for are for ladders; {name} is a {tournament.schedule}"
-                     " tournament (run plays what is left)")
+                fail(
+                    f"--games and --for are for ladders; {name} is a {tournament.schedule}"
+                    " tournament (run plays what is left)"
+                )
             if dask is not None:
-                fail("--dask plays finite tournaments; a ladder's workers are"
-                     " `botarena tournament work --db URL` on each machine")
+                fail(
+                    "--dask plays finite tournaments; a ladder's workers are"
+                    " `botarena tournament work --db URL` on each machine"
+                )
             _work(store, db, [name], workers, games, seconds)
             return
         if dask is not None:
@@ -237,20 +289,29 @@ def run(
         try:
             played = play_with_progress(store, tournament, executor)
         except KeyboardInterrupt:
-            print(f"interrupted: run `botarena tournament run {name}` again to go on",
-                  file=sys.stderr)
+            print(
+                f"interrupted: run `botarena tournament run {name}` again to go on", file=sys.stderr
+            )
             raise typer.Exit(130) from None
         except BrokenProcessPool:
-            print(f"botarena: error: a worker process died; run `botarena tournament run"
-                  f" {name}` again to go on", file=sys.stderr)
+            print(
+                f"botarena: error: a worker process died; run `botarena tournament run"
+                f" {name}` again to go on",
+                file=sys.stderr,
+            )
             raise typer.Exit(1) from None
         finally:
             executor.shutdown()
         counts = store.counts(tournament)
     errors = counts.get("error", 0)
-    print(f"{name}: {played} games played now, {counts.get('done', 0)} finished in all"
-          + (f", {errors} could not be played (see `botarena tournament games {name}`)"
-             if errors else ""))
+    print(
+        f"{name}: {played} games played now, {counts.get('done', 0)} finished in all"
+        + (
+            f", {errors} could not be played (see `botarena tournament games {name}`)"
+            if errors
+            else ""
+        )
+    )
     if errors:
         raise typer.Exit(1)
 
@@ -267,9 +328,14 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
 
     from botarena.tournament import runner
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
-               TextColumn("{task.fields[last]}"))
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[last]}"),
+    )
     with Progress(*columns, console=_console(), transient=False) as bar:
         task = bar.add_task(tournament.name, total=None, rate="-", last="")
         started = bar.get_time()
@@ -280,14 +346,25 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
                 first.append(progress.done)
             elapsed = bar.get_time() - started
             rate = (progress.done - first[0]) / elapsed if elapsed > 0 else 0.0
-            bar.update(task, completed=progress.done, total=progress.total,
-                       rate=f"{rate:.2f}", last=progress.last[:60])
+            bar.update(
+                task,
+                completed=progress.done,
+                total=progress.total,
+                rate=f"{rate:.2f}",
+                last=progress.last[:60],
+            )
 
         return runner.run(store, tournament, executor, report)
 
 
-def _work(store: Store, db: str, names: list[str] | None, workers: int | None,
-          games: int | None, seconds: float | None) -> None:
+def _work(
+    store: Store,
+    db: str,
+    names: list[str] | None,
+    workers: int | None,
+    games: int | None,
+    seconds: float | None,
+) -> None:
     """The living loop of `run` (a ladder) and `work`: progress lines, clean stops."""
     import signal
     import time
@@ -305,8 +382,11 @@ def _work(store: Store, db: str, names: list[str] | None, workers: int | None,
     chosen = [store.tournament(n) for n in names] if names else store.tournaments()
     specs = [b.spec for t in chosen if t is not None for b in store.bots(t)]
     first = next((t for t in chosen if t is not None), None)
-    executor = LocalExecutor.for_tournament(first, specs, workers) if first else \
-        LocalExecutor(workers if workers is not None else 1)
+    executor = (
+        LocalExecutor.for_tournament(first, specs, workers)
+        if first
+        else LocalExecutor(workers if workers is not None else 1)
+    )
     stop = Stop()
     tty = sys.stdout.isatty()
     shown = [0.0]
@@ -315,22 +395,28 @@ def _work(store: Store, db: str, names: list[str] | None, workers: int | None,
         if stop.asked:  # a second time: give the games in progress back at once
             raise KeyboardInterrupt
         stop.asked = True
-        print("\nstopping: the games in progress finish (again to give them back)",
-              file=sys.stderr, flush=True)
+        print(
+            "\nstopping: the games in progress finish (again to give them back)",
+            file=sys.stderr,
+            flush=True,
+        )
 
     def report(progress: runner.WorkProgress) -> None:
         now = time.monotonic()
         if now - shown[0] < 1.0 and not (games and progress.played >= games):
             return
         shown[0] = now
-        line = (f"{progress.played} games, {progress.rate:.2f} games/s, leader"
-                f" {progress.leader or '-'}, last: {progress.last[:70]}")
+        line = (
+            f"{progress.played} games, {progress.rate:.2f} games/s, leader"
+            f" {progress.leader or '-'}, last: {progress.last[:70]}"
+        )
         print(("\r" + line.ljust(110)) if tty else line, end="" if tty else "\n", flush=True)
 
     previous = {sig: signal.signal(sig, asked) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        played = runner.work(store, executor, names, games=games, seconds=seconds, stop=stop,
-                             report=report)
+        played = runner.work(
+            store, executor, names, games=games, seconds=seconds, stop=stop, report=report
+        )
     except KeyboardInterrupt:
         played = -1
     finally:
@@ -347,15 +433,23 @@ def _work(store: Store, db: str, names: list[str] | None, workers: int | None,
 
 @app.command()
 def work(
-    db: Annotated[str, typer.Option("--db", help="the store every worker shares:"
-                                    " postgresql://USER@HOST:PORT/DB (or sqlite:///FILE)")],
-    workers: Annotated[int | None, typer.Option(
-        help="games at once (default: one per core; 0: in this process)")] = None,
-    tournament: Annotated[list[str] | None, typer.Option(
-        "--tournament", help="only this tournament (repeatable; default: all)")] = None,
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            help="the store every worker shares:"
+            " postgresql://USER@HOST:PORT/DB (or sqlite:///FILE)",
+        ),
+    ],
+    workers: Annotated[
+        int | None, typer.Option(help="games at once (default: one per core; 0: in this process)")
+    ] = None,
+    tournament: Annotated[
+        list[str] | None,
+        typer.Option("--tournament", help="only this tournament (repeatable; default: all)"),
+    ] = None,
     games: Annotated[int | None, typer.Option("--games", help="stop after N games")] = None,
-    seconds: Annotated[float | None, typer.Option("--for", help="stop after S seconds")
-                       ] = None,
+    seconds: Annotated[float | None, typer.Option("--for", help="stop after S seconds")] = None,
 ) -> None:
     """A worker on any machine that reaches the store: claims and plays the games of the
     running tournaments (ladders, their test competitions and finals, finite ones)."""
@@ -394,8 +488,9 @@ def _ladder(store: Store, name: str) -> Tournament:
 @app.command()
 def stage(
     name: Annotated[str, typer.Argument(help="the ladder")],
-    deadline: Annotated[str, typer.Option(help="ISO time (UTC unless it says), e.g."
-                                          " 2026-12-01T18:00")],
+    deadline: Annotated[
+        str, typer.Option(help="ISO time (UTC unless it says), e.g. 2026-12-01T18:00")
+    ],
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Set the ladder's deadline: after it, new bots and updates are refused."""
@@ -412,10 +507,12 @@ def stage(
     with open_store(db) as store:
         tournament = _ladder(store, name)
         with store.transaction() as conn:
-            conn.execute(tournaments.update().where(tournaments.c.id == tournament.id)
-                         .values(plan={**tournament.plan, "deadline": when.timestamp()}))
-    print(f"{name}: deadline {when.isoformat(timespec='seconds')}; after it no new bots or"
-          " updates")
+            conn.execute(
+                tournaments.update()
+                .where(tournaments.c.id == tournament.id)
+                .values(plan={**tournament.plan, "deadline": when.timestamp()})
+            )
+    print(f"{name}: deadline {when.isoformat(timespec='seconds')}; after it no new bots or updates")
 
 
 @app.command()
@@ -447,14 +544,25 @@ def finals(
         with store.transaction() as conn:
             deadline = tournament.plan.get("deadline")
             if deadline is None or deadline > time.time():
-                conn.execute(tournaments.update().where(tournaments.c.id == tournament.id)
-                             .values(plan={**tournament.plan, "deadline": time.time()}))
-            child, count = ladder.spawn(conn, store, tournament, f"{name}-finals", "finals",
-                                        schedule, [row.label for row in table],
-                                        games_per_pair)
-    print(f"{child.name}: {len(table)} bots, {schedule}, {count} games scheduled; play them"
-          f" with: botarena tournament run {child.name}"
-          + ("" if db == DEFAULT_DB else f" --db {db}"))
+                conn.execute(
+                    tournaments.update()
+                    .where(tournaments.c.id == tournament.id)
+                    .values(plan={**tournament.plan, "deadline": time.time()})
+                )
+            child, count = ladder.spawn(
+                conn,
+                store,
+                tournament,
+                f"{name}-finals",
+                "finals",
+                schedule,
+                [row.label for row in table],
+                games_per_pair,
+            )
+    print(
+        f"{child.name}: {len(table)} bots, {schedule}, {count} games scheduled; play them"
+        f" with: botarena tournament run {child.name}" + ("" if db == DEFAULT_DB else f" --db {db}")
+    )
 
 
 @app.command("add-bot")
@@ -470,8 +578,15 @@ def add_bot(
         tournament = _tournament(store, name)
         rules = _rules(tournament.game)
         try:
-            done = put_bot(store, tournament, rules, parse_bot_option(rules, spec),
-                           _build_dir(db), _print_build_error, update=False)
+            done = put_bot(
+                store,
+                tournament,
+                rules,
+                parse_bot_option(rules, spec),
+                _build_dir(db),
+                _print_build_error,
+                update=False,
+            )
         except TournamentError as exc:
             fail(str(exc))
     if done is None:
@@ -497,8 +612,9 @@ def update_bot(
         parsed = parse_bot_option(rules, spec)
         request = BotRequest(botname, parsed.spec, parsed.role or (old.role if old else None))
         try:
-            done = put_bot(store, tournament, rules, request, _build_dir(db),
-                           _print_build_error, update=True)
+            done = put_bot(
+                store, tournament, rules, request, _build_dir(db), _print_build_error, update=True
+            )
         except TournamentError as exc:
             fail(str(exc))
     if done is None:
@@ -507,8 +623,9 @@ def update_bot(
     print(f"{name}: bot {bot.name} updated to version {bot.version}, {count} games scheduled")
 
 
-def current_standings(store: Store, tournament: Tournament, rank_by: str | None
-                      ) -> tuple[list[Any], list[Any], list[str]]:
+def current_standings(
+    store: Store, tournament: Tournament, rank_by: str | None
+) -> tuple[list[Any], list[Any], list[str]]:
     """(standings, counted records, bot names) from the store through the ranking."""
     from botarena.tournament import ranking
 
@@ -517,13 +634,11 @@ def current_standings(store: Store, tournament: Tournament, rank_by: str | None
     roles = {bot.name: bot.role for bot in bots if bot.role}
     if rank_by is not None and rank_by not in ranking.RANK_METHODS:
         fail(f"--rank-by {rank_by!r}: not one of {', '.join(ranking.RANK_METHODS)}")
-    table = ranking.standings(tournament.game, records, names, rank_by=rank_by,
-                              roles=roles or None)
+    table = ranking.standings(tournament.game, records, names, rank_by=rank_by, roles=roles or None)
     return table, records, names
 
 
-def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None
-                    ) -> None:
+def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None) -> None:
     """The table; ranked by points (Amazes' tradition), it shows the points and the irregular
     losses that break their ties, since those decide the order."""
     from rich.table import Table
@@ -532,15 +647,30 @@ def print_standings(tournament: Tournament, table: list[Any], rank_by: str | Non
 
     by_points = (rank_by or default_rank_by(tournament.game)) == "points"
     has_roles = any(row.role for row in table)
-    grid = Table(*(["role"] if has_roles else []), "#", "bot",
-                 *(["points", "irregular"] if by_points else []), "rating", "games", "mean",
-                 "W-D-L", "faults", title=f"{tournament.name} · {tournament.game}")
+    grid = Table(
+        *(["role"] if has_roles else []),
+        "#",
+        "bot",
+        *(["points", "irregular"] if by_points else []),
+        "rating",
+        "games",
+        "mean",
+        "W-D-L",
+        "faults",
+        title=f"{tournament.name} · {tournament.game}",
+    )
     for row in table:
-        grid.add_row(*([row.role or ""] if has_roles else []), str(row.rank),
-                     row.bot + (" (disqualified)" if row.disqualified else ""),
-                     *([f"{row.points:g}", str(row.irregular)] if by_points else []),
-                     f"{row.rating:.2f}", str(row.games), f"{row.mean_score:.1f}",
-                     f"{row.wins}-{row.draws}-{row.losses}", str(row.faults))
+        grid.add_row(
+            *([row.role or ""] if has_roles else []),
+            str(row.rank),
+            row.bot + (" (disqualified)" if row.disqualified else ""),
+            *([f"{row.points:g}", str(row.irregular)] if by_points else []),
+            f"{row.rating:.2f}",
+            str(row.games),
+            f"{row.mean_score:.1f}",
+            f"{row.wins}-{row.draws}-{row.losses}",
+            str(row.faults),
+        )
     _console().print(grid)
 
 
@@ -554,8 +684,10 @@ def plot_path(db: str, tournament: Tournament) -> Path:
 def standings(
     name: Annotated[str, typer.Argument(help="the tournament")],
     as_json: Annotated[bool, typer.Option("--json", help="print a JSON list")] = False,
-    rank_by: Annotated[str | None, typer.Option(
-        help="points, places or mean-score (default: the game's tradition)")] = None,
+    rank_by: Annotated[
+        str | None,
+        typer.Option(help="points, places or mean-score (default: the game's tradition)"),
+    ] = None,
     plot: Annotated[bool, typer.Option(help="draw the rating over games as a PNG")] = True,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -577,16 +709,23 @@ def standings(
         from botarena.tournament import adaptive
 
         plan = tournament.plan
-        decisions = adaptive.decide(tournament.game, names, {row.bot: row.role for row in table},
-                                    records, plan["games_per_pair"], plan["top"],
-                                    plan["confidence"])
+        decisions = adaptive.decide(
+            tournament.game,
+            names,
+            {row.bot: row.role for row in table},
+            records,
+            plan["games_per_pair"],
+            plan["top"],
+            plan["confidence"],
+        )
         for line in adaptive.describe(decisions, rounds, plan["max_rounds"]):
             print(line)
     if plot and records:
         from botarena.tournament.ranking import plot_history
 
-        path = plot_history(tournament.game, records, names, plot_path(db, tournament),
-                            rank_by=rank_by)
+        path = plot_history(
+            tournament.game, records, names, plot_path(db, tournament), rank_by=rank_by
+        )
         print(f"plot: {path}")
 
 
@@ -600,11 +739,28 @@ def _ladder_standings(store: Store, tournament: Tournament, as_json: bool) -> No
     if as_json:
         print(json.dumps([row.to_dict() for row in table]))
         return
-    grid = Table("#", "bot", "version", "ordinal", "mu", "sigma", "games", "last hour",
-                 title=f"{tournament.name} · {tournament.game} · ladder")
+    grid = Table(
+        "#",
+        "bot",
+        "version",
+        "ordinal",
+        "mu",
+        "sigma",
+        "games",
+        "last hour",
+        title=f"{tournament.name} · {tournament.game} · ladder",
+    )
     for row in table:
-        grid.add_row(str(row.rank), row.bot, row.label, f"{row.ordinal:.2f}", f"{row.mu:.2f}",
-                     f"{row.sigma:.2f}", str(row.games), str(row.last_hour))
+        grid.add_row(
+            str(row.rank),
+            row.bot,
+            row.label,
+            f"{row.ordinal:.2f}",
+            f"{row.mu:.2f}",
+            f"{row.sigma:.2f}",
+            str(row.games),
+            str(row.last_hour),
+        )
     _console().print(grid)
 
 
@@ -618,17 +774,32 @@ def list_games(
     with open_store(db) as store:
         rows = store.games(_tournament(store, name))
     if as_json:
-        print(json.dumps([{"key": r.key, "bots": list(r.seats),
-                           "scores": list(r.scores) if r.scores is not None else None,
-                           "status": r.status, "replay": r.replay} for r in rows]))
+        print(
+            json.dumps(
+                [
+                    {
+                        "key": r.key,
+                        "bots": list(r.seats),
+                        "scores": list(r.scores) if r.scores is not None else None,
+                        "status": r.status,
+                        "replay": r.replay,
+                    }
+                    for r in rows
+                ]
+            )
+        )
         return
     from rich.table import Table
 
     grid = Table("key", "bots", "scores", "status", "replay")
     for r in rows:
-        grid.add_row(r.key, " ".join(r.seats),
-                     " ".join(f"{s:g}" for s in r.scores) if r.scores else "",
-                     r.status + (f": {r.error}" if r.error else ""), r.replay or "")
+        grid.add_row(
+            r.key,
+            " ".join(r.seats),
+            " ".join(f"{s:g}" for s in r.scores) if r.scores else "",
+            r.status + (f": {r.error}" if r.error else ""),
+            r.replay or "",
+        )
     _console().print(grid)
 
 
@@ -652,8 +823,11 @@ def cross_table(
         line = []
         for col in names:
             entry = cells.get(row, {}).get(col)
-            line.append("" if row == col or entry is None else
-                        f"{entry[3]:g} ({entry[0]}-{entry[1]}-{entry[2]})")
+            line.append(
+                ""
+                if row == col or entry is None
+                else f"{entry[3]:g} ({entry[0]}-{entry[1]}-{entry[2]})"
+            )
         grid.add_row(row, *line)
     _console().print(grid)
 
@@ -668,9 +842,15 @@ def list_tournaments(db: DbOption = DEFAULT_DB) -> None:
         for tournament in store.tournaments():
             counts = store.counts(tournament)
             parent = tournament.plan.get("parent")
-            kind = tournament.schedule + (f" ({tournament.plan.get('stage')} of {parent})"
-                                          if parent else "")
-            grid.add_row(tournament.name, tournament.game, kind,
-                         str(len(store.bots(tournament))), str(counts.get("done", 0)),
-                         str(sum(n for s, n in counts.items() if s != "void")))
+            kind = tournament.schedule + (
+                f" ({tournament.plan.get('stage')} of {parent})" if parent else ""
+            )
+            grid.add_row(
+                tournament.name,
+                tournament.game,
+                kind,
+                str(len(store.bots(tournament))),
+                str(counts.get("done", 0)),
+                str(sum(n for s, n in counts.items() if s != "void")),
+            )
     _console().print(grid)

@@ -22,6 +22,7 @@ from botarena.tournament.ladder import Entry
 
 def spearman(xs: list[float], ys: list[float]) -> float:
     """Spearman's rank correlation (no ties expected among floats)."""
+
     def ranks(values: list[float]) -> list[int]:
         order = sorted(range(len(values)), key=values.__getitem__)
         out = [0] * len(values)
@@ -67,8 +68,9 @@ class Field:
     def play(self, a: int, b: int) -> None:
         """One stub game between bots a and b, rated."""
         self.seq += 1
-        win = (self.strengths[a] + self.rng.gauss(0, 1)) > (self.strengths[b] +
-                                                             self.rng.gauss(0, 1))
+        win = (self.strengths[a] + self.rng.gauss(0, 1)) > (
+            self.strengths[b] + self.rng.gauss(0, 1)
+        )
         ra = self.model.rating(mu=self.mu[a], sigma=self.sigma[a])
         rb = self.model.rating(mu=self.mu[b], sigma=self.sigma[b])
         [[ra], [rb]] = self.model.rate([[ra], [rb]], ranks=[1.0, 2.0] if win else [2.0, 1.0])
@@ -102,7 +104,7 @@ def matchmaking(sim: Field) -> Iterator[tuple[int, int]]:
             if key == ladder.priority(_entry(sim, seed)):
                 break
         at = bisect.bisect_left(mus, sim.mu[seed])
-        near = by_mu[max(0, at - ladder.NEAREST):at + ladder.NEAREST + 1]
+        near = by_mu[max(0, at - ladder.NEAREST) : at + ladder.NEAREST + 1]
         pool = [_entry(sim, i) for i in {*near, *sim.rng.sample(range(n), ladder.RANDOM)}]
         [other] = ladder.pick_opponents(_entry(sim, seed), pool, 1, sim.rng)
         yield seed, int(other.label)
@@ -136,11 +138,13 @@ def round_robin(sim: Field) -> Iterator[tuple[int, int]]:
 
 
 PAIRINGS: dict[str, Callable[[Field], Iterator[tuple[int, int]]]] = {
-    "matchmaking": matchmaking, "uniform": uniform, "round-robin": round_robin}
+    "matchmaking": matchmaking,
+    "uniform": uniform,
+    "round-robin": round_robin,
+}
 
 
-def curve(bots: int, pairing: str, checkpoints: list[int], seed: int = 1
-          ) -> dict[int, float]:
+def curve(bots: int, pairing: str, checkpoints: list[int], seed: int = 1) -> dict[int, float]:
     """Spearman ρ of the ordinals with the truth when the field has played, on average,
     each checkpoint's number of games per bot."""
     rng = random.Random(seed)
@@ -155,8 +159,7 @@ def curve(bots: int, pairing: str, checkpoints: list[int], seed: int = 1
     return out
 
 
-def newcomer(bots: int, games: int = 30, seed: int = 1, warmup: int = 40) -> tuple[int, int,
-                                                                                     int]:
+def newcomer(bots: int, games: int = 30, seed: int = 1, warmup: int = 40) -> tuple[int, int, int]:
     """A field played `warmup` games per bot by matchmaking, then a bot of random strength
     joins and plays `games` games. Returns (its true place, its place by μ, and the width of
     its σ-band in places, the bots whose μ is within ±σ of its own, or -1 when its true
