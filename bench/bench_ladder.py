@@ -168,6 +168,25 @@ def run(quick: bool) -> list[dict]:
             "goal": "~0.68 (1 sigma)",
         }
     )
+    import os
+
+    if os.environ.get("BOTARENA_BENCH_PG"):  # postgresql://USER@HOST:PORT/DB
+        rows.append(
+            {
+                "name": "PostgreSQL: choose + claim + result + ratings + replay",
+                "value": claim_and_result_ms(os.environ["BOTARENA_BENCH_PG"]),
+                "unit": "ms/game",
+                "goal": "",
+            }
+        )
+    rows.append(
+        {
+            "name": "SQLite: choose + claim + result + ratings + replay",
+            "value": claim_and_result_ms(f"sqlite:///{tempfile.mkdtemp()}/b.db"),
+            "unit": "ms/game",
+            "goal": "",
+        }
+    )
     games = 28 if quick else 56  # the round robin of 8 bots: 56 games
     for workers in (1, 2):
         ladder_rate = games_per_second(workers, games, True)
@@ -189,3 +208,49 @@ def run(quick: bool) -> list[dict]:
             }
         )
     return rows
+
+
+def claim_and_result_ms(url: str, games: int = 200) -> float:
+    """One ladder game chosen and claimed, then its result, ratings and a 20 KB replay
+    committed, on the store at `url` (ms per game; no game is played)."""
+    import os
+
+    from botarena.tournament import ladder
+
+    with tempfile.TemporaryDirectory() as tmp:
+        from botarena.games import get_game
+        from botarena.tournament.manage import Settings, create, parse_bot_option
+        from botarena.tournament.store import Store
+
+        store = Store.open(url)
+        rules = get_game("amazes")
+        name = f"bench{os.getpid()}{int(time.time())}"
+        bots = [parse_bot_option(rules, f"b{i}=builtin:amazes/random") for i in range(100)]
+        tournament, _ = create(
+            store,
+            name,
+            rules,
+            bots,
+            Settings(schedule="ladder", seed=1, replay_dir=Path(tmp)),
+            Path(tmp),
+            print,
+        )
+        replay = Path(tmp) / "r.json.gz"
+        replay.write_bytes(os.urandom(20_000))
+        rng = random.Random(1)
+        result = {
+            "scores": [1, 0],
+            "ranks": [1, 2],
+            "statuses": ["ok", "ok"],
+            "faults": [0, 0],
+            "turns": 1,
+            "end_reason": "x",
+            "replay": str(replay),
+        }
+        started = time.perf_counter()
+        for _ in range(games):
+            game = ladder.make_and_claim(store, tournament, "bench", rng)
+            ladder.finish(store, game, "bench", result, True)
+        elapsed = time.perf_counter() - started
+        store.close()
+    return elapsed / games * 1000

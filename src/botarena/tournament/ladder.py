@@ -210,34 +210,33 @@ def choose(
             .limit(1)
         ).one()
     )
-    candidates = [
-        _entry(row)
-        for row in conn.execute(
-            sa.select(ladder_bots)
-            .where(active, ladder_bots.c.mu >= seed.mu, ladder_bots.c.label != seed.label)
-            .order_by(ladder_bots.c.mu)
-            .limit(NEAREST)
-        )
-    ]
-    candidates += [
-        _entry(row)
-        for row in conn.execute(
-            sa.select(ladder_bots)
-            .where(active, ladder_bots.c.mu < seed.mu)
-            .order_by(ladder_bots.c.mu.desc())
-            .limit(NEAREST)
-        )
-    ]
-    pivot = rng.random()
-    candidates += [
-        _entry(row)
-        for row in conn.execute(
-            sa.select(ladder_bots)
-            .where(active, ladder_bots.c.rnd >= pivot)
-            .order_by(ladder_bots.c.rnd)
-            .limit(RANDOM)
-        )
-    ]
+    columns = (
+        ladder_bots.c.label,
+        ladder_bots.c.mu,
+        ladder_bots.c.sigma,
+        ladder_bots.c.last_seq,
+        ladder_bots.c.firsts,
+    )
+    above = (
+        sa.select(*columns)
+        .where(active, ladder_bots.c.mu >= seed.mu, ladder_bots.c.label != seed.label)
+        .order_by(ladder_bots.c.mu)
+        .limit(NEAREST)
+    )
+    below = (
+        sa.select(*columns)
+        .where(active, ladder_bots.c.mu < seed.mu)
+        .order_by(ladder_bots.c.mu.desc())
+        .limit(NEAREST)
+    )
+    anywhere = (
+        sa.select(*columns)
+        .where(active, ladder_bots.c.rnd >= rng.random())
+        .order_by(ladder_bots.c.rnd)
+        .limit(RANDOM)
+    )
+    parts = [sa.select(q.subquery()) for q in (above, below, anywhere)]  # one round trip
+    candidates = [_entry(row) for row in conn.execute(sa.union_all(*parts))]
     if len({c.label for c in candidates} - {seed.label}) < seats - 1:  # a small field
         candidates = [_entry(row) for row in conn.execute(sa.select(ladder_bots).where(active))]
     group = [seed, *pick_opponents(seed, candidates, seats - 1, rng)]
@@ -261,16 +260,8 @@ def make_and_claim(
         if chosen is None:
             return None
         seats, map_path = chosen
-        seq = conn.execute(sa.select(sa.func.coalesce(sa.func.max(games.c.id), 0))).scalar_one()
-        seed = (
-            int.from_bytes(
-                hashlib.sha256(
-                    f"{tournament.plan['seed']}|{seq}|{uuid.uuid4().hex}".encode()
-                ).digest()[:4],
-                "big",
-            )
-            >> 1
-        )
+        digest = hashlib.sha256(f"{tournament.plan['seed']}|{uuid.uuid4().hex}".encode())
+        seed = int.from_bytes(digest.digest()[:4], "big") >> 1
         row = conn.execute(
             games.insert()
             .values(
@@ -291,12 +282,11 @@ def make_and_claim(
         conn.execute(
             ladder_bots.update()
             .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label.in_(seats))
-            .values(last_seq=row.id)
-        )
-        conn.execute(
-            ladder_bots.update()
-            .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label == seats[0])
-            .values(firsts=ladder_bots.c.firsts + 1)
+            .values(
+                last_seq=row.id,
+                firsts=ladder_bots.c.firsts
+                + sa.case((ladder_bots.c.label == seats[0], 1), else_=0),
+            )
         )
         return _game(row)
 
