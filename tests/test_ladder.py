@@ -348,3 +348,65 @@ def test_the_simulated_ladder_ranks_a_small_field_well() -> None:
     found = {p: curve(40, p, [40], seed=2)[40] for p in ("matchmaking", "uniform")}
     assert found["matchmaking"] >= 0.85 and found["uniform"] >= 0.8
     assert found["matchmaking"] >= found["uniform"] - 0.03
+
+
+def test_an_update_starts_a_new_version_that_plays_next_and_replaces_the_old(
+    tmp_path: Path,
+) -> None:
+    names = ["a", "b", "c", "d"]
+    store, tournament = make_ladder(tmp_path, names)
+    settle(store, tournament, names)
+    done = put_bot(
+        store,
+        tournament,
+        get_game("amazes"),
+        BotRequest("b", EXPLORER),
+        tmp_path,
+        print,
+        update=True,
+    )
+    assert done is not None and done[0].label == "b@v2"
+    game = ladder.make_and_claim(store, tournament, "r", random.Random(0))
+    assert "b@v2" in game.seats and "b" not in game.seats
+    labels = [row.label for row in ladder.standings(store, tournament)]
+    assert sorted(labels) == ["a", "b@v2", "c", "d"]
+
+
+@pytest.mark.slow
+def test_sigterm_lets_the_game_in_progress_finish_and_leaves_no_claim(tmp_path: Path) -> None:
+    import signal
+
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    bots = [f"--bot=b{i}={EXPLORER}" for i in range(3)]
+    made = botarena(
+        "tournament",
+        "new",
+        "L",
+        "--game",
+        "amazes",
+        "--schedule",
+        "ladder",
+        *bots,
+        "--db",
+        db,
+        cwd=tmp_path,
+    )
+    assert made.returncode == 0, made.stderr
+    process = subprocess.Popen(
+        [sys.executable, "-m", "botarena", "tournament", "run", "L", "--workers", "0", "--db", db],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(4.0)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert "stopping: the games in progress finish" in err
+    store = Store.open(db)
+    counts = store.counts(store.tournament("L"))
+    assert set(counts) == {"done"} and out.rstrip().endswith(f"{counts['done']} games played")
+    assert sum(row.games for row in ladder.standings(store, store.tournament("L"))) == (
+        2 * counts["done"]
+    )

@@ -274,6 +274,10 @@ def run(
                     "--dask plays finite tournaments; a ladder's workers are"
                     " `botarena tournament work --db URL` on each machine"
                 )
+            if tournament.schedule == "ladder" and len(store.bots(tournament)) < 2:
+                fail(
+                    f"ladder {name} has {len(store.bots(tournament))} active bot(s): add-bot first"
+                )
             _work(store, db, [name], workers, games, seconds)
             return
         if dask is not None:

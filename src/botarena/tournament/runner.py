@@ -367,7 +367,7 @@ def work(
     until = None if seconds is None else started + seconds
     inflight: dict[cf.Future, tuple[Tournament, GameRow]] = {}
     specs: dict[tuple[int, str], tuple[str, str | None]] = {}
-    played, beat, turn, leader = 0, time.monotonic(), 0, ""
+    played, beat, turn, leader, looked = 0, time.monotonic(), 0, "", 0.0
 
     def spec_map(tournament: Tournament) -> dict[str, tuple[str, str | None]]:
         missing = [t for t in (tournament,) if not any(k[0] == t.id for k in specs)]
@@ -423,7 +423,8 @@ def work(
                     continue
                 if ladder.finish(store, game, runner, result, tournament.schedule == "ladder"):
                     played += 1
-                    if tournament.schedule == "ladder":
+                    if tournament.schedule == "ladder" and time.monotonic() - looked > 2.0:
+                        looked = time.monotonic()  # reading the standings costs O(bots)
                         top = ladder.standings(store, tournament)[:1]
                         leader = f"{top[0].label} {top[0].ordinal:.2f}" if top else ""
                 elapsed = time.monotonic() - started
