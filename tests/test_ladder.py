@@ -235,6 +235,7 @@ def test_a_test_competition_is_a_round_robin_every_so_many_hours(tmp_path: Path)
     assert ladder.children(store, tournament, "test") == [store.tournament("L-test-1")]
 
 
+@pytest.mark.slow
 def test_run_plays_n_games_rates_them_and_keeps_the_replays_in_the_store(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 's.db'}"
     assert (
@@ -273,6 +274,19 @@ def test_run_plays_n_games_rates_them_and_keeps_the_replays_in_the_store(tmp_pat
     assert len(done) == 4
     document = json.loads(gzip.decompress(ladder.replay_bytes(store, done[0].id)))
     assert document["result"]["players"][0]["score"] == done[0].scores[0]
+    out = tmp_path / "got.json.gz"
+    got = botarena(
+        "tournament", "replay", "L", done[0].key, "-o", str(out), "--db", db, cwd=tmp_path
+    )
+    assert got.returncode == 0, got.stderr
+    assert out.read_bytes() == ladder.replay_bytes(store, done[0].id)
+    verified = subprocess.run(
+        [sys.executable, "-m", "botarena", "verify", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
 @pytest.mark.slow

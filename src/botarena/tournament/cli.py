@@ -569,6 +569,31 @@ def finals(
     )
 
 
+@app.command()
+def replay(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    key: Annotated[str, typer.Argument(help="the game's key (see `tournament games`)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="where to write it (.json.gz)")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Write a game's replay as stored in the database (played on any worker), for `view`."""
+    from botarena.tournament import ladder
+
+    with open_store(db) as store:
+        tournament = _tournament(store, name)
+        found = [g for g in store.games(tournament) if g.key == key]
+        if not found:
+            fail(f"{name}: no game {key!r} (see `botarena tournament games {name}`)")
+        data = ladder.replay_bytes(store, found[0].id)
+    if data is None:
+        fail(
+            f"{name}: game {key!r} has no replay in the database (not finished, or played"
+            " before replays were stored)"
+        )
+    out.write_bytes(data)
+    print(f"{out}: view it with: botarena view {out}")
+
+
 @app.command("add-bot")
 def add_bot(
     name: Annotated[str, typer.Argument(help="the tournament")],
