@@ -424,3 +424,34 @@ def test_sigterm_lets_the_game_in_progress_finish_and_leaves_no_claim(tmp_path: 
     assert sum(row.games for row in ladder.standings(store, store.tournament("L"))) == (
         2 * counts["done"]
     )
+
+
+@given(st.lists(rating, min_size=1, max_size=12), st.integers(1, 9), st.integers(0, 99))
+def test_opponents_are_distinct_never_the_seed_and_as_many_as_there_are(
+    ratings, count, seed
+) -> None:
+    pool = [Entry(str(i), mu, sigma, 0) for i, (mu, sigma) in enumerate(ratings)]
+    chosen = ladder.pick_opponents(pool[0], pool + pool, count, random.Random(seed))
+    labels = [entry.label for entry in chosen]
+    assert len(labels) == len(set(labels)) == min(count, len(pool) - 1)
+    assert "0" not in labels
+
+
+def test_a_map_that_says_its_turns_is_played_for_them(tmp_path: Path) -> None:
+    from botarena.tournament import runner
+
+    (tmp_path / "short.map").write_text("# turns 7\n" + (ANTS_MAPS / "p02.map").read_text())
+    store, _ = make_ladder(
+        tmp_path,
+        ["a", "b", "c"],
+        game="ants",
+        spec="builtin:ants/hold",
+        maps=(tmp_path / "short.map",),
+    )
+    executor = runner.LocalExecutor(0)
+    assert runner.work(store, executor, ["L"], games=2) == 2
+    from botarena.tournament.store import games
+
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(games.c.status, games.c.turns)).all()
+    assert [tuple(row) for row in rows] == [("done", 7)] * 2
