@@ -10,7 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -34,10 +34,10 @@ DbOption = Annotated[
 ]
 
 
-def fail(message: str) -> Any:
+def fail(message: str) -> NoReturn:
     from botarena.cli import fail as cli_fail
 
-    return cli_fail(message)
+    cli_fail(message)
 
 
 def _console() -> Any:
@@ -253,7 +253,7 @@ def run(
     A ladder plays until stopped (Ctrl-C, SIGTERM), --games N more games, or --for S."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from botarena.tournament.runner import LocalExecutor
+    from botarena.tournament.runner import Executor, LocalExecutor
 
     if workers is not None and workers < 0:
         fail("--workers must be 0 or more")
@@ -280,6 +280,7 @@ def run(
                 )
             _work(store, db, [name], workers, games, seconds)
             return
+        executor: Executor
         if dask is not None:
             from botarena.tournament.cluster import ClusterError, DaskExecutor
 

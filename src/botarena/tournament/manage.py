@@ -321,7 +321,7 @@ def create(
             str(settings.replay_dir.resolve()),
         )
         for request, (bot_name, spec, role) in checked:
-            bot = store.add_bot(
+            added = store.add_bot(
                 conn,
                 tournament,
                 bot_name,
@@ -331,7 +331,7 @@ def create(
                 _path(request.source),
             )
             if kind == "ladder":
-                ladder.join(conn, tournament, bot.name, bot.label)
+                ladder.join(conn, tournament, added.name, added.label)
         scheduled = _schedule_more(store, conn, tournament)
     return tournament, scheduled
 
