@@ -369,6 +369,7 @@ def _work(
     workers: int | None,
     games: int | None,
     seconds: float | None,
+    idle_exit: bool = True,
 ) -> None:
     """The living loop of `run` (a ladder) and `work`: progress lines, clean stops."""
     import signal
@@ -420,7 +421,14 @@ def _work(
     previous = {sig: signal.signal(sig, asked) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         played = runner.work(
-            store, executor, names, games=games, seconds=seconds, stop=stop, report=report
+            store,
+            executor,
+            names,
+            games=games,
+            seconds=seconds,
+            stop=stop,
+            report=report,
+            idle_exit=idle_exit,
         )
     except KeyboardInterrupt:
         played = -1
@@ -457,11 +465,12 @@ def work(
     seconds: Annotated[float | None, typer.Option("--for", help="stop after S seconds")] = None,
 ) -> None:
     """A worker on any machine that reaches the store: claims and plays the games of the
-    running tournaments (ladders, their test competitions and finals, finite ones)."""
+    running tournaments (ladders, their test competitions and finals, finite ones), and
+    waits for more when there is none, until stopped (Ctrl-C, SIGTERM), --games or --for."""
     with open_store(db) as store:
         for name in tournament or []:
             _tournament(store, name)
-        _work(store, db, tournament or None, workers, games, seconds)
+        _work(store, db, tournament or None, workers, games, seconds, idle_exit=False)
 
 
 @app.command("retire-bot")
