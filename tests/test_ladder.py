@@ -455,3 +455,42 @@ def test_a_map_that_says_its_turns_is_played_for_them(tmp_path: Path) -> None:
     with store.engine.connect() as conn:
         rows = conn.execute(sa.select(games.c.status, games.c.turns)).all()
     assert [tuple(row) for row in rows] == [("done", 7)] * 2
+
+
+@pytest.mark.slow
+def test_update_bot_and_add_bot_build_a_source(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    source = tmp_path / "mine.py"
+    source.write_text("from botarena.games.amazes.bots.random import main\nmain()\n")
+    made = botarena(
+        "tournament",
+        "new",
+        "L",
+        "--game",
+        "amazes",
+        "--schedule",
+        "ladder",
+        "--bot",
+        f"a={RANDOM}",
+        "--bot",
+        f"b={RANDOM}",
+        "--db",
+        db,
+        cwd=tmp_path,
+    )
+    assert made.returncode == 0, made.stderr
+    updated = botarena(
+        "tournament", "update-bot", "L", "b", "--source", str(source), "--db", db, cwd=tmp_path
+    )
+    assert updated.stdout == "L: bot b updated to version 2; it plays the next games\n"
+    added = botarena(
+        "tournament", "add-bot", "L", "c", "--source", str(source), "--db", db, cwd=tmp_path
+    )
+    assert added.stdout == "L: bot c added; it plays the next games\n", added.stderr
+    store = Store.open(db)
+    bots = {bot.label: bot for bot in store.bots(store.tournament("L"))}
+    assert sorted(bots) == ["a", "b@v2", "c"]
+    assert bots["c"].source == str(source) and bots["b@v2"].source == str(source)
+    assert "one of them" in user_error(
+        "tournament", "update-bot", "L", "b", "--db", db, cwd=tmp_path
+    )
