@@ -22,9 +22,74 @@ def view_document(replay: dict[str, Any]) -> dict[str, Any]:
     so the ants' lives (spawn, moves, end), food and hills are re-simulated here with the
     rules, as the 2011 replay stores them; the replies they come from are then dropped."""
     derived: dict[str, Any] = {}
+    io = bot_io(replay)
     if replay.get("game") == "ants" and replay.get("schema_version") == 1:
         derived, replay = _ants(replay)
+    derived["io"] = io
     return {"view_version": VIEW_VERSION, "replay": replay, "derived": derived}
+
+
+IO_BUDGET = 3_000_000
+"""Characters of bot input and output a view document holds at most (before gzip): a long
+game's texts are cut shorter, not dropped, so the page stays a few MB at worst."""
+IO_TEXT_LIMITS = (4000, 1000, 250, 60)
+"""Each text's cut, the longest that keeps the whole game within IO_BUDGET."""
+
+
+def bot_io(replay: dict[str, Any]) -> list[list[list[str]]]:
+    """io[k][i] = [sent, answered] of the k-th step's i-th act, each cut at the longest of
+    IO_TEXT_LIMITS that fits IO_BUDGET, with a note saying how much was cut. Texts a replay
+    does not store (Ants and Labyrinth keep no `sent`; packed replies) are re-made by
+    re-playing the recorded answers through the rules; if the rules refuse the replay, the
+    stored texts alone are shown."""
+    texts = _io_texts(replay)
+    total = sum(len(sent) + len(reply) for step in texts for sent, reply in step)
+    limit = next((limit for limit in IO_TEXT_LIMITS
+                  if sum(min(len(sent), limit) + min(len(reply), limit)
+                         for step in texts for sent, reply in step) <= IO_BUDGET),
+                 IO_TEXT_LIMITS[-1]) if total > IO_BUDGET else IO_TEXT_LIMITS[0]
+    return [[[_cut(sent, limit), _cut(reply, limit)] for sent, reply in step]
+            for step in texts]
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… ({len(text) - limit} more characters not shown here)"
+
+
+def _io_texts(replay: dict[str, Any]) -> list[list[tuple[str, str]]]:
+    from botarena.core.replay import ReplayError, StepMismatch, rebuild, recorded_actions
+    from botarena.core.rules import GameError, Status
+    from botarena.games import get_game
+
+    steps = replay.get("steps", [])
+    stored = [[(act.get("sent", "(not recorded)"), act.get("reply", "(not recorded)"))
+               for act in step["acts"]] for step in steps]
+    try:
+        game = get_game(replay["game"])
+        state = rebuild(game, replay)
+        for seat_text, (status, detail) in replay.get("handshake_faults", {}).items():
+            state.fault(int(seat_text), Status(status), detail)
+        texts = []
+        for step in steps:
+            state.to_act()
+            line = []
+            for act in step["acts"]:
+                observation = state.observation(act["seat"])
+                sent = act.get("sent")
+                if sent is None:
+                    sent = game.protocol.encode(observation)
+                reply = act.get("reply")
+                if reply is None and "packed" in act:
+                    reply = game.protocol.unpack_reply(act["packed"], observation)
+                line.append((sent, "(no answer)" if reply is None else reply))
+            state.apply(recorded_actions(game, state, step))
+            texts.append(line)
+        return texts
+    except (KeyError, ValueError, TypeError, IndexError, ReplayError, StepMismatch,
+            GameError):
+        return stored
 
 
 def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

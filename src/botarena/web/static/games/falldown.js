@@ -103,10 +103,17 @@
     const names = replay.bots.map((bot) => bot.name);
     return {
       stepsPerSecond: 8,
+      scoreName: "score",
+      scoreHeader: "on board (at the end: score)",
+      stepName: "slots",
+      endReasons: { survivor: "one player is left on the board",
+        turns: "the slot limit was reached with several players on the board" },
       color: (seat) => colors[seat],
       label(t) {
         const frame = frames[t];
-        return t === 0 ? "start" : `slot ${frame.slot} · ${names[frame.seat]}: ${frame.command}`;
+        return t === 0 ? "start: no slot played yet"
+          : `slot ${frame.slot} (one bot's command a slot, in seat order) · ` +
+            `${names[frame.seat]} played ${frame.command}`;
       },
       scores: (t) => (t === frames.length - 1 && replay.result
         ? replay.result.players.map((player) => player.score)

@@ -1,0 +1,37 @@
+"""The view document's bot I/O: every act's sent and answered text, re-made where the replay
+keeps none, and cut (with a note) when a long game would exceed the document's budget."""
+
+from __future__ import annotations
+
+import botarena
+from botarena.core.replay import load
+from botarena.web import viewdoc
+
+
+def test_io_holds_the_recorded_texts(tmp_path):
+    path = tmp_path / "a.json.gz"
+    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=2,
+                  replay=path)
+    document = load(path)
+    io = viewdoc.view_document(document)["derived"]["io"]
+    assert len(io) == len(document["steps"])
+    for step, texts in zip(document["steps"], io, strict=True):
+        (act,) = step["acts"]
+        ((sent, answered),) = texts
+        assert sent == act["sent"]
+        assert answered == act.get("reply", step["frame"]["moves"])
+
+
+def test_long_texts_are_cut_with_a_note(tmp_path, monkeypatch):
+    """Over the budget, each text is cut at the longest limit that fits, and says how much
+    is missing."""
+    path = tmp_path / "f.json.gz"
+    botarena.play("falldown", ["builtin:falldown/random"] * 4, seed=1, replay=path, turns=40)
+    document = load(path)
+    sent = document["steps"][0]["acts"][0]["sent"]
+    assert len(sent) > 60
+    monkeypatch.setattr(viewdoc, "IO_BUDGET", 60 * 2 * 40)
+    monkeypatch.setattr(viewdoc, "IO_TEXT_LIMITS", (500, 60, 10))
+    io = viewdoc.bot_io(document)
+    assert io[0][0][0] == (sent[:60] + f"\n… ({len(sent) - 60} more characters not shown here)")
+    assert io[0][0][1] == document["steps"][0]["acts"][0]["reply"]  # short: whole
