@@ -10,6 +10,7 @@ import typer
 
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
+from botarena.core.starters import Starter, add_command
 
 app = typer.Typer(help="JavaChallenge 2015 Falldown tools.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
@@ -23,6 +24,10 @@ def _fail(message: str) -> NoReturn:
 @app.callback()
 def _group() -> None:
     """JavaChallenge 2015 Falldown tools."""
+
+
+add_command(app, Starter("falldown", {"bot": ("bot", [
+    "BOT", "builtin:falldown/hunter", "builtin:falldown/random", "builtin:falldown/random"])}))
 
 
 @app.command("import-bookmaker")

@@ -10,9 +10,13 @@ from typing import Annotated, Any
 import typer
 
 from botarena.core.spec import BotSpecError
+from botarena.core.starters import Starter, add_command
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   rich_markup_mode=None)
+add_command(app, Starter("labyrinth", {
+    "adventurers": ("adventurers", ["BOT", "builtin:labyrinth/warden"]),
+    "master": ("master", ["builtin:labyrinth/cartographer", "BOT"])}))
 
 
 @app.command("check-post")
