@@ -32,6 +32,8 @@ def test_long_texts_are_cut_with_a_note(tmp_path, monkeypatch):
     assert len(sent) > 60
     monkeypatch.setattr(viewdoc, "IO_BUDGET", 60 * 2 * 40)
     monkeypatch.setattr(viewdoc, "IO_TEXT_LIMITS", (500, 60, 10))
-    io = viewdoc.bot_io(document)
+    made = viewdoc.BotIo(document)
+    made.add(document["steps"])
+    io = made.texts()
     assert io[0][0][0] == (sent[:60] + f"\n… ({len(sent) - 60} more characters not shown here)")
     assert io[0][0][1] == document["steps"][0]["acts"][0]["reply"]  # short: whole
