@@ -19,29 +19,58 @@ TOOLS = {"python": (), "cpp": ("g++",), "java": ("javac", "java")}
 # game, role, the seats (BOT marks the starter's), options, the end reasons of a whole game
 GAMES = [
     ("amazes", None, ["BOT", "builtin:amazes/explorer"], [], {"turns", "sudden_death"}),
-    ("falldown", None, ["BOT", "builtin:falldown/hunter", "builtin:falldown/random",
-                        "builtin:falldown/random"], ["-o", "turns=400"], {"turns", "survivor"}),
-    ("ants", None, ["BOT", "builtin:ants/random"], ["-o", "turns=60"],
-     {"turn limit reached", "lone survivor", "food not being gathered", "rank stabilized"}),
-    ("labyrinth", "adventurers", ["BOT", "builtin:labyrinth/static"], ["-o", "max_rounds=2"],
-     {"round_cap", "turns"}),
-    ("labyrinth", "master", ["builtin:labyrinth/wallfollower", "BOT"], ["-o", "max_rounds=2"],
-     {"round_cap", "turns"}),
+    (
+        "falldown",
+        None,
+        ["BOT", "builtin:falldown/hunter", "builtin:falldown/random", "builtin:falldown/random"],
+        ["-o", "turns=400"],
+        {"turns", "survivor"},
+    ),
+    (
+        "ants",
+        None,
+        ["BOT", "builtin:ants/random"],
+        ["-o", "turns=60"],
+        {"turn limit reached", "lone survivor", "food not being gathered", "rank stabilized"},
+    ),
+    (
+        "labyrinth",
+        "adventurers",
+        ["BOT", "builtin:labyrinth/static"],
+        ["-o", "max_rounds=2"],
+        {"round_cap", "turns"},
+    ),
+    (
+        "labyrinth",
+        "master",
+        ["builtin:labyrinth/wallfollower", "BOT"],
+        ["-o", "max_rounds=2"],
+        {"round_cap", "turns"},
+    ),
 ]
 STEMS = {"adventurers": "adventurers", "master": "master", None: "bot"}
 
 
 def botarena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=600,
+    )
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", ["python", "cpp", "java"])
-@pytest.mark.parametrize(("game", "role", "seats", "options", "ends"), GAMES,
-                         ids=[f"{game}-{role or 'bot'}" for game, role, *_ in GAMES])
-def test_starter_builds_and_plays_a_whole_game(tmp_path, game, role, seats, options, ends,
-                                               language):
+@pytest.mark.parametrize(
+    ("game", "role", "seats", "options", "ends"),
+    GAMES,
+    ids=[f"{game}-{role or 'bot'}" for game, role, *_ in GAMES],
+)
+def test_starter_builds_and_plays_a_whole_game(
+    tmp_path, game, role, seats, options, ends, language
+):
     missing = [tool for tool in TOOLS[language] if shutil.which(tool) is None]
     if missing:
         pytest.skip(f"{', '.join(missing)} not installed")
@@ -68,8 +97,11 @@ def test_the_printed_commands_build_and_play(tmp_path):
     made = botarena("amazes", "starter", "cpp", "-o", "mine", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     lines = made.stdout.splitlines()
-    assert lines == ["wrote mine/bot.cpp", "build: g++ -O2 -o mine/bot mine/bot.cpp",
-                     "play:  botarena play amazes mine/bot builtin:amazes/explorer"]
+    assert lines == [
+        "wrote mine/bot.cpp",
+        "build: g++ -O2 -o mine/bot mine/bot.cpp",
+        "play:  botarena play amazes mine/bot builtin:amazes/explorer",
+    ]
     if shutil.which("g++") is None:
         pytest.skip("g++ not installed")
     subprocess.run(shlex.split(lines[1].removeprefix("build: ")), cwd=tmp_path, check=True)
@@ -81,18 +113,26 @@ def test_the_printed_commands_build_and_play(tmp_path):
 def test_messages_and_refusals(tmp_path):
     made = botarena("labyrinth", "starter", "java", "--role", "master", cwd=tmp_path)
     assert made.stdout.splitlines() == [
-        "wrote Master.java", "build: javac -d . Master.java",
-        "play:  botarena play labyrinth builtin:labyrinth/cartographer 'java -cp . Master'"]
+        "wrote Master.java",
+        "build: javac -d . Master.java",
+        "play:  botarena play labyrinth builtin:labyrinth/cartographer 'java -cp . Master'",
+    ]
     assert (tmp_path / "Master.java").read_text().count("public class Master") == 1
     again = botarena("labyrinth", "starter", "java", "--role", "master", cwd=tmp_path)
     assert (again.returncode, again.stderr) == (
-        2, "botarena: error: Master.java: already exists; not overwriting it\n")
+        2,
+        "botarena: error: Master.java: already exists; not overwriting it\n",
+    )
     wrong = botarena("falldown", "starter", "rust", cwd=tmp_path)
     assert (wrong.returncode, wrong.stderr) == (
-        2, "botarena: error: unknown language 'rust'; choose python, cpp or java\n")
+        2,
+        "botarena: error: unknown language 'rust'; choose python, cpp or java\n",
+    )
     role = botarena("amazes", "starter", "python", "--role", "master", cwd=tmp_path)
     assert (role.returncode, role.stderr) == (
-        2, "botarena: error: unknown role 'master'; amazes has bot\n")
+        2,
+        "botarena: error: unknown role 'master'; amazes has bot\n",
+    )
 
 
 def test_ants_older_form_still_writes_the_python_starter(tmp_path):

@@ -10,8 +10,7 @@ from botarena.web import viewdoc
 
 def test_io_holds_the_recorded_texts(tmp_path):
     path = tmp_path / "a.json.gz"
-    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=2,
-                  replay=path)
+    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=2, replay=path)
     document = load(path)
     io = viewdoc.view_document(document)["derived"]["io"]
     assert len(io) == len(document["steps"])

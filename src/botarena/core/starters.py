@@ -32,8 +32,11 @@ def file_name(stem: str, language: str) -> str:
 
 def source(game: str, stem: str, language: str) -> str:
     """The starter's text, as shipped in the package."""
-    return (resources.files(f"botarena.games.{game}").joinpath("starters", file_name(
-        stem, language)).read_text("utf-8"))
+    return (
+        resources.files(f"botarena.games.{game}")
+        .joinpath("starters", file_name(stem, language))
+        .read_text("utf-8")
+    )
 
 
 def how_to(starter: Starter, role: str, language: str, folder: Path) -> tuple[str | None, str]:
@@ -62,8 +65,7 @@ def write(starter: Starter, language_name: str, output: Path, role: str | None) 
         raise ValueError(f"unknown language {language_name!r}; choose python, cpp or java")
     role = role or next(iter(starter.roles))
     if role not in starter.roles:
-        raise ValueError(f"unknown role {role!r}; {starter.game} has "
-                         + ", ".join(starter.roles))
+        raise ValueError(f"unknown role {role!r}; {starter.game} has " + ", ".join(starter.roles))
     stem, _ = starter.roles[role]
     target = output / file_name(stem, language)
     if target.exists():
@@ -87,16 +89,21 @@ def add_command(app: typer.Typer, starter: Starter, legacy: Any = None) -> None:
     `legacy(path)`: what an argument that is no language means (Ants' older
     `botarena ants starter mybot.py`, which writes its Python starter to that file)."""
     roles = list(starter.roles)
-    role_help = (f"which bot: {', '.join(roles)} (default {roles[0]})" if len(roles) > 1
-                 else "this game has one role")
-    lang_help = "python, cpp or java" + (" (or a file name ending in .py: the Python starter"
-                                         " there)" if legacy else "")
+    role_help = (
+        f"which bot: {', '.join(roles)} (default {roles[0]})"
+        if len(roles) > 1
+        else "this game has one role"
+    )
+    lang_help = "python, cpp or java" + (
+        " (or a file name ending in .py: the Python starter there)" if legacy else ""
+    )
 
     @app.command("starter")
     def command(
         language: Annotated[str, typer.Argument(metavar="LANG", help=lang_help)],
-        output: Annotated[Path, typer.Option("--output", "-o", help="the folder to write"
-                                             " into")] = Path("."),
+        output: Annotated[
+            Path, typer.Option("--output", "-o", help="the folder to write into")
+        ] = Path("."),
         role: Annotated[str | None, typer.Option(help=role_help)] = None,
     ) -> None:
         """Write a minimal bot that plays legally, and print how to build and play it."""

@@ -13,8 +13,13 @@ VIEW_VERSION = 1
 """The viewer document's own format; the page refuses any other (and any replay schema it
 does not know), with a message saying which."""
 
-SCRIPTS = ("player.js", "games/amazes.js", "games/falldown.js", "games/ants.js",
-           "games/labyrinth.js")
+SCRIPTS = (
+    "player.js",
+    "games/amazes.js",
+    "games/falldown.js",
+    "games/ants.js",
+    "games/labyrinth.js",
+)
 
 
 def view_document(replay: dict[str, Any], io: BotIo | None = None) -> dict[str, Any]:
@@ -70,7 +75,7 @@ class BotIo:
             sent_replies = self._step(step)
             kept = []
             for sent, reply in sent_replies:
-                kept.append((sent[:self.limit], len(sent), reply[:self.limit], len(reply)))
+                kept.append((sent[: self.limit], len(sent), reply[: self.limit], len(reply)))
                 self.total += min(len(sent), self.limit) + min(len(reply), self.limit)
             self.steps.append(kept)
             while self.total > IO_BUDGET and self.limit != IO_TEXT_LIMITS[-1]:
@@ -80,8 +85,10 @@ class BotIo:
         from botarena.core.replay import ReplayError, StepMismatch, recorded_actions
         from botarena.core.rules import GameError
 
-        stored = [(act.get("sent", "(not recorded)"), act.get("reply", "(not recorded)"))
-                  for act in step["acts"]]
+        stored = [
+            (act.get("sent", "(not recorded)"), act.get("reply", "(not recorded)"))
+            for act in step["acts"]
+        ]
         if self.state is None:
             return stored
         try:
@@ -98,8 +105,7 @@ class BotIo:
                 texts.append((sent, "(no answer)" if reply is None else reply))
             self.state.apply(recorded_actions(self.game, self.state, step))
             return texts
-        except (KeyError, ValueError, TypeError, IndexError, ReplayError, StepMismatch,
-                GameError):
+        except (KeyError, ValueError, TypeError, IndexError, ReplayError, StepMismatch, GameError):
             self.state = None  # the rules refuse the rest: show what is stored
             return stored
 
@@ -108,12 +114,17 @@ class BotIo:
         self.total = 0
         for kept in self.steps:
             for index, (sent, sent_length, reply, reply_length) in enumerate(kept):
-                kept[index] = (sent[:self.limit], sent_length, reply[:self.limit], reply_length)
+                kept[index] = (sent[: self.limit], sent_length, reply[: self.limit], reply_length)
                 self.total += len(kept[index][0]) + len(kept[index][2])
 
     def texts(self) -> list[list[list[str]]]:
-        return [[[_noted(sent, length), _noted(reply, reply_length)]
-                 for sent, length, reply, reply_length in step] for step in self.steps]
+        return [
+            [
+                [_noted(sent, length), _noted(reply, reply_length)]
+                for sent, length, reply, reply_length in step
+            ]
+            for step in self.steps
+        ]
 
 
 def _noted(text: str, length: int) -> str:
@@ -128,14 +139,21 @@ def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
     state = state_from_botarena(replay)
     data = replay_data(state)
-    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2",
-                                          "attackradius2")}
+    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2", "attackradius2")}
     derived["rows"], derived["cols"] = data["map"]["rows"], data["map"]["cols"]
-    derived["water"] = ["".join("%" if char == "%" else "." for char in line)
-                        for line in data["map"]["data"]]
-    steps = [{"acts": [{key: value for key, value in act.items()
-                        if key not in ("packed", "reply")} for act in step["acts"]],
-              "frame": step["frame"]} for step in replay["steps"]]
+    derived["water"] = [
+        "".join("%" if char == "%" else "." for char in line) for line in data["map"]["data"]
+    ]
+    steps = [
+        {
+            "acts": [
+                {key: value for key, value in act.items() if key not in ("packed", "reply")}
+                for act in step["acts"]
+            ],
+            "frame": step["frame"],
+        }
+        for step in replay["steps"]
+    ]
     return derived, {**replay, "steps": steps}
 
 
@@ -176,8 +194,9 @@ def page(source: dict[str, Any], inline: bool, static: str = "static/") -> str:
         style = f'<link rel="stylesheet" href="{static}viewer.css">'
         scripts = "".join(f'<script src="{static}{name}"></script>' for name in SCRIPTS)
         scripts += f"<script>Botarena.start({start});</script>"
-    return (static_text("viewer.html").replace("<!--STYLE-->", style)
-            .replace("<!--SCRIPTS-->", scripts))
+    return (
+        static_text("viewer.html").replace("<!--STYLE-->", style).replace("<!--SCRIPTS-->", scripts)
+    )
 
 
 def standalone_html(document: dict[str, Any]) -> str:

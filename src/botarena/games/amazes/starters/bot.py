@@ -5,6 +5,7 @@ Each turn it reads five lines (Red reads "Start" first, once): the corridors ahe
 behind and left ("W" alone: a wall right there), then the squared distance to the opponent.
 It answers one line of letters: F forward, R/L turn right/left and step, T turn around and
 step. "Quit" (or the end of the input) ends the game."""
+
 import sys
 
 

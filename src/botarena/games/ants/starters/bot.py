@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A minimal Ants (AI Challenge 2011) bot: every ant steps towards the nearest food it sees,
 else in a random free direction. Reads the 2011 protocol on stdin, writes orders on stdout."""
+
 import random
 import sys
 
@@ -38,13 +39,17 @@ def main():
             # never step onto a square an ant of ours stands on now or was sent to
             taken = set(ants)
             for row, col in ants:
+
                 def dist(direction, row=row, col=col, food=food):
                     r = (row + AIM[direction][0]) % rows
                     c = (col + AIM[direction][1]) % cols
                     if not food:
                         return random.random()
-                    return min(min(abs(r - fr), rows - abs(r - fr))
-                               + min(abs(c - fc), cols - abs(c - fc)) for fr, fc in food)
+                    return min(
+                        min(abs(r - fr), rows - abs(r - fr)) + min(abs(c - fc), cols - abs(c - fc))
+                        for fr, fc in food
+                    )
+
                 for direction in sorted(AIM, key=dist):
                     r = (row + AIM[direction][0]) % rows
                     c = (col + AIM[direction][1]) % cols

@@ -6,6 +6,7 @@ It first writes READY. Then, in every slot of its player, it reads 13 lines: its
 slot number T, six lines of the 6x6 block values (0 standing, >0 falling in that many
 slots, <0 fallen), four lines "x y D S" (column, row, facing, wait; -1 -1 once fallen) for
 players 0..3, and "EOD". It answers one line: U R D L (face and step), A (attack), N."""
+
 import sys
 
 STEPS = {"U": (0, -1), "R": (1, 0), "D": (0, 1), "L": (-1, 0)}

@@ -6,6 +6,7 @@ any line, "ready"), "startRound" [n] (answer null: both start on (0, 0), the goa
 (n-1, n-1)), "takeTurn" [[visionA, visionB]] (answer [moveA, moveB]: 0 wait, 1 forward,
 2 turn right, 3 turn around, 4 turn left). A vision's "ahead"[0] is the own cell:
 {"ahead", "left", "right"}, true where a wall (or the border) is."""
+
 import json
 import sys
 

@@ -6,14 +6,17 @@ any line, "ready"), "generateMaze" [n] (answer n rows of n cells {"east": bool, 
 bool}, true a wall; the maze must be connected), "takeTurn" [mana, maze, adventurers]
 (answer [remove, add], each null or [row, col, "south"|"east"], or null to change nothing;
 a wall an adventurer can see is not changed, and the maze must stay connected)."""
+
 import json
 import sys
 
 
 def maze(n):
     """A serpentine: every row closed to the south but at one end, alternating sides."""
-    return [[{"east": False, "south": col != (n - 1 if row % 2 == 0 else 0)}
-             for col in range(n)] for row in range(n)]
+    return [
+        [{"east": False, "south": col != (n - 1 if row % 2 == 0 else 0)} for col in range(n)]
+        for row in range(n)
+    ]
 
 
 def main():
