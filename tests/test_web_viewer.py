@@ -493,13 +493,26 @@ def test_ants_io_is_what_the_bot_read(browser, tmp_path):
     bot = tmp_path / "echo.py"
     bot.write_text(ECHO_ANTS)
     path = tmp_path / "echo.json.gz"
-    botarena.play(
-        "ants",
-        [f"{sys.executable} {bot}", "builtin:ants/hold"],
-        seed=1,
-        replay=path,
-        turns=3,
-        sandbox=False,
+    # a command, not botarena.play: an in-process game with a process bot makes this test
+    # process a subreaper, and the browser's exiting helpers would then become its zombies
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            f"{sys.executable} {bot}",
+            "builtin:ants/hold",
+            "--seed",
+            "1",
+            "-o",
+            "turns=3",
+            "--replay",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
     )
     document = load(path)
     read = document["stderr"][0]
