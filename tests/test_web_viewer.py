@@ -471,6 +471,9 @@ def test_amazes_banner_labels_and_io(browser, replays, tmp_path):
         if answered is None:  # packed: the rules' moves are the reply's letters
             answered = recorded[t]["moves"]
         assert page.inner_text("#io pre.answered") == answered
+    assert viewer.page.inner_text("#legend").startswith(
+        "pink: squares Red discovered · blue: squares Blue discovered"
+    )
     shot(viewer, tmp_path, "amazes-over")
     assert viewer.errors == []
 
@@ -546,6 +549,9 @@ def test_other_labels(browser, replays, tmp_path):
         f"slot 4 (one bot's command a slot, in seat order) · {names[recorded[5]['seat']]}"
         f" played {recorded[5]['command']}"
     )
+    assert viewer.page.inner_text("#legend").startswith(
+        "number on a block: slots until it falls (orange, falling) or until it stands again"
+    )
     viewer = open_viewer(browser, html_file(replays["labyrinth"], tmp_path))
     recorded = frames(replays["labyrinth"])
     viewer.api("seek(3)")
@@ -555,6 +561,7 @@ def test_other_labels(browser, replays, tmp_path):
         f" the round {frame['turn']} · maze master's mana {frame['mana']}"
     )
     assert viewer.page.inner_text("#score-name") == "game score (one for both roles)"
+    assert "green cell: the goal" in viewer.page.inner_text("#legend")
 
 
 @pytest.mark.slow

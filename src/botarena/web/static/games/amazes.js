@@ -36,6 +36,12 @@
       });
     });
     let view = "both";
+    const legend = document.createElement("div");
+    legend.id = "legend";
+    legend.textContent = "pink: squares Red discovered · blue: squares Blue discovered " +
+      "(half and half: both) · grey: not discovered · arrows: the players, facing · " +
+      "dashed: the path the mover walked this turn";
+    ui.extra.replaceChildren(legend);
     Botarena.select(ui.options, "maze as known by", [["both", "both"], ["0", "Red"], ["1", "Blue"],
       ["truth", "truth"]], (value) => { view = value; ui.redraw(); });
     const known = (seat, square, t) => discoveredAt[seat][square] >= 0 && discoveredAt[seat][square] <= t;

@@ -127,7 +127,9 @@
 
     function legend() {
       const text = document.createElement("div");
-      text.textContent = "× battle death · ○ collision (ants that moved onto one square) · " +
+      text.id = "legend";
+      text.textContent = "graph: each bot's score over all turns (its colour), the black line " +
+        "at this turn · × battle death · ○ collision (ants that moved onto one square) · " +
         "crossed hill: razed · wheel: zoom, drag: pan";
       return text;
     }

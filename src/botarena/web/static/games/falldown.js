@@ -101,6 +101,12 @@
     }
 
     const names = replay.bots.map((bot) => bot.name);
+    const legend = document.createElement("div");
+    legend.id = "legend";
+    legend.textContent = "number on a block: slots until it falls (orange, falling) or until " +
+      "it stands again (dark, fallen; negative) · red: falls this slot · small white number " +
+      "by a player: its wait counter after an attack · ×: a fallen player · dashed: the attack line";
+    ui.extra.replaceChildren(legend);
     return {
       stepsPerSecond: 8,
       scoreName: "score",

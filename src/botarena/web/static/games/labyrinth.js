@@ -17,6 +17,12 @@
       mazeAt[t] = frame.maze ? t : t > 0 ? mazeAt[t - 1] : -1;
     });
     const colors = ["#6a1b9a", "#37474f"];
+    const legend = document.createElement("div");
+    legend.id = "legend";
+    legend.textContent = "orange: adventurer A, teal: adventurer B (arrows; tinted: the cells " +
+      "each sees, thick: the walls each sees) · green cell: the goal · dashed green −cost: a " +
+      "wall the maze master removed, dashed red +cost: a wall it added";
+    ui.extra.replaceChildren(legend);
 
     function draw(t) {
       const frame = frames[t];
