@@ -3,6 +3,10 @@ keeps none, and cut (with a note) when a long game would exceed the document's b
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 import botarena
 from botarena.core.replay import load
 from botarena.web import viewdoc
@@ -36,3 +40,36 @@ def test_long_texts_are_cut_with_a_note(tmp_path, monkeypatch):
     io = made.texts()
     assert io[0][0][0] == (sent[:60] + f"\n… ({len(sent) - 60} more characters not shown here)")
     assert io[0][0][1] == document["steps"][0]["acts"][0]["reply"]  # short: whole
+
+
+@given(
+    lengths=st.lists(st.tuples(st.integers(0, 300), st.integers(0, 300)), max_size=40),
+    budget=st.integers(0, 6000),
+)
+def test_the_cut_made_step_by_step_is_the_whole_game_s(lengths, budget):
+    """Texts cut as steps arrive end cut exactly as if the whole game had been cut at once:
+    at the longest limit whose total fits the budget (the shortest when none does)."""
+    limits = (200, 50, 5)
+    steps = [
+        {"acts": [{"seat": 0, "sent": "s" * sent, "reply": "r" * reply}]} for sent, reply in lengths
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(viewdoc, "IO_BUDGET", budget)
+        patch.setattr(viewdoc, "IO_TEXT_LIMITS", limits)
+        made = viewdoc.BotIo({"game": "no such game", "steps": steps})
+        for step in steps:
+            made.add([step])
+        texts = made.texts()
+    fits = [
+        limit
+        for limit in limits
+        if sum(min(sent, limit) + min(reply, limit) for sent, reply in lengths) <= budget
+    ]
+    limit = fits[0] if fits else limits[-1]
+
+    def cut(text: str) -> str:
+        if len(text) <= limit:
+            return text
+        return text[:limit] + f"\n… ({len(text) - limit} more characters not shown here)"
+
+    assert texts == [[[cut("s" * sent), cut("r" * reply)]] for sent, reply in lengths]
