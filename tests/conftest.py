@@ -26,7 +26,8 @@ def debian_program(program: str, package: str) -> str:
 
 
 def _processes() -> Iterator[tuple[int, str, int, bytes]]:
-    """(pid, state, parent pid, command line) of every process, from /proc."""
+    """(pid, state, parent pid, command line) of every process, from /proc; a zombie, which
+    has no command line, is named by its [program name]."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -36,7 +37,8 @@ def _processes() -> Iterator[tuple[int, str, int, bytes]]:
         except OSError:
             continue
         state, parent = stat[stat.rfind(")") + 2 :].split()[:2]
-        yield int(entry), state, int(parent), cmdline
+        name = stat[stat.find("(") + 1 : stat.rfind(")")]
+        yield int(entry), state, int(parent), cmdline or f"[{name}]".encode()
 
 
 def leftovers(marker: str | Path) -> list[str]:
@@ -147,9 +149,10 @@ def nothing_left_behind(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
 
 
 _SESSION_TMP = pytest.StashKey[str]()
-TMP_CACHES = ("pytest-of-", "botarena-testdata-", "botarena-maps-")
-"""What may stay in the session's TMPDIR: pytest's temporary folders (tmp_path) and data
-unpacked once (tests/testdata.py, botarena.core.maps)."""
+TMP_CACHES = ("pytest-of-", "botarena-testdata-", "botarena-maps-", "pymp-")
+"""What may stay in the session's TMPDIR: pytest's temporary folders (tmp_path), data
+unpacked once (tests/testdata.py, botarena.core.maps), and multiprocessing's folders, which a
+process removes at exit unless the test kills it (kill -9, as test_tournament_kill does)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
