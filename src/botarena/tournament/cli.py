@@ -10,7 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -34,10 +34,10 @@ DbOption = Annotated[
 ]
 
 
-def fail(message: str) -> Any:
+def fail(message: str) -> NoReturn:
     from botarena.cli import fail as cli_fail
 
-    return cli_fail(message)
+    cli_fail(message)
 
 
 def _console() -> Any:
@@ -207,7 +207,7 @@ def run(
     """Play what is left, with a progress bar; resumes by itself after any interruption."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from botarena.tournament.runner import LocalExecutor
+    from botarena.tournament.runner import Executor, LocalExecutor
 
     if workers is not None and workers < 0:
         fail("--workers must be 0 or more")
@@ -215,6 +215,7 @@ def run(
         fail("--workers and --dask exclude each other (the cluster's workers play)")
     with open_store(db) as store:
         tournament = _tournament(store, name)
+        executor: Executor
         if dask is not None:
             from botarena.tournament.cluster import ClusterError, DaskExecutor
 

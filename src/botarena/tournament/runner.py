@@ -68,14 +68,16 @@ class LocalExecutor:
             context.set_forkserver_preload(["botarena.tournament.worker"])
             shares = core_shares(workers) if pin else []
             self.pinned = bool(shares)
-            if not shares:
-                self.pool = cf.ProcessPoolExecutor(workers, mp_context=context)
-                return
-            handed = context.Queue()
-            for share in shares:
-                handed.put(share)
+            handed = None
+            if shares:
+                handed = context.Queue()
+                for share in shares:
+                    handed.put(share)
             self.pool = cf.ProcessPoolExecutor(
-                workers, mp_context=context, initializer=_take_share, initargs=(handed,)
+                workers,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), handed),
             )
 
     @classmethod
@@ -130,13 +132,30 @@ def core_shares(workers: int) -> list[set[int]]:
     return [set(allowed[index * size : (index + 1) * size]) for index in range(workers)]
 
 
-def _take_share(shares: Any) -> None:
-    """A worker's start: pin it to the next share of cores, if one is left (a worker that
-    replaces a dead one finds none and is not pinned)."""
-    import queue
+RUNNER_CHECK_S = 0.5
+"""How often a pool worker looks whether its runner still lives."""
 
-    with contextlib.suppress(queue.Empty, OSError):
-        os.sched_setaffinity(0, shares.get(timeout=1.0))
+
+def _start_worker(runner: int, shares: Any) -> None:
+    """A worker's start: it ends when its runner does, even killed -9 (its parent is the
+    pool's forkserver, which the workers themselves keep alive, so no parent-death signal
+    would come: a thread watches the runner); pinned to the next share of cores when shares
+    are handed and one is left (a worker replacing a dead one finds none)."""
+    import queue
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(RUNNER_CHECK_S)
+            try:
+                os.kill(runner, 0)
+            except ProcessLookupError:
+                os._exit(1)  # its bots die with it (their parent-death signal)
+
+    threading.Thread(target=watch, name="runner-watch", daemon=True).start()
+    if shares is not None:
+        with contextlib.suppress(queue.Empty, OSError):
+            os.sched_setaffinity(0, shares.get(timeout=1.0))
 
 
 def default_workers(tournament: Tournament | None = None, specs: Sequence[str] = ()) -> int:
@@ -219,9 +238,7 @@ def extend(store: Store, tournament: Tournament) -> int:
 def _record(row: GameRow) -> Any:
     from botarena.tournament.records import GameRecord
 
-    return GameRecord(
-        row.key, row.seats, row.scores, row.ranks, row.statuses, row.faults, order=row.id
-    )
+    return GameRecord(row.key, row.seats, *row.result(), order=row.id)
 
 
 def plan_of(tournament: Tournament) -> schedule.Plan:

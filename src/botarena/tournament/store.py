@@ -151,6 +151,19 @@ class GameRow:
     replay: str | None
     error: str | None
 
+    def result(
+        self,
+    ) -> tuple[tuple[float, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...]]:
+        """Scores, ranks, statuses and faults of a played game."""
+        if (
+            self.scores is None
+            or self.ranks is None
+            or self.statuses is None
+            or (self.faults is None)
+        ):
+            raise ValueError(f"game {self.key} has no result yet")
+        return self.scores, self.ranks, self.statuses, self.faults
+
 
 def _process_start(pid: int) -> str:
     """When a process started (Linux /proc), so a reused pid is not taken for a live runner."""
@@ -298,8 +311,9 @@ class Store:
                 replay_dir=replay_dir,
                 created_at=time.time(),
             )
-        ).inserted_primary_key[0]
-        return Tournament(tid, name, game, schedule, plan, options, replay_dir)
+        ).inserted_primary_key
+        assert tid is not None
+        return Tournament(tid[0], name, game, schedule, plan, options, replay_dir)
 
     def bots(
         self, tournament: Tournament, *, active_only: bool = True, conn: Connection | None = None
@@ -538,12 +552,9 @@ class Store:
                 continue
             records.append(
                 GameRecord(
-                    key=game.key,
-                    bots=tuple(names[s] for s in game.seats),
-                    scores=game.scores,
-                    ranks=game.ranks,
-                    statuses=game.statuses,
-                    faults=game.faults,
+                    game.key,
+                    tuple(names[s] for s in game.seats),
+                    *game.result(),
                     roles=tuple(role_names) if role_names else None,
                     order=game.id,
                 )
