@@ -15,6 +15,7 @@ import pytest
 from botarena.core import reader
 from botarena.core.rules import GameError
 from botarena.core.spec import BotSpecError
+from testdata import AMAZES_MAZES
 
 # reader name -> (the call, as Python source taking `path`, its cap in MiB, reads gzip)
 READERS = {
@@ -134,10 +135,10 @@ def test_a_fifo_with_a_small_map_is_read(tmp_path: Path) -> None:
     writer.wait(timeout=30)
 
 
-def test_maps_may_start_with_a_byte_order_mark(tmp_path: Path, data: Path) -> None:
+def test_maps_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
     from botarena.games.amazes.maze import load_maze
 
-    official = sorted((data / "amazes").rglob("*.txt"))[0]
+    official = sorted(AMAZES_MAZES.glob("*.txt"))[0]
     marked = tmp_path / "bom.txt"
     marked.write_bytes(b"\xef\xbb\xbf" + official.read_bytes())
     assert load_maze(marked).walls == load_maze(official).walls

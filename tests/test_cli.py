@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from testdata import AMAZES_MAZES
+
 BOTS = ["builtin:amazes/random", "builtin:amazes/explorer"]
 
 
@@ -81,8 +83,8 @@ def test_user_errors_are_one_line_and_exit_2(args: list[str], words: str) -> Non
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
 
 
-def test_bad_maze_file_names_file_line_and_problem(tmp_path: Path, data: Path) -> None:
-    lines = (data / "amazes/maze01.txt").read_text().splitlines()
+def test_bad_maze_file_names_file_line_and_problem(tmp_path: Path) -> None:
+    lines = (AMAZES_MAZES / "maze01.txt").read_text().splitlines()
     lines[4] = lines[4][:10] + "x" + lines[4][11:]
     maze = tmp_path / "broken.txt"
     maze.write_text("\n".join(lines) + "\n")
@@ -102,8 +104,8 @@ def test_games_lists_games_and_options() -> None:
         assert re.search(r"│ memory\s+│ 1024\s+│ MiB a process bot may use", run.stdout), game
 
 
-def test_official_maze_plays_with_drawn_starts(data: Path) -> None:
-    run = botarena("play", "amazes", *BOTS, "--map", str(data / "amazes/maze04.txt"),
+def test_official_maze_plays_with_drawn_starts() -> None:
+    run = botarena("play", "amazes", *BOTS, "--map", str(AMAZES_MAZES / "maze04.txt"),
                    "--seed", "2", "--json")
     assert run.returncode == 0
     assert json.loads(run.stdout)["turns"] == 254  # the explorer's sudden death

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from testdata import AMAZES_MAZES
+
 PYTHON = sys.executable
 
 
@@ -84,9 +86,9 @@ def test_export_replay_never_overwrites_its_input(tmp_path: Path) -> None:
     assert replay.read_bytes() == before
 
 
-def test_map_messages_name_the_real_problem(tmp_path: Path, data: Path) -> None:
+def test_map_messages_name_the_real_problem(tmp_path: Path) -> None:
     maze = tmp_path / "maze.txt"
-    maze.write_text("-1 -1 N\n3 3 S\n" + (data / "amazes" / "maze01.txt").read_text())
+    maze.write_text("-1 -1 N\n3 3 S\n" + (AMAZES_MAZES / "maze01.txt").read_text())
     assert error_of("play", "amazes", RANDOM, RANDOM, "--map", str(maze)) == (
         f"{maze}:1: start line '-1 -1 N' is not 'row col facing' (1-based row and column,"
         " facing N, E, S or W)")

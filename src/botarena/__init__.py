@@ -21,7 +21,8 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
          sandbox: Any = True, **options: Any) -> Any:
     """Play one game and return its `MatchResult` (`.to_dict()` is the `--json` object).
 
-    `bots` are spec strings (`builtin:amazes/explorer`, `./a.out`, `NAME=SPEC`) or objects
+    `map` is a map file or a shipped map's name (`"ants:maze_04p_01"`, `botarena GAME
+    maps`). `bots` are spec strings (`builtin:amazes/explorer`, `./a.out`, `NAME=SPEC`) or objects
     with `act(observation)`. Built-in bots run in-process, so no subprocess is started for
     them. Process bots run in the sandbox (docs/sandbox.md): `sandbox=False` runs them
     without it (trusted bots), a `botarena.core.sandbox.Sandbox` sets its limits, and the
@@ -61,7 +62,9 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
     if map is not None:
         if rules.load_map is None:
             raise GameError(f"{game} takes no map file")
-        map_data = rules.load_map(str(map))
+        from botarena.core import maps
+
+        map_data = maps.load(rules, map)
     if replay is not None:  # checked before the game, not after it
         from botarena.core.outputs import output_path
 
@@ -113,7 +116,11 @@ def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,
     from botarena.games import get_game
 
     rules = get_game(game)
-    map_data = rules.load_map(str(map)) if map is not None and rules.load_map else None
+    map_data = None
+    if map is not None and rules.load_map:
+        from botarena.core import maps
+
+        map_data = maps.load(rules, map)
     return rules.new_state(seed, rules.info.resolve_options(options), map_data,
                            seats or rules.info.min_seats)
 

@@ -163,7 +163,8 @@ def play(
     bots: Annotated[list[str], typer.Argument(help="bot specs: builtin:GAME/NAME, a command"
                                               " line, or NAME=SPEC")],
     seed: Annotated[str | None, typer.Option(help="the game's seed (random if omitted)")] = None,
-    map_file: Annotated[Path | None, typer.Option("--map", help="a map or maze file")] = None,
+    map_file: Annotated[Path | None, typer.Option("--map", help="a map or maze file, or"
+                                    " GAME:NAME of a shipped one (botarena GAME maps)")] = None,
     option: Annotated[list[str] | None, typer.Option("-o", "--option",
                                                      help="a game option KEY=VALUE")] = None,
     replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,

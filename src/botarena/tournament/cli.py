@@ -109,7 +109,8 @@ def new(
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
     seats: Annotated[int | None, typer.Option(help="seats per game (Ants: 2 to 10)")] = None,
     maps: Annotated[list[Path] | None, typer.Option(
-        "--maps", help="a map file; repeat for several, cycled over a pairing's games")] = None,
+        "--maps", help="a map file or GAME:NAME (botarena GAME maps); repeat for several,"
+                       " cycled over a pairing's games")] = None,
     seed: Annotated[int | None, typer.Option(help="the tournament's seed")] = None,
     db: DbOption = DEFAULT_DB,
     option: Annotated[list[str] | None, typer.Option("-o", "--option",

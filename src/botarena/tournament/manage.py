@@ -138,17 +138,23 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
                               f"{' (use roles)' if info.turn_model == 'roles' else ''}")
     if settings.games_per_pair < 1:
         raise TournamentError("--games-per-pair must be at least 1")
-    maps = [str(Path(m).resolve()) for m in settings.maps]
+    from botarena.core import maps as shipped
+    from botarena.core.rules import GameError
+
+    maps = []
     seats = settings.seats
-    for path in maps:
+    for given in settings.maps:
         if rules.load_map is None:
             raise TournamentError(f"--maps: {info.name} takes no map file")
-        from botarena.core.rules import GameError
-
+        path = str(given)
         try:
-            loaded = rules.load_map(path)
+            path = shipped.stable(info.name, given)
+            maps.append(path)
+            loaded = shipped.load(rules, path)
         except (GameError, OSError) as exc:
-            raise TournamentError(f"--maps {path}: {exc}") from None
+            message = str(exc)
+            raise TournamentError(message if message.startswith(path) else
+                                  f"--maps {path}: {message}") from None
         players = getattr(loaded, "players", None)
         if seats is None and players:
             seats = players

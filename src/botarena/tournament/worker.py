@@ -15,9 +15,10 @@ from typing import Any
 
 @functools.lru_cache(maxsize=64)
 def _map(game: str, path: str) -> Any:
+    from botarena.core import maps
     from botarena.games import get_game
 
-    return get_game(game).load_map(path)
+    return maps.load(get_game(game), path)
 
 
 def play_game(job: dict[str, Any]) -> dict[str, Any]:

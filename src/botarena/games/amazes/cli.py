@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from botarena.core.maps import command as maps_command
 from botarena.core.outputs import output_path
 from botarena.core.reader import MAZE, read_text
 from botarena.core.rules import GameError
@@ -26,6 +27,7 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=N
 maze_app = typer.Typer(help="Generate, check and show Amazes maze files.", no_args_is_help=True,
                        rich_markup_mode=None)
 app.add_typer(maze_app, name="maze")
+app.command("maps")(maps_command("amazes"))
 
 
 def _fail(message: str) -> None:

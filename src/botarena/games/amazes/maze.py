@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from botarena.core.rules import GameError
 
@@ -128,6 +129,8 @@ class Maze:
     squares all game long.
     """
 
+    rows: ClassVar[int] = SIZE
+    cols: ClassVar[int] = SIZE
     walls: bytearray
     starts: tuple[Start, Start] | None = None
     _corridors: list[str | None] = field(default_factory=lambda: [None] * (SQUARES * 4),

@@ -10,6 +10,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from botarena.core.maps import command as maps_command
 from botarena.core.rules import GameError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
@@ -17,6 +18,7 @@ app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_
 map_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
                       help="Generate and check .map files.")
 app.add_typer(map_app, name="map")
+app.command("maps")(maps_command("ants"))
 
 
 def _fail(message: str) -> NoReturn:

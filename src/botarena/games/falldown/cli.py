@@ -8,11 +8,13 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from botarena.core.maps import command as maps_command
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
 
 app = typer.Typer(help="JavaChallenge 2015 Falldown tools.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+app.command("maps")(maps_command("falldown"))
 
 
 def _fail(message: str) -> NoReturn:

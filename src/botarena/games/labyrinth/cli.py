@@ -9,10 +9,12 @@ from typing import Annotated, Any
 
 import typer
 
+from botarena.core.maps import command as maps_command
 from botarena.core.spec import BotSpecError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   rich_markup_mode=None)
+app.command("maps")(maps_command("labyrinth"))
 
 
 @app.command("check-post")
