@@ -12,20 +12,19 @@ import os
 import shutil
 import tarfile
 import tempfile
+from importlib import resources
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 """The repository's test data; see tests/data/README.md."""
 
-GAMES = Path(__file__).resolve().parent.parent / "src" / "botarena" / "games"
-AMAZES_MAZES = GAMES / "amazes" / "official"
-"""The 10 official Amazes mazes, shipped in the package (`--map amazes:maze03`)."""
+AMAZES_MAZES = Path(str(resources.files("botarena.games.amazes").joinpath("mazes")))
+"""The 10 official Amazes mazes, shipped in the package (`--map amazes:maze01`)."""
 ANTS_GOLDEN = DATA / "ants" / "golden"
 
 
-def unpacked(archive: str | Path) -> Path:
-    """The folder `tests/data/<archive>` (a .tar.xz, or any path) unpacks to, extracted on
-    first use."""
+def unpacked(archive: str) -> Path:
+    """The folder `tests/data/<archive>` (a .tar.xz) unpacks to, extracted on first use."""
     source = DATA / archive
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     target = Path(tempfile.gettempdir()) / f"botarena-testdata-{source.name}-{digest}"
@@ -41,9 +40,11 @@ def unpacked(archive: str | Path) -> Path:
 
 
 def ants_maps() -> Path:
-    """The 302 official Ants maps of the 2011 contest, in their original folders (the archive
-    shipped in the package, `--map ants:NAME`)."""
-    return unpacked(GAMES / "ants" / "official" / "maps.tar.xz") / "ants"
+    """The 302 official Ants maps of the 2011 contest, in their original folders: shipped in
+    the package (`--map ants:maze_04p_01`) and unpacked from there once."""
+    from botarena.games import get_game
+
+    return get_game("ants").maps.path("tutorial1").parents[1]
 
 
 def falldown_golden() -> Path:

@@ -1,169 +1,117 @@
-"""The official maps each game ships, named `GAME:NAME`, and `--map` values resolved to files.
+"""Named official maps shipped with a game: `--map GAME:NAME` instead of a file path.
 
-A game package's `official/` folder holds them: plain map files (a name is the file's stem,
-`amazes:maze03`) or `.tar.xz` archives of them (a name is a member's stem, or its folder and
-stem where two folders hold the same stem: `ants:maze/maze_04p_02`). An archive is unpacked
-once into a cache folder keyed by its content, so every reader gets a plain file.
+A game lists its maps in a `MapShelf`, either a folder of map files inside its package or
+one `.tar.xz` archive of them (the 302 Ants maps are 4.3 MB of text and 214 KB packed). A
+name is the file's stem (`maze03`, `maze_04p_01`); where two folders of an archive hold the
+same stem, the name with its folder (`multi_hill_maze/maze_04p_02`) picks one and the bare
+stem means the first in sorted order. Maps from an archive are unpacked once into a cache
+folder keyed by the archive's content, so a map name always stands for a real file that
+the game's own reader (with its size checks) reads as any other.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
-import stat
 import tarfile
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from botarena.core.rules import GameError
+NAMED_MAP = re.compile(r"^(?P<game>[a-z][a-z0-9_]*):(?P<name>[A-Za-z0-9_./-]+)$")
+"""`GAME:NAME`; a path such as `./a:b` or `/x/y:z` is never read as a name."""
 
-MAP_SUFFIXES = (".txt", ".map")
+
+class MapNameError(ValueError):
+    """A `GAME:NAME` that names no shipped map; the message says how to list them."""
 
 
 @dataclass(frozen=True)
-class OfficialMap:
-    """One shipped map: its name (after `GAME:`) and the file that holds it."""
+class MapShelf:
+    """The official maps of a game: `source` is a folder or a `.tar.xz` inside the
+    package `package`, holding files ending in `suffix`."""
 
-    name: str
-    path: Path
+    package: str
+    source: str
+    suffix: str
 
+    @cached_property
+    def _maps(self) -> list[tuple[str, Path]]:
+        """(folder/stem, file) of every map, sorted."""
+        root = self._root()
+        return [
+            (path.relative_to(root).with_suffix("").as_posix(), path)
+            for path in sorted(root.rglob(f"*{self.suffix}"))
+        ]
 
-def _official_folder(game: str) -> Path | None:
-    try:
-        folder = resources.files(f"botarena.games.{game}").joinpath("official")
-    except ModuleNotFoundError:
-        return None
-    return Path(str(folder)) if folder.is_dir() else None
+    @cached_property
+    def _files(self) -> dict[str, Path]:
+        """Every map by folder/stem, and by stem (the first in sorted order)."""
+        found: dict[str, Path] = {}
+        for relative, path in self._maps:
+            found[relative] = path
+            found.setdefault(path.stem, path)
+        return found
 
+    def names(self) -> list[str]:
+        """One name per map: its stem, or folder/stem where the stem names another map."""
+        return sorted(
+            path.stem if self._files[path.stem] == path else relative
+            for relative, path in self._maps
+        )
 
-def _unpacked(archive: Path) -> Path:
-    """The folder `archive` unpacks to: this user's cache, made on first use, atomically."""
-    digest = hashlib.sha256(archive.read_bytes()).hexdigest()[:16]
-    base = Path(tempfile.gettempdir())
-    target = base / f"botarena-maps-{os.getuid()}-{archive.name}-{digest}"
-    if target.is_dir() and _ours(target):
+    def path(self, name: str) -> Path:
+        """The file of map `name`; raises MapNameError."""
+        try:
+            return self._files[name]
+        except KeyError:
+            raise MapNameError(f"no official map named {name!r}") from None
+
+    def _root(self) -> Path:
+        shipped = resources.files(self.package).joinpath(self.source)
+        if not self.source.endswith(".tar.xz"):
+            return Path(str(shipped))
+        data = shipped.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()[:16]
+        target = Path(tempfile.gettempdir()) / f"botarena-maps-{self.package}-{digest}"
+        if not target.is_dir():
+            staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
+            with tarfile.open(str(shipped)) as tar:
+                tar.extractall(staging, filter="data")
+            try:
+                os.rename(staging, target)  # atomic: a concurrent run sees all of it or none
+            except OSError:  # another process got there first
+                shutil.rmtree(staging, ignore_errors=True)
         return target
-    staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=base))
-    with tarfile.open(archive) as tar:
-        tar.extractall(staging, filter="data")
-    if target.exists() or target.is_symlink():  # someone else's: never read, not replaced
-        return staging
-    try:
-        os.rename(staging, target)  # a concurrent run sees all of it or none
-    except OSError:  # another process got there first
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
 
 
-def _ours(folder: Path) -> bool:
-    """Whether `folder` is a real folder of this user that nobody else may write."""
-    info = folder.lstat()
-    return (stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid()
-            and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH))
+def split_map_name(spec: str) -> tuple[str, str] | None:
+    """(game, name) when `spec` is `GAME:NAME` and no such file exists, else None."""
+    match = NAMED_MAP.match(spec)
+    if match is None or Path(spec).exists():
+        return None
+    return match["game"], match["name"]
 
 
-@cache
-def official_maps(game: str) -> dict[str, OfficialMap]:
-    """The maps `game` ships, by name, in name order (empty when it ships none)."""
-    folder = _official_folder(game)
-    if folder is None:
-        return {}
-    files: list[tuple[Path, Path]] = []  # (file, its path below the archive's root)
-    for entry in sorted(folder.iterdir()):
-        if entry.name.endswith(".tar.xz"):
-            root = _unpacked(entry)
-            files += [(path, path.relative_to(root)) for path in sorted(root.rglob("*"))
-                      if path.suffix in MAP_SUFFIXES and path.is_file()]
-        elif entry.suffix in MAP_SUFFIXES:
-            files.append((entry, Path(entry.name)))
-    stems: dict[str, int] = {}
-    for path, _ in files:
-        stems[path.stem] = stems.get(path.stem, 0) + 1
-    found: dict[str, OfficialMap] = {}
-    for path, inner in files:
-        name = path.stem if stems[path.stem] == 1 else f"{inner.parent.name}/{path.stem}"
-        found[name] = OfficialMap(name, path)
-    return dict(sorted(found.items()))
-
-
-def resolve(game: str, value: str | Path) -> str:
-    """The file `value` names for `game`'s `--map`: an existing path as it is, `GAME:NAME`
-    the shipped map; raises GameError in one line saying how to see the names."""
-    text = str(value)
-    prefix, colon, name = text.partition(":")
-    if not colon or os.path.exists(text) or "/" in prefix or not prefix.isidentifier():
-        return text
-    if prefix != game:
-        raise GameError(f"{text}: a map of {prefix}, not of {game}")
-    shipped = official_maps(game)
-    found = shipped.get(name)
-    if found is None:
-        same = [f"{game}:{other}" for other in shipped if other.endswith(f"/{name}")]
-        if same:
-            raise GameError(f"{text}: {len(same)} maps have this name: {', '.join(same)}")
-        raise GameError(f"{text}: no such {game} map (`botarena {game} maps` lists them)")
-    return str(found.path)
-
-
-def load(rules: Any, value: str | Path) -> Any:
-    """`rules.load_map` of what `value` names (a path or `GAME:NAME`); a shipped map keeps
-    its `GAME:NAME` as its name (in replays), not its cache path."""
-    loaded = rules.load_map(resolve(rules.name, value))
-    text = str(value)
-    if text.startswith(f"{rules.name}:") and isinstance(getattr(loaded, "name", None), str):
-        loaded.name = text
-    return loaded
-
-
-def stable(game: str, value: str | Path) -> str:
-    """How a tournament keeps a `--maps` value: a shipped name as it is, a path absolute."""
-    text = str(value)
-    if resolve(game, text) != text:
-        return text
-    return str(Path(text).resolve())
-
-
-def describe(rules: Any, entry: OfficialMap) -> tuple[int | None, str]:
-    """(players, size) of a shipped map, read from the map itself."""
-    loaded = rules.load_map(str(entry.path))
-    players = getattr(loaded, "players", None)
-    if players is None and rules.info.min_seats == rules.info.max_seats:
-        players = rules.info.min_seats
-    rows, cols = getattr(loaded, "rows", None), getattr(loaded, "cols", None)
-    return players, f"{rows}x{cols}" if rows is not None else "-"
-
-
-def listing(game: str) -> str:
-    """What `botarena GAME maps` prints: name, players and size of each shipped map, or why
-    the game has none."""
-    from botarena.games import get_game
-
-    rules = get_game(game)
-    found = official_maps(game)
-    if rules.load_map is None or not found:
-        takes = "takes no --map" if rules.load_map is None else "takes --map FILE"
-        return (f"{game} ships no maps and {takes}: each game's board is generated from its"
-                f" seed and options (botarena games {game})")
-    rows = [(entry.name, *describe(rules, entry)) for entry in found.values()]
-    width = max(len(name) for name, _, _ in rows)
-    lines = [f"{'name':<{width}}  players  size"]
-    lines += [f"{name:<{width}}  {players if players is not None else '-':>7}  {size}"
-              for name, players, size in rows]
-    lines.append(f"{len(rows)} maps; play one with --map {game}:NAME")
-    return "\n".join(lines)
-
-
-def command(game: str) -> Callable[[], None]:
-    """The `botarena GAME maps` command of `game`'s CLI."""
-
-    def maps() -> None:
-        print(listing(game))
-
-    maps.__doc__ = f"List the official maps shipped with botarena (--map {game}:NAME)."
-    return maps
+def map_rows(game: Any) -> list[dict[str, Any]]:
+    """`botarena GAME maps`: each official map's name, players and size (as its file says)."""
+    if game.maps is None:
+        return []
+    rows = []
+    for name in game.maps.names():
+        loaded = game.read_map(f"{game.name}:{name}")
+        players = getattr(loaded, "players", None) or game.info.min_seats
+        rows_, cols = getattr(loaded, "rows", None), getattr(loaded, "cols", None)
+        rows.append(
+            {
+                "map": f"{game.name}:{name}",
+                "players": players,
+                "size": f"{rows_}x{cols}" if rows_ else "",
+            }
+        )
+    return rows
