@@ -22,16 +22,25 @@ import pytest
 from testdata import ANTS_GOLDEN, DATA, falldown_golden
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted(doc for doc in (ROOT / "docs").rglob("*.md")
-                                     if "rules" not in doc.relative_to(ROOT).parts)]
-"""The docs a user reads (docs/rules/ holds the contests' texts, kept as they were)."""
+DOCS = [
+    ROOT / "README.md",
+    *sorted(
+        doc for doc in (ROOT / "docs").rglob("*.md") if not {"rules", "research"} & set(doc.parts)
+    ),
+]
+"""The docs a user reads: docs/rules/ and docs/research/ hold the contests' texts and notes
+on their original engines (whose commands run those engines), kept as they were."""
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```", re.S | re.M)
 LANGUAGES = {"sh", "text", "json", "python", "toml"}
 """A fence names its language; `sh` blocks are commands that run, `text` is anything else."""
 
 PLACEHOLDERS = re.compile(r"\./(mybot-v2|mybot-v1|mybot|my_bot|late-bot)(?![\w.-])")
-PROCESS_BOTS = {"amazes": "explorer", "falldown": "hunter", "ants": "greedy",
-                "labyrinth": "cartographer"}
+PROCESS_BOTS = {
+    "amazes": "explorer",
+    "falldown": "hunter",
+    "ants": "greedy",
+    "labyrinth": "cartographer",
+}
 """The built-in bot a placeholder stands for in each game (run as a process)."""
 
 POSTS = ROOT / "src" / "botarena" / "games" / "labyrinth" / "posts"
@@ -93,8 +102,12 @@ def substituted(command: str, game: str | None) -> str:
 
 
 def test_every_fence_names_its_language() -> None:
-    untagged = [f"{doc.relative_to(ROOT)}: {body.splitlines()[0] if body else ''}"
-                for doc in DOCS for language, body in blocks(doc) if language not in LANGUAGES]
+    untagged = [
+        f"{doc.relative_to(ROOT)}: {body.splitlines()[0] if body else ''}"
+        for doc in DOCS
+        for language, body in blocks(doc)
+        if language not in LANGUAGES
+    ]
     assert untagged == []
 
 
@@ -103,7 +116,9 @@ def test_commands_are_found_whole() -> None:
     assert commands(body) == ["a \\\n  b", "for x in 1; do\n    echo $x\ndone", "c  # note"]
     assert substituted("botarena play amazes ./mybot ./mybot-v2 mine=./my_bot", "amazes") == (
         "botarena play amazes {0} {0} mine={0}".format(
-            shlex.quote(f"{sys.executable} -m botarena.games.amazes.bots.explorer")))
+            shlex.quote(f"{sys.executable} -m botarena.games.amazes.bots.explorer")
+        )
+    )
 
 
 RUNNABLE = [doc for doc in DOCS if any(language == "sh" for language, _ in blocks(doc))]
@@ -114,8 +129,11 @@ RUNNABLE = [doc for doc in DOCS if any(language == "sh" for language, _ in block
 def test_documented_commands_run(doc: Path, tmp_path: Path) -> None:
     if shutil.which("bwrap") is None:
         pytest.skip("bubblewrap (bwrap) is not installed: process bots need the sandbox")
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "BOTARENA_PROGRESS_SECONDS": "60"}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "BOTARENA_PROGRESS_SECONDS": "60",
+    }
     game = None
     for name, source in FIXTURES.items():
         shutil.copy(source(), tmp_path / name)
@@ -127,9 +145,17 @@ def test_documented_commands_run(doc: Path, tmp_path: Path) -> None:
             game = named.group(1) if named else game
             if any(marker in command for marker in NOT_RUN):
                 continue
-            run = subprocess.run(["bash", "-c", substituted(command, game)], cwd=tmp_path,
-                                 env=env, capture_output=True, text=True, timeout=900,
-                                 stdin=subprocess.DEVNULL)
-            assert run.returncode == 0, (f"{doc.relative_to(ROOT)}: {command}\n"
-                                         f"exit {run.returncode}\n{run.stdout[-2000:]}"
-                                         f"\n{run.stderr[-2000:]}")
+            run = subprocess.run(
+                ["bash", "-c", substituted(command, game)],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=900,
+                stdin=subprocess.DEVNULL,
+            )
+            assert run.returncode == 0, (
+                f"{doc.relative_to(ROOT)}: {command}\n"
+                f"exit {run.returncode}\n{run.stdout[-2000:]}"
+                f"\n{run.stderr[-2000:]}"
+            )

@@ -26,7 +26,8 @@ def test_clock_and_eta_follow_the_rate(monkeypatch: pytest.MonkeyPatch) -> None:
     lines.update(0, 10)
     now[0] = 110.0  # 5 games in 10 s: 0.5 games/s, 5 to go: 10 s
     assert lines.line(5, 10, "a 1 vs b 0") == (
-        "cup: 5/10 games, 0.50 games/s, ETA 0:00:10, a 1 vs b 0")
+        "cup: 5/10 games, 0.50 games/s, ETA 0:00:10, a 1 vs b 0"
+    )
     assert lines.line(10, 10) == "cup: 10/10 games, 1.00 games/s, done"
     assert lines.line(3, None) == "cup: 3/? games, 0.30 games/s"
 
@@ -41,7 +42,10 @@ def test_a_line_per_interval_not_per_step(monkeypatch: pytest.MonkeyPatch) -> No
         lines.update(step, 10)
     lines.finish()
     assert [line.split(",")[0] for line in out.getvalue().splitlines()] == [
-        "cup: 0/10 games", "cup: 5/10 games", "cup: 10/10 games"]
+        "cup: 0/10 games",
+        "cup: 5/10 games",
+        "cup: 10/10 games",
+    ]
 
 
 def test_a_long_step_still_gets_lines() -> None:
@@ -63,13 +67,29 @@ def test_interval_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) ->
 def test_tournament_run_into_a_pipe_prints_progress_lines(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 't.db'}"
     cli = [sys.executable, "-m", "botarena", "tournament"]
-    bots = ["--bot", "builtin:amazes/explorer", "--bot", "builtin:amazes/random",
-            "--bot", "e2=builtin:amazes/explorer"]
-    subprocess.run([*cli, "new", "cup", "--game", "amazes", *bots, "-o", "turns=20",
-                    "--db", db], cwd=tmp_path, check=True, capture_output=True)
+    bots = [
+        "--bot",
+        "builtin:amazes/explorer",
+        "--bot",
+        "builtin:amazes/random",
+        "--bot",
+        "e2=builtin:amazes/explorer",
+    ]
+    subprocess.run(
+        [*cli, "new", "cup", "--game", "amazes", *bots, "-o", "turns=20", "--db", db],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+    )
     env = {**os.environ, "BOTARENA_PROGRESS_SECONDS": "0"}
-    run = subprocess.run([*cli, "run", "cup", "--workers", "1", "--db", db], cwd=tmp_path,
-                         env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [*cli, "run", "cup", "--workers", "1", "--db", db],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     found = [LINE.match(line) for line in run.stdout.splitlines()]
     done = [int(match.group(1)) for match in found if match]

@@ -205,11 +205,13 @@ def command(
 ) -> None:
     """Play NEW against OLD in seat-swapped blocks until an SPRT decides (docs/compare.md)."""
     import json
+    from contextlib import nullcontext
 
     from rich.console import Console
 
     from botarena import check_options
     from botarena.cli import fail, parse_options
+    from botarena.core.progress import Lines
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player
     from botarena.games import get_game
@@ -248,31 +250,33 @@ def command(
     seed = secrets.randbelow(2**31) if seed is None else seed
     console = Console(stderr=True)
     live = console.status("starting") if console.is_terminal else None
+    lines = None if live is not None else Lines("compare", stream=sys.stderr)
 
-    def show(tally: Tally) -> None:
+    def show(tally: Tally) -> None:  # the ETA is to --games; an SPRT may stop sooner
         if live is not None:
             live.update(status_line(tally))
-        elif not as_json and tally.sprt.blocks % 50 == 0:
-            print(status_line(tally), file=sys.stderr, flush=True)
+        elif lines is not None:
+            lines.update(tally.games, max_games, status_line(tally))
 
     try:
         if live is not None:
             live.start()
-        tally = compare(
-            game,
-            new,
-            old,
-            players=players,
-            max_games=max_games,
-            elo0=elo0,
-            elo1=elo1,
-            alpha=alpha,
-            beta=beta,
-            workers=workers,
-            seed=seed,
-            options=options,
-            on_block=show,
-        )
+        with lines or nullcontext():
+            tally = compare(
+                game,
+                new,
+                old,
+                players=players,
+                max_games=max_games,
+                elo0=elo0,
+                elo1=elo1,
+                alpha=alpha,
+                beta=beta,
+                workers=workers,
+                seed=seed,
+                options=options,
+                on_block=show,
+            )
     except (GameError, BotSpecError) as exc:
         fail(str(exc))
     finally:

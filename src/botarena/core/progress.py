@@ -37,8 +37,13 @@ class Lines:
     runs, a timer thread repeats the line every interval (its rate and ETA move on); leaving
     prints the last state if it was not shown."""
 
-    def __init__(self, label: str, unit: str = "games", stream: TextIO | None = None,
-                 seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        unit: str = "games",
+        stream: TextIO | None = None,
+        seconds: float | None = None,
+    ) -> None:
         self.label, self.unit = label, unit
         self.stream = stream if stream is not None else sys.stdout
         self.seconds = interval() if seconds is None else seconds
@@ -68,8 +73,11 @@ class Lines:
         while not self.stopped.wait(self.seconds / 2):
             with self.lock:
                 now = time.monotonic()
-                if (self.state is not None and self.printed is not None
-                        and now - self.printed >= self.seconds):
+                if (
+                    self.state is not None
+                    and self.printed is not None
+                    and now - self.printed >= self.seconds
+                ):
                     self._print(now)
 
     def line(self, done: int, total: int | None, extra: str = "") -> str:
@@ -77,8 +85,10 @@ class Lines:
         elapsed = time.monotonic() - self.started
         steps = done - (self.first or 0)
         rate = steps / elapsed if elapsed > 0 else 0.0
-        parts = [f"{self.label}: {done}/{total if total is not None else '?'} {self.unit}",
-                 f"{rate:.2f} {self.unit}/s"]
+        parts = [
+            f"{self.label}: {done}/{total if total is not None else '?'} {self.unit}",
+            f"{rate:.2f} {self.unit}/s",
+        ]
         if total is not None:
             left = max(total - done, 0)
             parts.append("ETA " + (clock(left / rate) if rate > 0 else "?") if left else "done")
