@@ -42,6 +42,8 @@ PROCESS_BOTS = {
     "labyrinth": "cartographer",
 }
 """The built-in bot a placeholder stands for in each game (run as a process)."""
+NAMES_BOTS = ("botarena play ", "botarena tournament new ", "botarena tournament add-bot ")
+"""Commands whose bots take `NAME=SPEC` (`compare` and `update-bot` take a bare SPEC)."""
 
 POSTS = ROOT / "src" / "botarena" / "games" / "labyrinth" / "posts"
 SCRAPE = DATA / "labyrinth_scrape"
@@ -101,7 +103,7 @@ def substituted(command: str, game: str | None) -> str:
 
     def named(match: re.Match[str]) -> str:  # under the placeholder's name, as a user's bot
         after_name = match.start() > 0 and command[match.start() - 1] == "="
-        return bot if after_name else f"{match.group(1)}={bot}"
+        return bot if after_name or not command.startswith(NAMES_BOTS) else f"{match[1]}={bot}"
 
     return PLACEHOLDERS.sub(named, command)
 
