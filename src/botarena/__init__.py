@@ -11,9 +11,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__version__ = "0.1.0"
-
 __all__ = ["__version__", "load_replay", "make", "new_state", "play", "verify_replay"]
+
+
+def __getattr__(name: str) -> Any:
+    """`__version__`, read from the installed package's metadata on first use (one home for
+    the version: pyproject.toml)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'botarena' has no attribute {name!r}")
+    from botarena.core.registry import version
+
+    found = version("botarena") or "0+unknown"  # a source tree that is not installed
+    globals()["__version__"] = found
+    return found
 
 
 def play(game: str, bots: list[Any], *, seed: int | str | None = None,
@@ -39,10 +49,10 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
     """`play`, and `observe(document)` with the replay document as soon as it exists: the
     referee fills it while the game runs (`botarena play --watch` shows it live)."""
     from botarena.core.match import run_match
+    from botarena.core.registry import get_game
     from botarena.core.replay import save
     from botarena.core.rules import GameError
     from botarena.core.spec import make_player, unique_names
-    from botarena.games import get_game
 
     try:
         rules = get_game(game)
@@ -110,7 +120,7 @@ def check_options(info: Any, options: dict[str, Any]) -> dict[str, Any]:
 def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,
               seats: int | None = None, **options: Any) -> Any:
     """A fresh rules state for research: `to_act()`, `observation()`, `apply()`, `outcome()`."""
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     rules = get_game(game)
     map_data = rules.load_map(str(map)) if map is not None and rules.load_map else None

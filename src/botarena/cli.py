@@ -27,11 +27,10 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from botarena import __version__
+from botarena.core.registry import all_infos, entries, game_info, get_game
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
 from botarena.core.spec import BotSpecError
-from botarena.games import GAME_MODULES, all_infos, game_info, get_game
 from botarena.lazycli import LazyCommand, lazy_group
 
 if TYPE_CHECKING:
@@ -42,9 +41,21 @@ def _game_tools_help(name: str) -> str:
     return f"{game_info(name).title} tools"
 
 
+def _has_tools(module: str) -> bool:
+    """Whether a game's module has the `cli` submodule of its own commands (imports the
+    game's cheap module only)."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(f"{module}.cli") is not None
+    except Exception:  # a broken plug-in has no commands; `botarena games` says why
+        return False
+
+
 LAZY_COMMANDS: dict[str, LazyCommand] = {
-    **{name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
-       for name in GAME_MODULES},
+    **{name: LazyCommand(f"{entry.module}.cli:app", partial(_game_tools_help, name),
+                         partial(_has_tools, entry.module))
+       for name, entry in entries().items()},
     "tournament": LazyCommand("botarena.tournament.cli:app", "Run tournaments: new, run,"
                               " add-bot, update-bot, standings, games, cross-table, list"),
     "demo": LazyCommand("botarena.tournament.demo:demo", "A short tournament of each game"
@@ -93,7 +104,9 @@ def fail(message: str) -> NoReturn:
 
 def _print_version(value: bool) -> None:
     if value:
-        print(f"botarena {__version__}")
+        import botarena
+
+        print(f"botarena {botarena.__version__}")
         raise typer.Exit()
 
 
@@ -108,15 +121,18 @@ def _options(version: Annotated[bool, typer.Option("--version", is_eager=True,
 @app.command()
 def games(game: Annotated[str | None, typer.Argument(help="show this game's options")] = None
           ) -> None:
-    """List the games, or one game's options with their defaults."""
+    """List the installed games with the package each came from, or one game's options
+    with their defaults."""
     from rich.table import Table
 
     if game is None:
-        table = Table("game", "title", "players", "turns")
-        for info in all_infos().values():
+        table = Table("game", "title", "players", "turns", "package")
+        for name, info in all_infos().items():  # a broken plug-in: one line on stderr
             seats = (str(info.min_seats) if info.min_seats == info.max_seats
                      else f"{info.min_seats}-{info.max_seats}")
-            table.add_row(info.name, info.title, seats, info.turn_model)
+            entry = entries()[name]
+            table.add_row(info.name, info.title, seats, info.turn_model,
+                          f"{entry.package} {entry.version}")
         console.print(table)
         return
     try:

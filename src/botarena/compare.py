@@ -183,9 +183,9 @@ def command(
 
     from botarena import check_options
     from botarena.cli import fail, parse_options
+    from botarena.core.registry import get_game
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player
-    from botarena.games import get_game
 
     try:
         rules = get_game(game)

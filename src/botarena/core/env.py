@@ -33,7 +33,7 @@ class BotarenaAEC(AECEnv):
 
     def __init__(self, game: str, *, seed: int | None = None, seats: int | None = None,
                  render_mode: str | None = None, **options: Any) -> None:
-        from botarena.games import get_game
+        from botarena.core.registry import get_game
 
         super().__init__()
         self.game = get_game(game)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from botarena.core.protocol import Protocol
@@ -28,14 +28,15 @@ class EnvSpec:
 
 @dataclass(frozen=True)
 class Game:
-    """One hosted game, as registered in `botarena.games`.
+    """One hosted game, as registered in the entry-point group `botarena.games`
+    (core/registry.py).
 
     `new_state(seed, options, map, seats)` builds a fresh state; `map` is what `load_map`
     returned for `--map FILE` (None: the rules draw one from the seed). `map_from_header`
     rebuilds that map from a replay header so `verify` needs nothing but the replay.
     `bots` maps built-in bot names to factories of in-process bot objects. A game's own
-    subcommands, if any, are the typer app `botarena.games.GAME.cli:app`, mounted lazily as
-    `botarena GAME ...` (botarena/cli.py).
+    subcommands, if any, are the typer app `MODULE.cli:app` (`MODULE` the game's module),
+    mounted lazily as `botarena GAME ...` (botarena/cli.py).
     """
 
     info: GameInfo
@@ -50,6 +51,8 @@ class Game:
     player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
     """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""
+    module: str = ""
+    """The game's module (`botarena_connect4`); `lazy_game` fills it in."""
 
     @property
     def name(self) -> str:
@@ -57,17 +60,17 @@ class Game:
 
     def bot_module(self, bot: str) -> str:
         """The module that runs built-in `bot` as a process with `python -m`."""
-        return f"botarena.games.{self.name}.bots.{bot}"
+        return f"{self.module}.bots.{bot}"
 
 
-def builtin_bots(game: str, classes: Mapping[str, str]) -> dict[str, Callable[[], Any]]:
-    """Factories for a game's built-in bots (`name` -> class name in `bots/name.py`), each
-    importing its module only when played, so `python -m botarena.games.GAME.bots.NAME`
-    does not find its own module already imported by the game's package."""
+def builtin_bots(package: str, classes: Mapping[str, str]) -> dict[str, Callable[[], Any]]:
+    """Factories for the built-in bots of the game module `package` (`name` -> class name
+    in `package/bots/name.py`), each importing its module only when played, so
+    `python -m PACKAGE.bots.NAME` does not find its own module already imported."""
 
     def factory(name: str, class_name: str) -> Callable[[], Any]:
         def make() -> Any:
-            module = importlib.import_module(f"botarena.games.{game}.bots.{name}")
+            module = importlib.import_module(f"{package}.bots.{name}")
             return getattr(module, class_name)()
 
         return make
@@ -86,6 +89,8 @@ def lazy_game(module: str, build: Callable[[], Game]) -> Callable[[str], Any]:
         if name != "GAME":
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         game = build()
+        if not game.module:
+            game = replace(game, module=module)
         sys.modules[module].GAME = game  # type: ignore[attr-defined]
         return game
 

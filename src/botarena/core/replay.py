@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from botarena import __version__
+import botarena
 from botarena.core.rules import GameError, ProtocolError, State, Status
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class ReplayRecorder:
         self.game = game
         self.document: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
-            "botarena_version": __version__,
+            "botarena_version": botarena.__version__,
             "game": game.name,
             "rules_version": game.info.rules_version,
             "seed": seed,
@@ -146,7 +146,7 @@ def verify(document: dict[str, Any]) -> Verdict:
     Raises ReplayError when the document cannot be re-played at all (unknown game, a seed,
     option or map the rules refuse, ill-formed steps); `load` has checked its shape.
     """
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     try:
         game = get_game(document["game"])

@@ -50,7 +50,7 @@ def place_score(record: GameRecord, seat: int) -> float:
 
 def groups(game: str, bots: Sequence[str], roles: dict[str, str | None]) -> list[Group]:
     """The groups a game's standings rank separately, with their direction."""
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     rules = get_game(game)
     if rules.info.turn_model != "roles":

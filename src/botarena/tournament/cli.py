@@ -76,7 +76,7 @@ def _tournament(store: Store, name: str) -> Tournament:
 
 
 def _rules(game: str) -> Any:
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     try:
         return get_game(game)

@@ -35,7 +35,7 @@ def demo(workers: Annotated[int | None, typer.Option(
     ./replays/, then the standings and the commands to look further."""
     from rich.console import Console
 
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
     from botarena.tournament.cli import (
         current_standings,
         open_store,

@@ -69,7 +69,7 @@ class Standing:
 
 def default_rank_by(game: str) -> str:
     """The game's own tradition; raises KeyError naming the known games for an unknown one."""
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     return get_game(game).info.rank_by
 
@@ -172,7 +172,7 @@ def _tallies(records: Sequence[GameRecord], counted: Sequence[GameRecord],
 def _role_facts(game: str) -> tuple[list[str], dict[str, int]]:
     """The game's roles in seat order (lower case, as records name them) and, per role, +1
     when a higher score is better for it, -1 when a lower one is."""
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     rules = get_game(game)
     names = [name.lower() for name in rules.info.seat_names]

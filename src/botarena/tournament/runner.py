@@ -130,7 +130,7 @@ def default_workers(tournament: Tournament | None = None,
     seat, since all of them think at once (Ants). Without a tournament: one per core."""
     if tournament is None:
         return cores()
-    from botarena.games import game_info
+    from botarena.core.registry import game_info
 
     info = game_info(tournament.game)
     processes = any(not spec.startswith("builtin:") for spec in specs)

@@ -15,7 +15,7 @@ from typing import Any
 
 @functools.lru_cache(maxsize=64)
 def _map(game: str, path: str) -> Any:
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     return get_game(game).load_map(path)
 
@@ -26,10 +26,10 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
     from botarena import sandbox_limits
     from botarena.core.match import run_match
     from botarena.core.player import ProcessPlayer
+    from botarena.core.registry import get_game
     from botarena.core.replay import save
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player
-    from botarena.games import get_game
 
     try:
         rules = get_game(job["game"])

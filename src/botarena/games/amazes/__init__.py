@@ -42,7 +42,7 @@ ENV_SPEC = EnvSpec(observation_charset="StarWBLRN0123456789\n", observation_max_
                    action_charset="FTLR", action_max_length=256)
 """For the PettingZoo adapter: the look's text in, a move string out."""
 
-BOTS = builtin_bots("amazes", {"random": "RandomBot", "explorer": "ExplorerBot"})
+BOTS = builtin_bots(__name__, {"random": "RandomBot", "explorer": "ExplorerBot"})
 
 
 

@@ -120,7 +120,7 @@ ENV_SPEC = EnvSpec(observation_charset="turngowhafdeplyrsc0123456789 \n",
                    action_min_length=0)
 """For the PettingZoo adapter: the turn's text in, the order lines (and `go`) out."""
 
-BOTS = builtin_bots("ants", {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot",
+BOTS = builtin_bots(__name__, {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot",
                              "swarm": "SwarmBot"})
 
 

@@ -39,7 +39,7 @@ INFO = GameInfo(
 )
 
 
-BOTS = builtin_bots("falldown", {"random": "RandomBot", "hunter": "HunterBot"})
+BOTS = builtin_bots(__name__, {"random": "RandomBot", "hunter": "HunterBot"})
 
 
 ENV_SPEC = EnvSpec(observation_charset="0123456789-URDLEO \n", observation_max_length=240,

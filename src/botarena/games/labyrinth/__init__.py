@@ -44,7 +44,7 @@ def new_state(seed: int | str, options: dict[str, Any], map_data: Any,
                           wall_slack_s=options["wall_slack_ms"] / 1000)
 
 
-BOTS = builtin_bots("labyrinth", {"wallfollower": "WallFollower", "cartographer": "Cartographer",
+BOTS = builtin_bots(__name__, {"wallfollower": "WallFollower", "cartographer": "Cartographer",
                                   "static": "Static", "warden": "Warden"})
 
 
