@@ -13,21 +13,37 @@ import sys
 import time
 from pathlib import Path
 
-BOTS = ["--bot", "builtin:amazes/random", "--bot", "builtin:amazes/explorer",
-        "--bot", "other=builtin:amazes/random"]
+import pytest
+
+pytestmark = pytest.mark.slow
+
+BOTS = [
+    "--bot",
+    "builtin:amazes/random",
+    "--bot",
+    "builtin:amazes/explorer",
+    "--bot",
+    "other=builtin:amazes/random",
+]
 
 
 def botarena(*args: str, cwd: Path) -> str:
-    run = subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                         text=True, timeout=300, cwd=cwd)
+    run = subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
     assert run.returncode == 0, run.stderr
     return run.stdout
 
 
 def snapshot(db: str, cwd: Path) -> tuple[list, list]:
     games = json.loads(botarena("tournament", "games", "cup", "--json", "--db", db, cwd=cwd))
-    standings = json.loads(botarena("tournament", "standings", "cup", "--json", "--db", db,
-                                    cwd=cwd))
+    standings = json.loads(
+        botarena("tournament", "standings", "cup", "--json", "--db", db, cwd=cwd)
+    )
     return [(g["key"], g["bots"], g["scores"], g["status"]) for g in games], standings
 
 
@@ -37,21 +53,49 @@ def finished(path: Path) -> int:
         return store.execute("SELECT count(*) FROM games WHERE status = 'done'").fetchone()[0]
 
 
-def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path: Path
-                                                                        ) -> None:
+def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path: Path) -> None:
     reference, killed = f"sqlite:///{tmp_path / 'ref.db'}", f"sqlite:///{tmp_path / 'kill.db'}"
     for db, replays in ((reference, "ref"), (killed, "kill")):
-        botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "4",
-                 "--seed", "11", "--db", db, "--replays", str(tmp_path / replays), cwd=tmp_path)
+        botarena(
+            "tournament",
+            "new",
+            "cup",
+            "--game",
+            "amazes",
+            *BOTS,
+            "--games-per-pair",
+            "4",
+            "--seed",
+            "11",
+            "--db",
+            db,
+            "--replays",
+            str(tmp_path / replays),
+            cwd=tmp_path,
+        )
     botarena("tournament", "run", "cup", "--workers", "2", "--db", reference, cwd=tmp_path)
 
     chance = random.Random()
     kills = 0
     cut_short = 0  # kills that left the tournament part played
     for _ in range(4):
-        runner = subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
-                                   "--workers", "2", "--db", killed], cwd=tmp_path,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        runner = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "botarena",
+                "tournament",
+                "run",
+                "cup",
+                "--workers",
+                "2",
+                "--db",
+                killed,
+            ],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         # a random moment while it plays: once a random number of further games is done,
         # plus a random fraction of a game (the machine's speed does not matter)
         target = min(23, finished(tmp_path / "kill.db") + chance.randint(1, 6))
@@ -79,12 +123,44 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
 
 def test_two_runners_on_one_store_share_the_games(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'two.db'}"
-    botarena("tournament", "new", "cup", "--game", "amazes", *BOTS, "--games-per-pair", "2",
-             "--seed", "3", "--db", db, "--replays", str(tmp_path / "r"), cwd=tmp_path)
-    runners = [subprocess.Popen([sys.executable, "-m", "botarena", "tournament", "run", "cup",
-                                 "--workers", "1", "--db", db], cwd=tmp_path,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for _ in range(2)]
+    botarena(
+        "tournament",
+        "new",
+        "cup",
+        "--game",
+        "amazes",
+        *BOTS,
+        "--games-per-pair",
+        "2",
+        "--seed",
+        "3",
+        "--db",
+        db,
+        "--replays",
+        str(tmp_path / "r"),
+        cwd=tmp_path,
+    )
+    runners = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "botarena",
+                "tournament",
+                "run",
+                "cup",
+                "--workers",
+                "1",
+                "--db",
+                db,
+            ],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     outputs = [runner.communicate(timeout=300) for runner in runners]
     assert [runner.returncode for runner in runners] == [0, 0], outputs
     played = [int(out.rsplit(": ", 1)[1].split()[0]) for out, _ in outputs]

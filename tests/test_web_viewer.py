@@ -23,8 +23,12 @@ from browser import open_viewer
 
 BOTS = {
     "amazes": ["builtin:amazes/explorer", "builtin:amazes/random"],
-    "falldown": ["builtin:falldown/hunter", "builtin:falldown/random",
-                 "builtin:falldown/hunter", "builtin:falldown/random"],
+    "falldown": [
+        "builtin:falldown/hunter",
+        "builtin:falldown/random",
+        "builtin:falldown/hunter",
+        "builtin:falldown/random",
+    ],
     "labyrinth": ["builtin:labyrinth/cartographer", "builtin:labyrinth/warden"],
 }
 
@@ -44,7 +48,7 @@ class North:
 BOTS["ants"] = [North(), "builtin:ants/swarm", "builtin:ants/random", "builtin:ants/greedy"]
 SEEDS = {"ants": 2}
 OPTIONS = {"labyrinth": {"max_rounds": 3}}
-SEAT_RGB = [(0xe5, 0x39, 0x35), (0x1e, 0x88, 0xe5)]  # Amazes Red, Blue
+SEAT_RGB = [(0xE5, 0x39, 0x35), (0x1E, 0x88, 0xE5)]  # Amazes Red, Blue
 
 
 @pytest.fixture(scope="module")
@@ -53,16 +57,20 @@ def replays(tmp_path_factory) -> dict[str, Path]:
     paths = {}
     for game, bots in BOTS.items():
         paths[game] = folder / f"{game}.json.gz"
-        botarena.play(game, bots, seed=SEEDS.get(game, 3), replay=paths[game],
-                      **OPTIONS.get(game, {}))
+        botarena.play(
+            game, bots, seed=SEEDS.get(game, 3), replay=paths[game], **OPTIONS.get(game, {})
+        )
     return paths
 
 
 def html_file(replay: Path, folder: Path) -> str:
     """The self-contained page of `replay` written by `botarena view --html`; its file URL."""
     out = folder / (replay.name.split(".")[0] + ".html")
-    subprocess.run([sys.executable, "-m", "botarena", "view", str(replay), "--html", str(out)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "botarena", "view", str(replay), "--html", str(out)],
+        check=True,
+        capture_output=True,
+    )
     return out.as_uri()
 
 
@@ -72,9 +80,12 @@ def shot(viewer, tmp_path: Path, name: str) -> None:
 
 
 def pixel(viewer, x: float, y: float) -> tuple[int, int, int]:
-    return tuple(viewer.page.evaluate(
-        f"Array.from(document.getElementById('board').getContext('2d')"
-        f".getImageData({int(x)}, {int(y)}, 1, 1).data.slice(0, 3))"))
+    return tuple(
+        viewer.page.evaluate(
+            f"Array.from(document.getElementById('board').getContext('2d')"
+            f".getImageData({int(x)}, {int(y)}, 1, 1).data.slice(0, 3))"
+        )
+    )
 
 
 def controls(viewer) -> None:
@@ -154,15 +165,20 @@ def test_falldown(browser, replays, tmp_path):
     controls(viewer)
     recorded = frames(replays["falldown"])
     attacks = [t for t, frame in enumerate(recorded) if frame.get("command") == "A"]
-    fallen = [t for t, frame in enumerate(recorded)
-              if any(value < 0 for row in frame["blocks"] for value in row)]
+    fallen = [
+        t
+        for t, frame in enumerate(recorded)
+        if any(value < 0 for row in frame["blocks"] for value in row)
+    ]
     assert attacks and fallen
     for t in (0, attacks[0], attacks[-1], fallen[0], len(recorded) - 1):
         viewer.api(f"seek({t})")
         state = viewer.api("state()")
         frame = recorded[t]
-        expected = [[["falling" if v > 0 else "fallen" if v < 0 else "standing", v] for v in row]
-                    for row in frame["blocks"]]
+        expected = [
+            [["falling" if v > 0 else "fallen" if v < 0 else "standing", v] for v in row]
+            for row in frame["blocks"]
+        ]
         assert state["blocks"] == expected
         assert state["players"] == frame["players"]
         assert state["attack"] == falldown_line(frame)
@@ -170,13 +186,13 @@ def test_falldown(browser, replays, tmp_path):
             for col, value in enumerate(values):
                 colour = pixel(viewer, 18 + col * 114 + 6, 18 + row * 114 + 6)
                 if (row * 6 + col) in frame["fallen_blocks"]:
-                    assert colour == (0xb7, 0x1c, 0x1c)
+                    assert colour == (0xB7, 0x1C, 0x1C)
                 elif value > 0:
-                    assert colour == (0xff, 0xb7, 0x4d)
+                    assert colour == (0xFF, 0xB7, 0x4D)
                 elif value < 0:
-                    assert colour == (0x37, 0x47, 0x4f)
+                    assert colour == (0x37, 0x47, 0x4F)
                 else:
-                    assert colour == (0xd7, 0xcc, 0xc8)
+                    assert colour == (0xD7, 0xCC, 0xC8)
     shot(viewer, tmp_path, "falldown")
     assert viewer.errors == []
 
@@ -201,11 +217,18 @@ def ants_truth(replay: Path) -> list[dict[str, Any]]:
         collided = getattr(state, "collided_now", [])
         dead = [ant for ant in state.killed_ants if ant not in collided]
         ants = lambda items: sorted([*ant.loc, ant.owner] for ant in items)  # noqa: E731
-        return {"ants": ants(state.current_ants.values()), "collided": ants(collided),
-                "battle": ants(dead), "food": sorted(list(loc) for loc in state.current_food),
-                "razed": sorted([*hill.loc, hill.owner] for hill in state.hills.values()
-                                if hill.end_turn is not None),  # not the survivor's bonus
-                "score": list(state.score)}
+        return {
+            "ants": ants(state.current_ants.values()),
+            "collided": ants(collided),
+            "battle": ants(dead),
+            "food": sorted(list(loc) for loc in state.current_food),
+            "razed": sorted(
+                [*hill.loc, hill.owner]
+                for hill in state.hills.values()
+                if hill.end_turn is not None
+            ),  # not the survivor's bonus
+            "score": list(state.score),
+        }
 
     truth = [snapshot()]
     for step in document["steps"]:
@@ -246,8 +269,11 @@ def test_labyrinth(browser, replays, tmp_path):
     viewer = open_viewer(browser, html_file(replays["labyrinth"], tmp_path))
     controls(viewer)
     recorded = frames(replays["labyrinth"])
-    changed = [t for t, frame in enumerate(recorded)
-               if any(change["result"] == "changed" for change in frame.get("changes", []))]
+    changed = [
+        t
+        for t, frame in enumerate(recorded)
+        if any(change["result"] == "changed" for change in frame.get("changes", []))
+    ]
     assert changed
     mazes = [t for t, frame in enumerate(recorded) if "maze" in frame]
     for t in (0, 1, 2, changed[0], changed[0] + 1, changed[-1], len(recorded) - 1):
@@ -258,8 +284,11 @@ def test_labyrinth(browser, replays, tmp_path):
         assert state["maze"] == (recorded[board]["maze"] if board is not None else None)
         assert state["adventurers"] == frame.get("adventurers", [])
         assert state["changes"] == frame.get("changes", [])
-        assert (state["mana"], state["round"], state["n"]) == (frame["mana"], frame["round"],
-                                                              frame["n"])
+        assert (state["mana"], state["round"], state["n"]) == (
+            frame["mana"],
+            frame["round"],
+            frame["n"],
+        )
         label = viewer.page.inner_text("#label")
         assert f"round {frame['round']} · n {frame['n']}" in label
         assert f"mana {frame['mana']}" in label
@@ -272,10 +301,13 @@ def test_labyrinth(browser, replays, tmp_path):
 
 
 # -- versions, escaping, the commands ------------------------------------------------------
-@pytest.mark.parametrize(("field", "value", "message"), [
-    ("schema_version", 2, "This replay has schema version 2"),
-    ("view_version", 9, "This page was made for viewer format 9"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("schema_version", 2, "This replay has schema version 2"),
+        ("view_version", 9, "This page was made for viewer format 9"),
+    ],
+)
 def test_unknown_version_is_refused(browser, replays, tmp_path, field, value, message):
     document = view_document(load(replays["amazes"]))
     if field == "schema_version":
@@ -294,8 +326,7 @@ def test_bot_texts_are_text(browser, tmp_path):
     name = "<b>x</b><script>alert(1)</script>"
     stderr = "<img src=x onerror=window.pwned=1><script>window.pwned=1</script>"
     path = tmp_path / "hostile.json.gz"
-    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=1,
-                  replay=path)
+    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=1, replay=path)
     document = load(path)  # a tournament's names and a process bot's stderr, as stored
     document["bots"][0]["name"] = name
     document["stderr"][0] = stderr
@@ -314,8 +345,11 @@ def test_bot_texts_are_text(browser, tmp_path):
 
 def test_view_serves_the_replay(browser, replays):
     """`botarena view REPLAY --no-open` prints the URL of a local server showing it."""
-    process = subprocess.Popen([sys.executable, "-m", "botarena", "view", str(replays["falldown"]),
-                                "--no-open"], stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "botarena", "view", str(replays["falldown"]), "--no-open"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = process.stdout.readline()
         url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
@@ -331,11 +365,16 @@ def test_view_serves_the_replay(browser, replays):
 def test_view_refuses_a_file_that_is_no_replay(tmp_path):
     bad = tmp_path / "bad.json.gz"
     bad.write_bytes(gzip.compress(json.dumps({"schema_version": 7}).encode()))
-    done = subprocess.run([sys.executable, "-m", "botarena", "view", str(bad), "--html",
-                           str(tmp_path / "out.html")], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "botarena", "view", str(bad), "--html", str(tmp_path / "out.html")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
-    assert done.stderr == (f"botarena: error: {bad}: replay schema_version 7 is not"
-                           " supported (this botarena reads schema_version 1)\n")
+    assert done.stderr == (
+        f"botarena: error: {bad}: replay schema_version 7 is not"
+        " supported (this botarena reads schema_version 1)\n"
+    )
     assert not (tmp_path / "out.html").exists()
 
 
@@ -343,17 +382,35 @@ def test_play_watch_follows_the_game(browser, tmp_path):
     """`play --watch` serves the game as it is played; the page ends on its last step."""
     replay = tmp_path / "watched.json.gz"
     process = subprocess.Popen(
-        [sys.executable, "-m", "botarena", "play", "ants", "builtin:ants/greedy",
-         "builtin:ants/random", "--seed", "2", "--replay", str(replay), "--watch", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "BROWSER": "true"})
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            "builtin:ants/greedy",
+            "builtin:ants/random",
+            "--seed",
+            "2",
+            "--replay",
+            str(replay),
+            "--watch",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BROWSER": "true"},
+    )
     try:
         url = re.search(r"http://127\.0\.0\.1:\d+/", process.stderr.readline()).group(0)
         viewer = open_viewer(browser, url)
         result = json.loads(process.stdout.readline())
         viewer.page.wait_for_function(
             f"window.botarenaView.last === {result['turns']}"
-            f" && window.botarenaView.position === {result['turns']}", timeout=30000)
+            f" && window.botarenaView.position === {result['turns']}",
+            timeout=30000,
+        )
         assert process.wait(30) == 0
         assert viewer.api("state()")["score"] == [p["score"] for p in result["players"]]
         assert viewer.errors == []

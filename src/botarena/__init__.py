@@ -26,9 +26,16 @@ def __getattr__(name: str) -> Any:
     return found
 
 
-def play(game: str, bots: list[Any], *, seed: int | str | None = None,
-         map: str | Path | None = None, replay: str | Path | None = None,
-         sandbox: Any = True, **options: Any) -> Any:
+def play(
+    game: str,
+    bots: list[Any],
+    *,
+    seed: int | str | None = None,
+    map: str | Path | None = None,
+    replay: str | Path | None = None,
+    sandbox: Any = True,
+    **options: Any,
+) -> Any:
     """Play one game and return its `MatchResult` (`.to_dict()` is the `--json` object).
 
     `bots` are spec strings (`builtin:amazes/explorer`, `./a.out`, `NAME=SPEC`) or objects
@@ -39,13 +46,20 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
     `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a bad game,
     option, map or bot.
     """
-    return _play(game, bots, seed=seed, map=map, replay=replay, options=options,
-                 sandbox=sandbox)
+    return _play(game, bots, seed=seed, map=map, replay=replay, options=options, sandbox=sandbox)
 
 
-def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path | None,
-          replay: str | Path | None, options: dict[str, Any],
-          observe: Any = None, sandbox: Any = True) -> Any:
+def _play(
+    game: str,
+    bots: list[Any],
+    *,
+    seed: int | str | None,
+    map: str | Path | None,
+    replay: str | Path | None,
+    options: dict[str, Any],
+    observe: Any = None,
+    sandbox: Any = True,
+) -> Any:
     """`play`, and `observe(document)` with the replay document as soon as it exists: the
     referee fills it while the game runs (`botarena play --watch` shows it live)."""
     from botarena.core.match import run_match
@@ -60,8 +74,11 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         raise GameError(exc.args[0]) from None
     info = rules.info
     if not info.min_seats <= len(bots) <= info.max_seats:
-        seats = (str(info.min_seats) if info.min_seats == info.max_seats
-                 else f"{info.min_seats} to {info.max_seats}")
+        seats = (
+            str(info.min_seats)
+            if info.min_seats == info.max_seats
+            else f"{info.min_seats} to {info.max_seats}"
+        )
         raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
     limits = sandbox_limits(sandbox, options)
     resolved = info.resolve_options(options)
@@ -69,9 +86,7 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         seed = info.check_seed(seed)
     map_data = None
     if map is not None:
-        if rules.load_map is None:
-            raise GameError(f"{game} takes no map file")
-        map_data = rules.load_map(str(map))
+        map_data = rules.read_map(str(map))
     if replay is not None:  # checked before the game, not after it
         from botarena.core.outputs import output_path
 
@@ -85,10 +100,16 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         import random  # not secrets: its hmac and hashlib imports cost start-up
 
         seed = random.SystemRandom().randrange(2**31)
-    result = run_match(rules, players, seed=seed, options=resolved, map_data=map_data,
-                       record=replay is not None or observe is not None,
-                       replay_path=str(replay) if replay is not None else None,
-                       observe=observe)
+    result = run_match(
+        rules,
+        players,
+        seed=seed,
+        options=resolved,
+        map_data=map_data,
+        record=replay is not None or observe is not None,
+        replay_path=str(replay) if replay is not None else None,
+        observe=observe,
+    )
     if replay is not None:
         save(result.document, replay)
     return result
@@ -100,8 +121,11 @@ def sandbox_limits(sandbox: Any, options: dict[str, Any]) -> Any:
     from botarena.core import sandbox as boxes
     from botarena.core.rules import GameError
 
-    base = sandbox if isinstance(sandbox, boxes.Sandbox) else (
-        boxes.DEFAULT if sandbox else boxes.NONE)
+    base = (
+        sandbox
+        if isinstance(sandbox, boxes.Sandbox)
+        else (boxes.DEFAULT if sandbox else boxes.NONE)
+    )
     try:
         return base.with_options(options)
     except ValueError as exc:
@@ -117,15 +141,22 @@ def check_options(info: Any, options: dict[str, Any]) -> dict[str, Any]:
     return info.resolve_options(given)
 
 
-def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,
-              seats: int | None = None, **options: Any) -> Any:
+def new_state(
+    game: str,
+    *,
+    seed: int | str = 0,
+    map: str | Path | None = None,
+    seats: int | None = None,
+    **options: Any,
+) -> Any:
     """A fresh rules state for research: `to_act()`, `observation()`, `apply()`, `outcome()`."""
     from botarena.core.registry import get_game
 
     rules = get_game(game)
-    map_data = rules.load_map(str(map)) if map is not None and rules.load_map else None
-    return rules.new_state(seed, rules.info.resolve_options(options), map_data,
-                           seats or rules.info.min_seats)
+    map_data = rules.read_map(str(map)) if map is not None else None
+    return rules.new_state(
+        seed, rules.info.resolve_options(options), map_data, seats or rules.info.min_seats
+    )
 
 
 def make(game: str, *, seed: int | None = None, **options: Any) -> Any:

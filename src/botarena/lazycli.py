@@ -41,13 +41,17 @@ class LazyCommand:
         target = getattr(importlib.import_module(module), attribute)
         help_text = self.help if isinstance(self.help, str) else self.help()
         if isinstance(target, typer.Typer):
-            return get_group_from_info(TyperInfo(target, name=name, help=help_text),
-                                       pretty_exceptions_short=True, suggest_commands=True,
-                                       rich_markup_mode=rich_markup_mode)
-        return get_command_from_info(CommandInfo(name=name, callback=target,
-                                                 short_help=help_text),
-                                     pretty_exceptions_short=True,
-                                     rich_markup_mode=rich_markup_mode)
+            return get_group_from_info(
+                TyperInfo(target, name=name, help=help_text),
+                pretty_exceptions_short=True,
+                suggest_commands=True,
+                rich_markup_mode=rich_markup_mode,
+            )
+        return get_command_from_info(
+            CommandInfo(name=name, callback=target, short_help=help_text),
+            pretty_exceptions_short=True,
+            rich_markup_mode=rich_markup_mode,
+        )
 
 
 def lazy_group(commands: Mapping[str, LazyCommand]) -> type[TyperGroup]:
@@ -57,14 +61,22 @@ def lazy_group(commands: Mapping[str, LazyCommand]) -> type[TyperGroup]:
     class LazyGroup(TyperGroup):
         def list_commands(self, ctx: typer.Context) -> list[str]:
             eager = super().list_commands(ctx)
-            return [*eager, *(name for name, command in commands.items()
-                              if name not in eager and command.exists())]
+            return [
+                *eager,
+                *(
+                    name
+                    for name, command in commands.items()
+                    if name not in eager and command.exists()
+                ),
+            ]
 
         def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
-            if (cmd_name in commands and cmd_name not in self.commands
-                    and commands[cmd_name].exists()):
-                self.add_command(commands[cmd_name].load(cmd_name, self.rich_markup_mode),
-                                 cmd_name)
+            if (
+                cmd_name in commands
+                and cmd_name not in self.commands
+                and commands[cmd_name].exists()
+            ):
+                self.add_command(commands[cmd_name].load(cmd_name, self.rich_markup_mode), cmd_name)
             return super().get_command(ctx, cmd_name)
 
     return LazyGroup

@@ -8,8 +8,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from botarena.core.maps import MapNameError, MapShelf, split_map_name
 from botarena.core.protocol import Protocol
-from botarena.core.rules import GameInfo, State
+from botarena.core.rules import GameError, GameInfo, State
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,9 @@ class Game:
     protocol: Protocol
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     load_map: Callable[[str], Any] | None = None
+    maps: MapShelf | None = None
+    """The official maps shipped with the game, named `GAME:NAME` wherever a map file is
+    accepted (`read_map`), or None."""
     map_from_header: Callable[[dict[str, Any]], Any] | None = None
     record_sent: bool = True
     env_spec: EnvSpec | None = None
@@ -57,6 +61,27 @@ class Game:
     @property
     def name(self) -> str:
         return self.info.name
+
+    def read_map(self, spec: str) -> Any:
+        """The map of `--map SPEC`: a file, or `GAME:NAME` for one of the game's official
+        maps. Raises GameError naming the problem."""
+        if self.load_map is None:
+            raise GameError(f"{self.name} takes no map file")
+        named = split_map_name(spec)
+        if named is not None:
+            game, name = named
+            try:
+                if game != self.name or self.maps is None:
+                    raise MapNameError(f"no such file, and not one of {self.name}'s maps")
+                spec = str(self.maps.path(name))
+            except MapNameError as exc:
+                listing = (
+                    f"botarena {self.name} maps lists them"
+                    if self.maps
+                    else (f"{self.name} ships none")
+                )
+                raise GameError(f"--map {spec}: {exc} ({listing})") from None
+        return self.load_map(spec)
 
     def bot_module(self, bot: str) -> str:
         """The module that runs built-in `bot` as a process with `python -m`."""

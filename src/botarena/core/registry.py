@@ -66,8 +66,7 @@ def _distributions() -> dict[str, tuple[str, str, str]]:
             package, _, version = stem.partition("-")
             key = _normalise(package)
             if key not in found:
-                found[key] = (os.path.join(folder or ".", name), package,
-                              version.partition("-")[0])
+                found[key] = (os.path.join(folder or ".", name), package, version.partition("-")[0])
     return found
 
 
@@ -116,16 +115,19 @@ def _scan() -> tuple[dict[str, Entry], tuple[str, ...]]:
     """The registered games, and why any registration was left out."""
     found: dict[str, Entry] = {}
     problems: list[str] = []
-    ordered = sorted(_distributions().items(),
-                     key=lambda item: (item[0] != "botarena", item[0]))
+    ordered = sorted(_distributions().items(), key=lambda item: (item[0] != "botarena", item[0]))
     for _key, (metadata, package, release) in ordered:
         for name, module in sorted(_declared(metadata)):
             if ":" in module or not module:
-                problems.append(f"game {name!r} of package {package} ignored: {module!r} is"
-                                " not a module name (NAME = \"package.module\")")
+                problems.append(
+                    f"game {name!r} of package {package} ignored: {module!r} is"
+                    ' not a module name (NAME = "package.module")'
+                )
             elif name in found:
-                problems.append(f"game {name!r} of package {package} ignored: the name is"
-                                f" already taken by package {found[name].package}")
+                problems.append(
+                    f"game {name!r} of package {package} ignored: the name is"
+                    f" already taken by package {found[name].package}"
+                )
             else:
                 found[name] = Entry(name, module, package, release or "?")
     return found, tuple(problems)
@@ -204,8 +206,9 @@ def get_game(name: str) -> Game:
         game = module.GAME
     except Exception as exc:
         why = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        raise BrokenGame(f"game {name!r} of package {entries()[name].package} is broken:"
-                         f" {why}") from exc
+        raise BrokenGame(
+            f"game {name!r} of package {entries()[name].package} is broken: {why}"
+        ) from exc
     if not isinstance(game, Game):
         raise BrokenGame(f"game {name!r}: {entries()[name].module}.GAME is not a Game")
     return game

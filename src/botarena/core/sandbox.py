@@ -40,8 +40,14 @@ KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
 BOT_START_S = 5.0
 """How long the first pause waits for bubblewrap to start the bot (a few ms when idle)."""
 
-NAMESPACES = ("--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-              "--unshare-uts", "--unshare-cgroup-try")
+NAMESPACES = (
+    "--unshare-user-try",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+)
 
 
 @dataclass(frozen=True)
@@ -76,8 +82,7 @@ def read_memory(value: object) -> int:
     except ValueError:
         raise ValueError(f"option memory: {value!r} is not a whole number of MiB") from None
     if mib < MEMORY_OPTION.minimum:
-        raise ValueError(f"option memory: {mib} MiB is below the minimum"
-                         f" {MEMORY_OPTION.minimum}")
+        raise ValueError(f"option memory: {mib} MiB is below the minimum {MEMORY_OPTION.minimum}")
     return mib
 
 
@@ -96,10 +101,14 @@ def bubblewrap() -> tuple[str | None, str]:
     path = shutil.which("bwrap")
     if path is None:
         return None, "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    become_subreaper()  # bubblewrap's inner process, if it outlives the outer, comes to us
     try:
-        probe = subprocess.Popen([path, *NAMESPACES, "--die-with-parent", "--ro-bind", "/",
-                                  "/", "true"], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, start_new_session=True)
+        probe = subprocess.Popen(
+            [path, *NAMESPACES, "--die-with-parent", "--ro-bind", "/", "/", "true"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
     except OSError as exc:
         return None, f"bwrap does not run ({exc})"
     try:
@@ -110,9 +119,24 @@ def bubblewrap() -> tuple[str | None, str]:
     reap_group(probe.pid)
     if probe.returncode != 0:
         error = stderr.decode(errors="replace").strip().splitlines()
-        return None, ("bwrap cannot create namespaces here (user namespaces disabled?): "
-                      + (error[-1] if error else f"exit code {probe.returncode}"))
+        return None, (
+            "bwrap cannot create namespaces here (user namespaces disabled?): "
+            + (error[-1] if error else f"exit code {probe.returncode}")
+        )
     return path, ""
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> None:
+    """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: orphans go to init, which reaps them
+        pass
 
 
 def reap_group(pgid: int, timeout: float = 2.0) -> None:
@@ -163,28 +187,61 @@ def protections() -> list[Protection]:
 
     root = os.geteuid() == 0
     table = [
-        ("network", bwrap is not None, "own network namespace, no interface but its own"
-         " loopback" if bwrap else why),
-        ("PID namespace", bwrap is not None, "own PID namespace: every process ends with"
-         " the bot" if bwrap else why),
-        ("filesystem", bwrap is not None, "read-only system, only the files its command"
-         " names, private /tmp" if bwrap else why),
-        ("memory", *group("memory", "limit per bot, killed by the kernel past it",
-                          "rlimit RLIMIT_AS per process")),
-        ("processes", *group("pids", "limit per bot (processes and threads)",
-                             "" if root else "rlimit RLIMIT_NPROC per user")),
-        ("CPU accounting", *group("cpuacct", "every process and thread of the bot",
-                                  "/proc of the bot's process group")),
-        ("freezer", *group("freezer", "every process of the bot frozen between turns",
-                           "")),
+        (
+            "network",
+            bwrap is not None,
+            "own network namespace, no interface but its own loopback" if bwrap else why,
+        ),
+        (
+            "PID namespace",
+            bwrap is not None,
+            "own PID namespace: every process ends with the bot" if bwrap else why,
+        ),
+        (
+            "filesystem",
+            bwrap is not None,
+            "read-only system, only the files its command names, private /tmp" if bwrap else why,
+        ),
+        (
+            "memory",
+            *group(
+                "memory",
+                "limit per bot, killed by the kernel past it",
+                "rlimit RLIMIT_AS per process",
+            ),
+        ),
+        (
+            "processes",
+            *group(
+                "pids",
+                "limit per bot (processes and threads)",
+                "" if root else "rlimit RLIMIT_NPROC per user",
+            ),
+        ),
+        (
+            "CPU accounting",
+            *group(
+                "cpuacct", "every process and thread of the bot", "/proc of the bot's process group"
+            ),
+        ),
+        ("freezer", *group("freezer", "every process of the bot frozen between turns", "")),
     ]
     lock, lock_why = group_lock()
     if bwrap is not None and lock is not None:
-        table[-1] = ("freezer", True, "SIGSTOP to the bot's process group, which no process"
-                     " of it can leave (seccomp refuses setsid and setpgid)")
+        table[-1] = (
+            "freezer",
+            True,
+            "SIGSTOP to the bot's process group, which no process"
+            " of it can leave (seccomp refuses setsid and setpgid)",
+        )
     elif groups["freezer"].path is None:
-        table[-1] = ("freezer", False, "SIGSTOP reaches only the bot's process group: "
-                     + groups["freezer"].reason + f"; {lock_why or why}")
+        table[-1] = (
+            "freezer",
+            False,
+            "SIGSTOP reaches only the bot's process group: "
+            + groups["freezer"].reason
+            + f"; {lock_why or why}",
+        )
     return [Protection(name, on, how) for name, on, how in table]
 
 
@@ -199,9 +256,12 @@ def warn_once() -> None:
     _warned = True
     off = [item for item in protections() if not item.on]
     if off:
-        print("botarena: WARNING: bots run with weaker protection here: "
-              + "; ".join(f"{item.name} off ({item.how})" for item in off)
-              + " (botarena doctor tells more)", file=sys.stderr)
+        print(
+            "botarena: WARNING: bots run with weaker protection here: "
+            + "; ".join(f"{item.name} off ({item.how})" for item in off)
+            + " (botarena doctor tells more)",
+            file=sys.stderr,
+        )
 
 
 def _covered(path: str, roots: list[str]) -> bool:
@@ -245,9 +305,11 @@ class Confinement:
         bwrap, _ = bubblewrap()
         self.wrapped = bwrap is not None
         try:
-            self.group = cgroups.new_group(self.sandbox.memory_mib << 20,
-                                           self.sandbox.processes,
-                                           overhead=2 if self.wrapped else 0)
+            self.group = cgroups.new_group(
+                self.sandbox.memory_mib << 20,
+                self.sandbox.processes,
+                overhead=2 if self.wrapped else 0,
+            )
         except OSError as exc:  # the probe worked but this group cannot be made
             print(f"botarena: WARNING: no cgroup for this bot ({exc})", file=sys.stderr)
         if bwrap is not None:
@@ -266,16 +328,26 @@ class Confinement:
                     if not path.exists():
                         continue
                     argv[index] = os.path.abspath(path)  # a venv's python stays itself
-                    named.append(argv[index] if path.is_dir()
-                                 else os.path.dirname(argv[index]))
-        runtime = [str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
-                   str(Path(__file__).resolve().parents[2])]
+                    named.append(argv[index] if path.is_dir() else os.path.dirname(argv[index]))
+        runtime = [
+            str(Path(sys.prefix).resolve()),
+            str(Path(sys.base_prefix).resolve()),
+            str(Path(__file__).resolve().parents[2]),
+        ]
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
         if program is not None:  # where it is, and where it really is
-            runtime += [os.path.dirname(os.path.abspath(program)),
-                        str(Path(program).resolve().parent)]
-        command = [bwrap, *NAMESPACES, "--die-with-parent", "--cap-drop", "ALL",
-                   "--new-session"]  # its own process group, no terminal to push keys to
+            runtime += [
+                os.path.dirname(os.path.abspath(program)),
+                str(Path(program).resolve().parent),
+            ]
+        command = [
+            bwrap,
+            *NAMESPACES,
+            "--die-with-parent",
+            "--cap-drop",
+            "ALL",
+            "--new-session",
+        ]  # its own process group, no terminal to push keys to
         self._info, info = os.pipe()  # bubblewrap says there its PID 1's pid
         os.set_blocking(self._info, False)
         command += ["--info-fd", str(info)]
@@ -295,8 +367,16 @@ class Confinement:
             elif os.path.isdir(folder):
                 command += ["--ro-bind", folder, folder]
                 mounted.append(folder)
-        command += ["--proc", "/proc", "--dev", "/dev",
-                    "--size", str(self.sandbox.tmp_mib << 20), "--tmpfs", "/tmp"]
+        command += [
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(self.sandbox.tmp_mib << 20),
+            "--tmpfs",
+            "/tmp",
+        ]
         for folder in runtime:
             if not _covered(folder, mounted) and os.path.isdir(folder):
                 command += ["--ro-bind", folder, folder]
@@ -322,9 +402,11 @@ class Confinement:
         """Join the bot's cgroups and set its rlimits (runs in the child before exec)."""
         if self.group is not None:
             self.group.enter()
-        limits = [(resource.RLIMIT_NOFILE, self.sandbox.open_files),
-                  (resource.RLIMIT_FSIZE, self.sandbox.file_size_mib << 20),
-                  (resource.RLIMIT_CORE, 0)]
+        limits = [
+            (resource.RLIMIT_NOFILE, self.sandbox.open_files),
+            (resource.RLIMIT_FSIZE, self.sandbox.file_size_mib << 20),
+            (resource.RLIMIT_CORE, 0),
+        ]
         if self.group is None or self.group.memory_bytes is None:
             limits.append((resource.RLIMIT_AS, self.sandbox.memory_mib << 20))
         if (self.group is None or self.group.processes is None) and os.geteuid() != 0:
@@ -489,10 +571,17 @@ class Confinement:
             self._info = -1
 
 
-def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = (),
-        timeout: float | None = None, memory_mib: int | None = None,
-        input: bytes | None = None, env: dict[str, str] | None = None,
-        sandbox: Sandbox = DEFAULT) -> subprocess.CompletedProcess[bytes]:
+def run(
+    argv: list[str],
+    *,
+    cwd: str,
+    writable: tuple[str, ...] | list[str] = (),
+    timeout: float | None = None,
+    memory_mib: int | None = None,
+    input: bytes | None = None,
+    env: dict[str, str] | None = None,
+    sandbox: Sandbox = DEFAULT,
+) -> subprocess.CompletedProcess[bytes]:
     """Run a one-shot command (a compiler) in the sandbox, like `subprocess.run` with
     captured output: `cwd` is its working folder (read-only unless in `writable`).
 
@@ -502,11 +591,19 @@ def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = ()
     if memory_mib is not None:
         settings = replace(settings, memory_mib=memory_mib)
     box = Confinement(list(argv), settings, cwd=cwd, env=env)
+    become_subreaper()  # bubblewrap's processes left by the kill come to us, to be reaped
     try:
-        proc = subprocess.Popen(box.argv, cwd=box.cwd, env=box.env, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, pass_fds=box.pass_fds,
-                                preexec_fn=box.preexec if settings.enabled else None)
+        proc = subprocess.Popen(
+            box.argv,
+            cwd=box.cwd,
+            env=box.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=box.pass_fds,
+            preexec_fn=box.preexec if settings.enabled else None,
+        )
         box.started(proc.pid)
         try:
             out, err = proc.communicate(input, timeout=timeout)

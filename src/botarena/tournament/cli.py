@@ -21,12 +21,17 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "sqlite:///botarena.db"
 
-app = typer.Typer(help="Tournaments: schedules, a store that survives kill -9, standings.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  rich_markup_mode=None)
+app = typer.Typer(
+    help="Tournaments: schedules, a store that survives kill -9, standings.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
 
-DbOption = Annotated[str, typer.Option("--db", help="the store: sqlite:///FILE or"
-                                       " postgresql://USER@HOST:PORT/DB")]
+DbOption = Annotated[
+    str, typer.Option("--db", help="the store: sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
+]
 
 
 def fail(message: str) -> Any:
@@ -99,27 +104,40 @@ def _print_build_error(block: str) -> None:
 def new(
     name: Annotated[str, typer.Argument(help="the tournament's name")],
     game: Annotated[str, typer.Option(help="the game, e.g. amazes")],
-    bot: Annotated[list[str] | None, typer.Option(
-        "--bot", help="a bot: [NAME=]SPEC as in `play`; in role games ROLE:[NAME=]SPEC")] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot", help="a bot: [NAME=]SPEC as in `play`; in role games ROLE:[NAME=]SPEC"
+        ),
+    ] = None,
     bots_file: Annotated[Path | None, typer.Option("--bots", help="a bots TOML file")] = None,
-    schedule: Annotated[str | None, typer.Option(
-        help="round-robin (default), swiss, roles (role games), or adaptive (rounds until the"
-             " top is settled)")] = None,
+    schedule: Annotated[
+        str | None,
+        typer.Option(
+            help="round-robin (default), swiss, roles (role games), or adaptive (rounds until the"
+            " top is settled)"
+        ),
+    ] = None,
     games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
     seats: Annotated[int | None, typer.Option(help="seats per game (Ants: 2 to 10)")] = None,
-    maps: Annotated[list[Path] | None, typer.Option(
-        "--maps", help="a map file; repeat for several, cycled over a pairing's games")] = None,
+    maps: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--maps", help="a map file; repeat for several, cycled over a pairing's games"
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="the tournament's seed")] = None,
     db: DbOption = DEFAULT_DB,
-    option: Annotated[list[str] | None, typer.Option("-o", "--option",
-                                                     help="a game option KEY=VALUE")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
+    ] = None,
     replays: Annotated[Path, typer.Option(help="folder for the replays")] = Path("replays"),
     top: Annotated[int, typer.Option(help="adaptive: how many places to settle")] = 5,
-    confidence: Annotated[float, typer.Option(
-        help="adaptive: the probability the top order must reach")] = 0.95,
-    max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")
-                          ] = 100,
+    confidence: Annotated[
+        float, typer.Option(help="adaptive: the probability the top order must reach")
+    ] = 0.95,
+    max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")] = 100,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
     from botarena.cli import parse_options
@@ -142,32 +160,49 @@ def new(
             entries = load_bots_file(bots_file)
         except (BotsFileError, OSError) as exc:
             fail(str(exc))
-        requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source)
-                     for e in entries]
-    settings = Settings(schedule, games_per_pair, rounds, seats, tuple(maps or ()), seed,
-                        parse_options(option or []), replays, top=top, confidence=confidence,
-                        max_rounds=max_rounds)
+        requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source) for e in entries]
+    settings = Settings(
+        schedule,
+        games_per_pair,
+        rounds,
+        seats,
+        tuple(maps or ()),
+        seed,
+        parse_options(option or []),
+        replays,
+        top=top,
+        confidence=confidence,
+        max_rounds=max_rounds,
+    )
     with open_store(db, create=True) as store:
         try:
-            tournament, count = create(store, name, rules, requests, settings,
-                                       _build_dir(db), _print_build_error)
+            tournament, count = create(
+                store, name, rules, requests, settings, _build_dir(db), _print_build_error
+            )
         except TournamentError as exc:
             fail(str(exc))
         bots = store.bots(tournament)
-    print(f"tournament {name}: {game}, {len(bots)} bots, {tournament.schedule},"
-          f" {count} games scheduled; play them with: botarena tournament run {name}"
-          + ("" if db == DEFAULT_DB else f" --db {db}"))
+    print(
+        f"tournament {name}: {game}, {len(bots)} bots, {tournament.schedule},"
+        f" {count} games scheduled; play them with: botarena tournament run {name}"
+        + ("" if db == DEFAULT_DB else f" --db {db}")
+    )
 
 
 @app.command()
 def run(
     name: Annotated[str, typer.Argument(help="the tournament")],
-    workers: Annotated[int | None, typer.Option(
-        help="worker processes (default: one per core; 0: play in this process)")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="worker processes (default: one per core; 0: play in this process)"),
+    ] = None,
     db: DbOption = DEFAULT_DB,
-    dask: Annotated[str | None, typer.Option(
-        help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally")
-        ] = None,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally"
+        ),
+    ] = None,
 ) -> None:
     """Play what is left, with a progress bar; resumes by itself after any interruption."""
     from concurrent.futures.process import BrokenProcessPool
@@ -193,20 +228,29 @@ def run(
         try:
             played = play_with_progress(store, tournament, executor)
         except KeyboardInterrupt:
-            print(f"interrupted: run `botarena tournament run {name}` again to go on",
-                  file=sys.stderr)
+            print(
+                f"interrupted: run `botarena tournament run {name}` again to go on", file=sys.stderr
+            )
             raise typer.Exit(130) from None
         except BrokenProcessPool:
-            print(f"botarena: error: a worker process died; run `botarena tournament run"
-                  f" {name}` again to go on", file=sys.stderr)
+            print(
+                f"botarena: error: a worker process died; run `botarena tournament run"
+                f" {name}` again to go on",
+                file=sys.stderr,
+            )
             raise typer.Exit(1) from None
         finally:
             executor.shutdown()
         counts = store.counts(tournament)
     errors = counts.get("error", 0)
-    print(f"{name}: {played} games played now, {counts.get('done', 0)} finished in all"
-          + (f", {errors} could not be played (see `botarena tournament games {name}`)"
-             if errors else ""))
+    print(
+        f"{name}: {played} games played now, {counts.get('done', 0)} finished in all"
+        + (
+            f", {errors} could not be played (see `botarena tournament games {name}`)"
+            if errors
+            else ""
+        )
+    )
     if errors:
         raise typer.Exit(1)
 
@@ -223,9 +267,14 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
 
     from botarena.tournament import runner
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn(),
-               TextColumn("{task.fields[last]}"))
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[last]}"),
+    )
     with Progress(*columns, console=_console(), transient=False) as bar:
         task = bar.add_task(tournament.name, total=None, rate="-", last="")
         started = bar.get_time()
@@ -236,8 +285,13 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
                 first.append(progress.done)
             elapsed = bar.get_time() - started
             rate = (progress.done - first[0]) / elapsed if elapsed > 0 else 0.0
-            bar.update(task, completed=progress.done, total=progress.total,
-                       rate=f"{rate:.2f}", last=progress.last[:60])
+            bar.update(
+                task,
+                completed=progress.done,
+                total=progress.total,
+                rate=f"{rate:.2f}",
+                last=progress.last[:60],
+            )
 
         return runner.run(store, tournament, executor, report)
 
@@ -255,8 +309,15 @@ def add_bot(
         tournament = _tournament(store, name)
         rules = _rules(tournament.game)
         try:
-            done = put_bot(store, tournament, rules, parse_bot_option(rules, spec),
-                           _build_dir(db), _print_build_error, update=False)
+            done = put_bot(
+                store,
+                tournament,
+                rules,
+                parse_bot_option(rules, spec),
+                _build_dir(db),
+                _print_build_error,
+                update=False,
+            )
         except TournamentError as exc:
             fail(str(exc))
     if done is None:
@@ -282,8 +343,9 @@ def update_bot(
         parsed = parse_bot_option(rules, spec)
         request = BotRequest(botname, parsed.spec, parsed.role or (old.role if old else None))
         try:
-            done = put_bot(store, tournament, rules, request, _build_dir(db),
-                           _print_build_error, update=True)
+            done = put_bot(
+                store, tournament, rules, request, _build_dir(db), _print_build_error, update=True
+            )
         except TournamentError as exc:
             fail(str(exc))
     if done is None:
@@ -292,8 +354,9 @@ def update_bot(
     print(f"{name}: bot {bot.name} updated to version {bot.version}, {count} games scheduled")
 
 
-def current_standings(store: Store, tournament: Tournament, rank_by: str | None
-                      ) -> tuple[list[Any], list[Any], list[str]]:
+def current_standings(
+    store: Store, tournament: Tournament, rank_by: str | None
+) -> tuple[list[Any], list[Any], list[str]]:
     """(standings, counted records, bot names) from the store through the ranking."""
     from botarena.tournament import ranking
 
@@ -302,13 +365,11 @@ def current_standings(store: Store, tournament: Tournament, rank_by: str | None
     roles = {bot.name: bot.role for bot in bots if bot.role}
     if rank_by is not None and rank_by not in ranking.RANK_METHODS:
         fail(f"--rank-by {rank_by!r}: not one of {', '.join(ranking.RANK_METHODS)}")
-    table = ranking.standings(tournament.game, records, names, rank_by=rank_by,
-                              roles=roles or None)
+    table = ranking.standings(tournament.game, records, names, rank_by=rank_by, roles=roles or None)
     return table, records, names
 
 
-def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None
-                    ) -> None:
+def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None) -> None:
     """The table; ranked by points (Amazes' tradition), it shows the points and the irregular
     losses that break their ties, since those decide the order."""
     from rich.table import Table
@@ -317,15 +378,30 @@ def print_standings(tournament: Tournament, table: list[Any], rank_by: str | Non
 
     by_points = (rank_by or default_rank_by(tournament.game)) == "points"
     has_roles = any(row.role for row in table)
-    grid = Table(*(["role"] if has_roles else []), "#", "bot",
-                 *(["points", "irregular"] if by_points else []), "rating", "games", "mean",
-                 "W-D-L", "faults", title=f"{tournament.name} · {tournament.game}")
+    grid = Table(
+        *(["role"] if has_roles else []),
+        "#",
+        "bot",
+        *(["points", "irregular"] if by_points else []),
+        "rating",
+        "games",
+        "mean",
+        "W-D-L",
+        "faults",
+        title=f"{tournament.name} · {tournament.game}",
+    )
     for row in table:
-        grid.add_row(*([row.role or ""] if has_roles else []), str(row.rank),
-                     row.bot + (" (disqualified)" if row.disqualified else ""),
-                     *([f"{row.points:g}", str(row.irregular)] if by_points else []),
-                     f"{row.rating:.2f}", str(row.games), f"{row.mean_score:.1f}",
-                     f"{row.wins}-{row.draws}-{row.losses}", str(row.faults))
+        grid.add_row(
+            *([row.role or ""] if has_roles else []),
+            str(row.rank),
+            row.bot + (" (disqualified)" if row.disqualified else ""),
+            *([f"{row.points:g}", str(row.irregular)] if by_points else []),
+            f"{row.rating:.2f}",
+            str(row.games),
+            f"{row.mean_score:.1f}",
+            f"{row.wins}-{row.draws}-{row.losses}",
+            str(row.faults),
+        )
     _console().print(grid)
 
 
@@ -339,8 +415,10 @@ def plot_path(db: str, tournament: Tournament) -> Path:
 def standings(
     name: Annotated[str, typer.Argument(help="the tournament")],
     as_json: Annotated[bool, typer.Option("--json", help="print a JSON list")] = False,
-    rank_by: Annotated[str | None, typer.Option(
-        help="points, places or mean-score (default: the game's tradition)")] = None,
+    rank_by: Annotated[
+        str | None,
+        typer.Option(help="points, places or mean-score (default: the game's tradition)"),
+    ] = None,
     plot: Annotated[bool, typer.Option(help="draw the rating over games as a PNG")] = True,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -359,16 +437,23 @@ def standings(
         from botarena.tournament import adaptive
 
         plan = tournament.plan
-        decisions = adaptive.decide(tournament.game, names, {row.bot: row.role for row in table},
-                                    records, plan["games_per_pair"], plan["top"],
-                                    plan["confidence"])
+        decisions = adaptive.decide(
+            tournament.game,
+            names,
+            {row.bot: row.role for row in table},
+            records,
+            plan["games_per_pair"],
+            plan["top"],
+            plan["confidence"],
+        )
         for line in adaptive.describe(decisions, rounds, plan["max_rounds"]):
             print(line)
     if plot and records:
         from botarena.tournament.ranking import plot_history
 
-        path = plot_history(tournament.game, records, names, plot_path(db, tournament),
-                            rank_by=rank_by)
+        path = plot_history(
+            tournament.game, records, names, plot_path(db, tournament), rank_by=rank_by
+        )
         print(f"plot: {path}")
 
 
@@ -382,17 +467,32 @@ def list_games(
     with open_store(db) as store:
         rows = store.games(_tournament(store, name))
     if as_json:
-        print(json.dumps([{"key": r.key, "bots": list(r.seats),
-                           "scores": list(r.scores) if r.scores is not None else None,
-                           "status": r.status, "replay": r.replay} for r in rows]))
+        print(
+            json.dumps(
+                [
+                    {
+                        "key": r.key,
+                        "bots": list(r.seats),
+                        "scores": list(r.scores) if r.scores is not None else None,
+                        "status": r.status,
+                        "replay": r.replay,
+                    }
+                    for r in rows
+                ]
+            )
+        )
         return
     from rich.table import Table
 
     grid = Table("key", "bots", "scores", "status", "replay")
     for r in rows:
-        grid.add_row(r.key, " ".join(r.seats),
-                     " ".join(f"{s:g}" for s in r.scores) if r.scores else "",
-                     r.status + (f": {r.error}" if r.error else ""), r.replay or "")
+        grid.add_row(
+            r.key,
+            " ".join(r.seats),
+            " ".join(f"{s:g}" for s in r.scores) if r.scores else "",
+            r.status + (f": {r.error}" if r.error else ""),
+            r.replay or "",
+        )
     _console().print(grid)
 
 
@@ -416,8 +516,11 @@ def cross_table(
         line = []
         for col in names:
             entry = cells.get(row, {}).get(col)
-            line.append("" if row == col or entry is None else
-                        f"{entry[3]:g} ({entry[0]}-{entry[1]}-{entry[2]})")
+            line.append(
+                ""
+                if row == col or entry is None
+                else f"{entry[3]:g} ({entry[0]}-{entry[1]}-{entry[2]})"
+            )
         grid.add_row(row, *line)
     _console().print(grid)
 
@@ -431,7 +534,12 @@ def list_tournaments(db: DbOption = DEFAULT_DB) -> None:
         grid = Table("name", "game", "schedule", "bots", "finished", "scheduled")
         for tournament in store.tournaments():
             counts = store.counts(tournament)
-            grid.add_row(tournament.name, tournament.game, tournament.schedule,
-                         str(len(store.bots(tournament))), str(counts.get("done", 0)),
-                         str(sum(n for s, n in counts.items() if s != "void")))
+            grid.add_row(
+                tournament.name,
+                tournament.game,
+                tournament.schedule,
+                str(len(store.bots(tournament))),
+                str(counts.get("done", 0)),
+                str(sum(n for s, n in counts.items() if s != "void")),
+            )
     _console().print(grid)

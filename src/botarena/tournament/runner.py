@@ -74,18 +74,19 @@ class LocalExecutor:
             handed = context.Queue()
             for share in shares:
                 handed.put(share)
-            self.pool = cf.ProcessPoolExecutor(workers, mp_context=context,
-                                               initializer=_take_share, initargs=(handed,))
+            self.pool = cf.ProcessPoolExecutor(
+                workers, mp_context=context, initializer=_take_share, initargs=(handed,)
+            )
 
     @classmethod
-    def for_tournament(cls, tournament: Tournament, specs: Sequence[str],
-                       workers: int | None = None) -> LocalExecutor:
+    def for_tournament(
+        cls, tournament: Tournament, specs: Sequence[str], workers: int | None = None
+    ) -> LocalExecutor:
         """The pool for `tournament`: `workers` (default: `default_workers`), pinned only
         when each worker's share of cores holds its bots thinking at once (not when more
         workers than the default are asked for: the scheduler balances those)."""
         enough = default_workers(tournament, specs)
-        return cls(enough if workers is None else workers,
-                   pin=workers is None or workers <= enough)
+        return cls(enough if workers is None else workers, pin=workers is None or workers <= enough)
 
     def submit(self, job: dict[str, Any]) -> cf.Future:
         from botarena.tournament.worker import play_game
@@ -111,7 +112,7 @@ def core_shares(workers: int) -> list[set[int]]:
     if not 2 <= workers <= len(allowed):
         return []
     size = len(allowed) // workers
-    return [set(allowed[index * size:(index + 1) * size]) for index in range(workers)]
+    return [set(allowed[index * size : (index + 1) * size]) for index in range(workers)]
 
 
 def _take_share(shares: Any) -> None:
@@ -123,8 +124,7 @@ def _take_share(shares: Any) -> None:
         os.sched_setaffinity(0, shares.get(timeout=1.0))
 
 
-def default_workers(tournament: Tournament | None = None,
-                    specs: Sequence[str] = ()) -> int:
+def default_workers(tournament: Tournament | None = None, specs: Sequence[str] = ()) -> int:
     """Games at once that do not starve the bots: a sequential game keeps one core busy (the
     referee and the bot on turn take turns), a simultaneous game with process bots one per
     seat, since all of them think at once (Ants). Without a tournament: one per core."""
@@ -153,18 +153,25 @@ def replay_path(tournament: Tournament, game: GameRow) -> str:
     return str(folder / f"{game.id:06d}-{safe}-{game.idx}.json.gz")
 
 
-def job_for(tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
-            ) -> dict[str, Any]:
-    return {"game": tournament.game, "seed": game.seed, "map": game.map,
-            "options": tournament.options, "replay": replay_path(tournament, game),
-            "seats": [[label, *specs[label]] for label in game.seats]}
+def job_for(
+    tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
+) -> dict[str, Any]:
+    return {
+        "game": tournament.game,
+        "seed": game.seed,
+        "map": game.map,
+        "options": tournament.options,
+        "replay": replay_path(tournament, game),
+        "seats": [[label, *specs[label]] for label in game.seats],
+    }
 
 
 def describe(game: GameRow, result: dict[str, Any]) -> str:
     if result.get("error"):
         return f"{game.key}: error: {result['error']}"
-    return " vs ".join(f"{seat} {score:g}" for seat, score in
-                       zip(game.seats, result["scores"], strict=True))
+    return " vs ".join(
+        f"{seat} {score:g}" for seat, score in zip(game.seats, result["scores"], strict=True)
+    )
 
 
 def extend(store: Store, tournament: Tournament) -> int:
@@ -176,31 +183,46 @@ def extend(store: Store, tournament: Tournament) -> int:
             return 0
         current = store.bots(tournament, conn=conn)
         labels = {bot.label for bot in current}
-        planned = [schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
-                   for row in rows if row.status != "void"]
-        finished = [_record(row) for row in rows
-                    if row.status == "done" and set(row.seats) <= labels]
-        added = schedule.next_round(tournament.schedule, plan_of(tournament),
-                                    [schedule.Entrant(b.label, b.role) for b in current],
-                                    planned, finished)
+        planned = [
+            schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
+            for row in rows
+            if row.status != "void"
+        ]
+        finished = [
+            _record(row) for row in rows if row.status == "done" and set(row.seats) <= labels
+        ]
+        added = schedule.next_round(
+            tournament.schedule,
+            plan_of(tournament),
+            [schedule.Entrant(b.label, b.role) for b in current],
+            planned,
+            finished,
+        )
         return store.add_games(conn, tournament, added)
 
 
 def _record(row: GameRow) -> Any:
     from botarena.tournament.records import GameRecord
 
-    return GameRecord(row.key, row.seats, row.scores, row.ranks, row.statuses, row.faults,
-                      order=row.id)
+    return GameRecord(
+        row.key, row.seats, row.scores, row.ranks, row.statuses, row.faults, order=row.id
+    )
 
 
 def plan_of(tournament: Tournament) -> schedule.Plan:
     plan = tournament.plan
-    return schedule.Plan(seed=plan["seed"], seats=plan["seats"],
-                         games_per_pair=plan["games_per_pair"], maps=tuple(plan["maps"]),
-                         rounds=plan["rounds"], role_names=tuple(plan["role_names"]),
-                         game=tournament.game, top=plan.get("top", 5),
-                         confidence=plan.get("confidence", 0.95),
-                         max_rounds=plan.get("max_rounds", 100))
+    return schedule.Plan(
+        seed=plan["seed"],
+        seats=plan["seats"],
+        games_per_pair=plan["games_per_pair"],
+        maps=tuple(plan["maps"]),
+        rounds=plan["rounds"],
+        role_names=tuple(plan["role_names"]),
+        game=tournament.game,
+        top=plan.get("top", 5),
+        confidence=plan.get("confidence", 0.95),
+        max_rounds=plan.get("max_rounds", 100),
+    )
 
 
 def expected_total(store: Store, tournament: Tournament) -> int:
@@ -210,13 +232,21 @@ def expected_total(store: Store, tournament: Tournament) -> int:
     if tournament.schedule != "swiss":
         return scheduled
     bots = store.bots(tournament)
-    ahead = schedule.total_games("swiss", plan_of(tournament),
-                                 [schedule.Entrant(b.label, b.role) for b in bots]) or 0
+    ahead = (
+        schedule.total_games(
+            "swiss", plan_of(tournament), [schedule.Entrant(b.label, b.role) for b in bots]
+        )
+        or 0
+    )
     return max(scheduled, ahead)
 
 
-def run(store: Store, tournament: Tournament, executor: Executor,
-        report: Callable[[Progress], None] = lambda progress: None) -> int:
+def run(
+    store: Store,
+    tournament: Tournament,
+    executor: Executor,
+    report: Callable[[Progress], None] = lambda progress: None,
+) -> int:
     """Play everything left; returns the number of games this runner finished."""
     store.release_stale()
     store.retry_errors(tournament)
@@ -244,8 +274,7 @@ def run(store: Store, tournament: Tournament, executor: Executor,
                     break
                 time.sleep(0.5)  # another runner is still playing its claims
                 store.release_stale()
-            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S,
-                                  return_when=cf.FIRST_COMPLETED)
+            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
             for future in finished:
                 game = inflight.pop(future)
                 result = future.result()

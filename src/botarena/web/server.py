@@ -73,8 +73,13 @@ def replay_app(replay: dict[str, Any]) -> Starlette:
     async def document(_: Request) -> Response:
         return Response(data, media_type="application/octet-stream")
 
-    return Starlette(routes=[Route("/", index), Route("/replay.json.gz", document),
-                             Mount("/static", StaticFiles(directory=STATIC))])
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/replay.json.gz", document),
+            Mount("/static", StaticFiles(directory=STATIC)),
+        ]
+    )
 
 
 def live_app(game: LiveGame) -> Starlette:
@@ -99,11 +104,17 @@ def live_app(game: LiveGame) -> Starlette:
             await asyncio.sleep(LIVE_INTERVAL_S)
 
     async def events(_: Request) -> StreamingResponse:
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        )
 
-    return Starlette(routes=[Route("/", index), Route("/events", events),
-                             Mount("/static", StaticFiles(directory=STATIC))])
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/events", events),
+            Mount("/static", StaticFiles(directory=STATIC)),
+        ]
+    )
 
 
 class Server:
@@ -118,8 +129,9 @@ class Server:
         bound = self.socket.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{bound}/"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off",
-                                                   timeout_graceful_shutdown=1))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+        )
 
     def run(self) -> None:
         """Serve in this thread until interrupted (Ctrl-C)."""

@@ -13,8 +13,13 @@ VIEW_VERSION = 1
 """The viewer document's own format; the page refuses any other (and any replay schema it
 does not know), with a message saying which."""
 
-SCRIPTS = ("player.js", "games/amazes.js", "games/falldown.js", "games/ants.js",
-           "games/labyrinth.js")
+SCRIPTS = (
+    "player.js",
+    "games/amazes.js",
+    "games/falldown.js",
+    "games/ants.js",
+    "games/labyrinth.js",
+)
 
 
 def view_document(replay: dict[str, Any]) -> dict[str, Any]:
@@ -32,14 +37,21 @@ def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
     state = state_from_botarena(replay)
     data = replay_data(state)
-    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2",
-                                          "attackradius2")}
+    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2", "attackradius2")}
     derived["rows"], derived["cols"] = data["map"]["rows"], data["map"]["cols"]
-    derived["water"] = ["".join("%" if char == "%" else "." for char in line)
-                        for line in data["map"]["data"]]
-    steps = [{"acts": [{key: value for key, value in act.items()
-                        if key not in ("packed", "reply")} for act in step["acts"]],
-              "frame": step["frame"]} for step in replay["steps"]]
+    derived["water"] = [
+        "".join("%" if char == "%" else "." for char in line) for line in data["map"]["data"]
+    ]
+    steps = [
+        {
+            "acts": [
+                {key: value for key, value in act.items() if key not in ("packed", "reply")}
+                for act in step["acts"]
+            ],
+            "frame": step["frame"],
+        }
+        for step in replay["steps"]
+    ]
     return derived, {**replay, "steps": steps}
 
 
@@ -80,8 +92,9 @@ def page(source: dict[str, Any], inline: bool, static: str = "static/") -> str:
         style = f'<link rel="stylesheet" href="{static}viewer.css">'
         scripts = "".join(f'<script src="{static}{name}"></script>' for name in SCRIPTS)
         scripts += f"<script>Botarena.start({start});</script>"
-    return (static_text("viewer.html").replace("<!--STYLE-->", style)
-            .replace("<!--SCRIPTS-->", scripts))
+    return (
+        static_text("viewer.html").replace("<!--STYLE-->", style).replace("<!--SCRIPTS-->", scripts)
+    )
 
 
 def standalone_html(document: dict[str, Any]) -> str:
