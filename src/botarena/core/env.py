@@ -58,7 +58,7 @@ class BotarenaAEC(AECEnv):
         self.possible_agents = [info.seat_name(seat).lower() for seat in range(self.seats)]
         spec = self.game.env_spec
         self._observation_length = spec.observation_max_length
-        self._signs = spec.reward_signs or (1,) * self.seats
+        self._signs = tuple(info.score_sign(seat) for seat in range(self.seats))
         observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, 255, (spec.observation_max_length,), np.uint8),

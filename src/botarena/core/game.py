@@ -22,9 +22,6 @@ class EnvSpec:
     action_charset: str
     action_max_length: int
     action_min_length: int = 1
-    reward_signs: tuple[int, ...] | None = None
-    """Per seat, +1 when a higher score is better for it, -1 when lower is (Labyrinth's maze
-    master shares the adventurers' score and wants it low); None: +1 for every seat."""
 
 
 @dataclass(frozen=True)

@@ -54,14 +54,12 @@ def groups(game: str, bots: Sequence[str], roles: dict[str, str | None]) -> list
     from botarena.core.registry import get_game
 
     rules = get_game(game)
-    if rules.info.turn_model != "roles":
+    if not rules.info.roles:
         return [Group(None, tuple(sorted(bots)), True)]
-    signs = rules.env_spec.reward_signs if rules.env_spec is not None else None
     out = []
-    for seat, name in enumerate(rules.info.seat_names):
-        role = name.lower()
+    for seat, role in enumerate(rules.info.roles):
         members = tuple(sorted(bot for bot in bots if roles.get(bot) == role))
-        out.append(Group(role, members, not signs or signs[seat] > 0))
+        out.append(Group(role, members, rules.info.score_sign(seat) > 0))
     return out
 
 

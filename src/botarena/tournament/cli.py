@@ -510,7 +510,7 @@ def cross_table(
         tournament = _tournament(store, name)
         records, bots = store.records(tournament)
     names = [bot.name for bot in bots]
-    cells = ranking.cross_table(records, names)
+    cells = ranking.cross_table(tournament.game, records, names)
     grid = Table("", *names, title=f"{name} · points (W-D-L)")
     for row in names:
         line = []

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.maps import MapShelf
-from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
+from botarena.core.rules import CLOCK_OPTION, GameInfo, Option, RankBy, TurnModel
 
 if TYPE_CHECKING:
     from botarena.games.amazes.maze import Maze
@@ -17,9 +17,9 @@ INFO = GameInfo(
     min_seats=2,
     max_seats=2,
     seat_names=("Red", "Blue"),
-    turn_model="sequential",
+    turn_model=TurnModel.SEQUENTIAL,
     rules_version="amazes-2010.1",
-    rank_by="points",
+    rank_by=RankBy.POINTS,
     options=(
         Option("turns", 150, "turns per player", int, 1, 10_000),
         Option(

@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING, Any
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.maps import MapShelf
-from botarena.core.rules import CLOCK_OPTION, GameError, GameInfo, Option
+from botarena.core.rules import (
+    CLOCK_OPTION,
+    GameError,
+    GameInfo,
+    Option,
+    RankBy,
+    StatusKind,
+    TurnModel,
+)
 
 if TYPE_CHECKING:
     from botarena.games.ants.mapfile import AntsMap
@@ -49,9 +57,10 @@ INFO = GameInfo(
     min_seats=2,
     max_seats=10,
     seat_names=tuple(f"p{seat}" for seat in range(10)),
-    turn_model="simultaneous",
+    turn_model=TurnModel.SIMULTANEOUS,
     rules_version="ants-2011.1",
-    rank_by="places",
+    rank_by=RankBy.PLACES,
+    statuses=(("eliminated", StatusKind.REGULAR),),
     options=(
         Option("turns", 1000, "turn limit (the 2011 playgame default)", int, 1, 100_000),
         Option("loadtime", 3000, "time for turn 0 (ms)", int, 1, 3_600_000),

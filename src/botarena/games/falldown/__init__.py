@@ -4,7 +4,7 @@ docs/games/falldown.md."""
 from __future__ import annotations
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
-from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
+from botarena.core.rules import CLOCK_OPTION, GameInfo, Option, RankBy, TurnModel
 
 DEFAULT_TURNS = 1000
 """Slots in a game (the engine's default -t)."""
@@ -22,9 +22,9 @@ INFO = GameInfo(
     min_seats=4,
     max_seats=4,
     seat_names=("0", "1", "2", "3"),
-    turn_model="sequential",
+    turn_model=TurnModel.SEQUENTIAL,
     rules_version="falldown-2015.1",
-    rank_by="places",
+    rank_by=RankBy.PLACES,
     options=(
         Option(
             "turns",
