@@ -27,7 +27,7 @@ def test_the_demo_plays_each_game_and_prints_standings(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     for game in ("amazes", "ants", "falldown", "labyrinth"):
         assert f"demo-{game} · {game}" in run.stdout
-    assert "botarena tournament standings demo-ants --db sqlite:///botarena-demo.db" in run.stdout
+    assert "botarena tournament standings demo-amazes --db sqlite:///botarena-demo.db" in run.stdout
     assert (tmp_path / "botarena-demo.db").is_file()
     replays = {p.parent.name: 0 for p in (tmp_path / "replays").glob("*/*.json.gz")}
     for path in (tmp_path / "replays").glob("*/*.json.gz"):

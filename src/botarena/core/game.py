@@ -25,6 +25,20 @@ class EnvSpec:
 
 
 @dataclass(frozen=True)
+class Demo:
+    """What `botarena demo` plays of a game: a short tournament of these bot specs (each
+    `builtin:GAME/NAME` or `NAME=SPEC`), `games_per_pair` games per seating."""
+
+    bots: tuple[str, ...]
+    games_per_pair: int = 1
+
+
+ViewerData = Callable[[dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
+"""replay -> (derived, replay): what a renderer needs that the replay's frames do not hold,
+and the replay to show (e.g. without what `derived` replaces)."""
+
+
+@dataclass(frozen=True)
 class Game:
     """One hosted game, as registered in the entry-point group `botarena.games`
     (core/registry.py).
@@ -52,6 +66,11 @@ class Game:
     player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
     """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""
+    demo: Demo | None = None
+    """The game's part of `botarena demo`, or None to leave it out."""
+    viewer_data: ViewerData | None = None
+    """The viewer's derived data of a replay (core's `web.viewdoc` calls it), or None when
+    the renderer reads everything off the frames."""
     module: str = ""
     """The game's module (`botarena_connect4`); `lazy_game` fills it in."""
 

@@ -23,36 +23,18 @@ SCRIPTS = (
 
 
 def view_document(replay: dict[str, Any]) -> dict[str, Any]:
-    """`replay` with the renderer's derived data. Ants frames hold only scores and counts,
-    so the ants' lives (spawn, moves, end), food and hills are re-simulated here with the
-    rules, as the 2011 replay stores them; the replies they come from are then dropped."""
+    """`replay` with the renderer's derived data: the game's `viewer_data` hook, if it has
+    one (a replay of a game not installed here is shown as it is)."""
+    from botarena.core.registry import get_game
+
     derived: dict[str, Any] = {}
-    if replay.get("game") == "ants" and replay.get("schema_version") == 1:
-        derived, replay = _ants(replay)
+    try:
+        hook = get_game(str(replay.get("game"))).viewer_data
+    except KeyError:
+        hook = None
+    if hook is not None:
+        derived, replay = hook(replay)
     return {"view_version": VIEW_VERSION, "replay": replay, "derived": derived}
-
-
-def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    from botarena.games.ants.replay2011 import replay_data, state_from_botarena
-
-    state = state_from_botarena(replay)
-    data = replay_data(state)
-    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2", "attackradius2")}
-    derived["rows"], derived["cols"] = data["map"]["rows"], data["map"]["cols"]
-    derived["water"] = [
-        "".join("%" if char == "%" else "." for char in line) for line in data["map"]["data"]
-    ]
-    steps = [
-        {
-            "acts": [
-                {key: value for key, value in act.items() if key not in ("packed", "reply")}
-                for act in step["acts"]
-            ],
-            "frame": step["frame"],
-        }
-        for step in replay["steps"]
-    ]
-    return derived, {**replay, "steps": steps}
 
 
 def packed(document: dict[str, Any]) -> str:

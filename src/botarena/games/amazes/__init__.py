@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.maps import MapShelf
 from botarena.core.rules import CLOCK_OPTION, GameInfo, Option, RankBy, TurnModel
 
@@ -66,6 +66,7 @@ def _game() -> Game:
         new_state=new_state,
         protocol=PROTOCOL,
         bots=BOTS,
+        demo=Demo(("builtin:amazes/explorer", "builtin:amazes/random"), games_per_pair=2),
         load_map=load_maze,
         maps=MapShelf(__name__, "mazes", ".txt"),
         map_from_header=_maze_from_header,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.maps import MapShelf
 from botarena.core.rules import (
     CLOCK_OPTION,
@@ -171,6 +171,12 @@ BOTS = builtin_bots(
 )
 
 
+def _viewer_data(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    from botarena.games.ants.viewdata import viewer_data
+
+    return viewer_data(replay)
+
+
 def _game() -> Game:
     from botarena.games.ants.mapfile import load_map
     from botarena.games.ants.protocol import PROTOCOL
@@ -180,6 +186,8 @@ def _game() -> Game:
         new_state=new_state,
         protocol=PROTOCOL,
         bots=BOTS,
+        demo=Demo(("builtin:ants/greedy", "builtin:ants/swarm", "builtin:ants/random")),
+        viewer_data=_viewer_data,
         load_map=load_map,
         maps=MapShelf(__name__, "maps/official.tar.xz", ".map"),
         map_from_header=_map_from_header,

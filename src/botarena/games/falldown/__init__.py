@@ -3,7 +3,7 @@ docs/games/falldown.md."""
 
 from __future__ import annotations
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.rules import CLOCK_OPTION, GameInfo, Option, RankBy, TurnModel
 
 DEFAULT_TURNS = 1000
@@ -78,7 +78,21 @@ def _game() -> Game:
     from botarena.games.falldown.protocol import PROTOCOL
     from botarena.games.falldown.rules import new_state
 
-    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, env_spec=ENV_SPEC)
+    return Game(
+        info=INFO,
+        new_state=new_state,
+        protocol=PROTOCOL,
+        bots=BOTS,
+        env_spec=ENV_SPEC,
+        demo=Demo(
+            (
+                "builtin:falldown/hunter",
+                "builtin:falldown/random",
+                "hunter2=builtin:falldown/hunter",
+                "random2=builtin:falldown/random",
+            )
+        ),
+    )
 
 
 __getattr__ = lazy_game(__name__, _game)

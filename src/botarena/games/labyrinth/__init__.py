@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.rules import Better, GameInfo, Option, RankBy, StatusKind, TurnModel
 
 if TYPE_CHECKING:
@@ -111,6 +111,14 @@ def _game() -> Game:
         protocol=PROTOCOL,
         bots=BOTS,
         player_factories={"post": _post_player},
+        demo=Demo(
+            (
+                "builtin:labyrinth/cartographer",
+                "builtin:labyrinth/wallfollower",
+                "builtin:labyrinth/warden",
+                "builtin:labyrinth/static",
+            )
+        ),
         env_spec=ENV_SPEC,
         record_sent=False,
     )
