@@ -133,3 +133,23 @@ def test_the_viewer_asks_the_game_for_what_its_frames_lack() -> None:
 def test_a_replay_of_a_game_not_installed_is_shown_as_it_is() -> None:
     replay = {"schema_version": 1, "game": "nosuchgame", "steps": []}
     assert view_document(replay)["derived"] == {}
+
+
+def test_each_game_s_renderer_is_served_from_its_own_package() -> None:
+    from importlib import resources
+
+    from starlette.requests import Request
+
+    from botarena.web.server import renderer
+    from botarena.web.viewdoc import page
+
+    served = page({"url": "replay.json.gz"}, inline=False)
+    for name in ("amazes", "ants", "falldown", "labyrinth"):
+        assert f'<script src="static/games/{name}.js"></script>' in served
+        own = resources.files(f"botarena.games.{name}").joinpath("renderer.js").read_text()
+        response = renderer(Request({"type": "http", "path_params": {"game": name}}))
+        assert (response.status_code, response.body.decode()) == (200, own)
+        assert f"Botarena.renderers.{name} = " in own
+    assert '<script src="static/generic.js"></script>' in served
+    missing = renderer(Request({"type": "http", "path_params": {"game": "nosuchgame"}}))
+    assert missing.status_code == 404

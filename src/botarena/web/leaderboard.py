@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 from botarena.core.replay import ReplayError, load
 from botarena.tournament import ranking
 from botarena.tournament.store import GameRow, Store, Tournament, sqlite_folder
-from botarena.web.server import STATIC, gzipped
+from botarena.web.server import RENDERER_ROUTE, STATIC, gzipped
 from botarena.web.viewdoc import page, static_text, view_document
 
 RECENT = 10
@@ -343,6 +343,7 @@ def leaderboard_app(store: Store, db_url: str, warm: bool = True) -> Starlette:
             Route(base + "/games", api_games),
             Route(base + "/bots/{bot:path}", api_bot),
             Route(base + "/plot.png", plot),
+            RENDERER_ROUTE,
             Mount("/static", StaticFiles(directory=STATIC)),
         ]
     )

@@ -13,13 +13,25 @@ VIEW_VERSION = 1
 """The viewer document's own format; the page refuses any other (and any replay schema it
 does not know), with a message saying which."""
 
-SCRIPTS = (
-    "player.js",
-    "games/amazes.js",
-    "games/falldown.js",
-    "games/ants.js",
-    "games/labyrinth.js",
-)
+SCRIPTS = ("player.js", "generic.js")
+"""The viewer's own scripts (web/static); each installed game's renderer follows them."""
+
+RENDERER = "renderer.js"
+"""A game's renderer: this file in its package, registering itself in Botarena.renderers
+(docs/new-game.md); a game without one is shown by generic.js."""
+
+
+def renderers() -> dict[str, str]:
+    """The installed games' renderers: game -> its script (imports only each game's cheap
+    module, to find its folder)."""
+    from botarena.core.registry import available, entries
+
+    found = {}
+    for name in available():
+        file = resources.files(entries()[name].module).joinpath(RENDERER)
+        if file.is_file():
+            found[name] = file.read_text("utf-8")
+    return found
 
 
 def view_document(replay: dict[str, Any]) -> dict[str, Any]:
@@ -68,11 +80,13 @@ def page(source: dict[str, Any], inline: bool, static: str = "static/") -> str:
     start = _script_safe(json.dumps(source))
     if inline:
         style = f"<style>{static_text('viewer.css')}</style>"
-        code = _slim("\n;\n".join(static_text(name) for name in SCRIPTS)).encode()
+        texts = [*(static_text(name) for name in SCRIPTS), *renderers().values()]
+        code = _slim("\n;\n".join(texts)).encode()
         scripts = UNPACK.replace("CODE", _gzip64(code)).replace("SOURCE", start)
     else:
         style = f'<link rel="stylesheet" href="{static}viewer.css">'
-        scripts = "".join(f'<script src="{static}{name}"></script>' for name in SCRIPTS)
+        names = [*SCRIPTS, *(f"games/{game}.js" for game in renderers())]
+        scripts = "".join(f'<script src="{static}{name}"></script>' for name in names)
         scripts += f"<script>Botarena.start({start});</script>"
     return (
         static_text("viewer.html").replace("<!--STYLE-->", style).replace("<!--SCRIPTS-->", scripts)
