@@ -1,7 +1,7 @@
 """The `botarena` command line: games, play, verify, and each game's own subcommands.
 
 Start-up is a budget (`python bench/run.py startup`: `botarena --version` <= 150 ms, a
-whole `botarena play amazes ...` <= 300 ms), so this module imports only typer, rich and
+whole `botarena play GAME ...` <= 300 ms), so this module imports only typer, rich and
 the cheap core; every other command is imported when it is run.
 
 Adding a top-level command or group (the one way): write it in its own module, importing
@@ -204,12 +204,14 @@ def parse_seed(text: str | None) -> int | str | None:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="the game, e.g. amazes")],
+    game: Annotated[str, typer.Argument(help="the game (botarena games lists them)")],
     bots: Annotated[
         list[str], typer.Argument(help="bot specs: builtin:GAME/NAME, a command line, or NAME=SPEC")
     ],
     seed: Annotated[str | None, typer.Option(help="the game's seed (random if omitted)")] = None,
-    map_file: Annotated[Path | None, typer.Option("--map", help="a map or maze file")] = None,
+    map_file: Annotated[
+        Path | None, typer.Option("--map", help="a map file, or GAME:NAME for an official map")
+    ] = None,
     option: Annotated[
         list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
     ] = None,

@@ -12,8 +12,8 @@ from botarena.core.protocol import Protocol
 def run_stdio(bot: Any, protocol: Protocol) -> None:
     """Read observations until the protocol says the game is over; answer each one.
 
-    This is how every built-in bot runs under `python -m botarena.games.GAME.bots.NAME`.
-    A bot that knows the game is over for it (Amazes: after its 150th turn) sets `done`.
+    This is how every built-in bot runs under `python -m PACKAGE.bots.NAME`.
+    A bot that knows the game is over for it (e.g. after its last turn) sets `done`.
     """
     readline: Callable[[], str] = sys.stdin.readline
     while True:

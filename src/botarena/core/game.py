@@ -64,7 +64,7 @@ class Game:
     env_spec: EnvSpec | None = None
     """Spaces for the PettingZoo adapter (`botarena.make`), or None."""
     player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
-    """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
+    """Extra bot-spec prefixes this game understands (e.g. `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""
     demo: Demo | None = None
     """The game's part of `botarena demo`, or None to leave it out."""

@@ -376,7 +376,7 @@ def _short(value: Any) -> str:
 
 def _header(state: State, options: dict[str, Any]) -> dict[str, Any]:
     """The game's header (map, starts) with the options restated: options that only set
-    clocks (Amazes' budget_ms, Ants' turntime) leave no trace in the frames, so a replay
+    clocks (a whole-game budget, a per-turn time) leave no trace in the frames, so a replay
     states them twice and `verify` catches an edit of either."""
     return {**state.header(), "options": _json(options)}
 

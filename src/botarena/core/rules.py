@@ -19,7 +19,7 @@ class Status(enum.StrEnum):
     """What happened to a seat, as the result and `--json` report it.
 
     The match sets the transport faults (`crashed`, `timeout`, `invalid`); games may add
-    their own words through `Outcome.statuses` (Ants: `eliminated`).
+    their own words through `Outcome.statuses` (e.g. `eliminated`).
     """
 
     OK = "ok"
@@ -91,7 +91,7 @@ class Clock:
     """The time rules for one exchange with one seat; None means no limit.
 
     `reply_s` bounds one reply in wall time, `budget_s` bounds the sum of a seat's waits over
-    the whole game (Amazes: 5 s), `cpu_s` bounds the CPU time the bot spends on one reply and
+    the whole game (e.g. 5 s), `cpu_s` bounds the CPU time the bot spends on one reply and
     `cpu_budget_s` the CPU time of all its replies.
     """
 
@@ -134,7 +134,7 @@ CLOCK_OPTION = Option(
     f" time {CPU_CLOCK_WALL_FACTOR}x as a safety (docs/clocks.md)",
     clock_kind,
 )
-"""Offered by the games whose rules time bots by the wall clock (Amazes, Falldown, Ants)."""
+"""Offered by the games whose rules time bots by the wall clock (most do)."""
 
 MEMORY_OPTION = Option(
     "memory",
@@ -306,7 +306,7 @@ class Outcome:
     ranks: list[int] = field(default_factory=list)
     statuses: list[str | None] = field(default_factory=list)
     faults: list[int] = field(default_factory=list)
-    """Faults the rules found themselves (Ants' strict kill), added to the referee's count of
+    """Faults the rules found themselves (e.g. a strict kill rule), added to the referee's count of
     transport faults in the result's `faults`."""
 
     def __post_init__(self) -> None:
@@ -363,7 +363,7 @@ class State(ABC):
 
     def charge(self, seat: int, cpu_s: float) -> None:
         """Told the CPU time `seat` used for its last reply, when its clock has a CPU limit
-        (Labyrinth keeps a per-round CPU bank). Replays re-feed the recorded figures."""
+        (e.g. a per-round CPU bank). Replays re-feed the recorded figures."""
 
     def handshake_clock(self, seat: int) -> Clock:
         """The time rules for the handshake, when the protocol has one."""

@@ -3,8 +3,8 @@ the order of the top K is established with the requested confidence (stats/settl
 
 A round is every game of the base schedule once (every pairing, seats rotated, `games per
 pair` times) on seeds of its own. After each round every bot's mean result in each round is
-computed from the counted games (Labyrinth strikes excluded, as in the standings): its score
-where the game ranks by points or mean score (a role that wants a low score, Labyrinth's maze
+computed from the counted games (strike games excluded, as in the standings): its score
+where the game ranks by points or mean score (a role that wants a low score, `GameInfo.better`
 master, is ranked low-first), its place score where the game ranks by places (the share of
 the other seats it placed above, a shared place counting half). In role games each role is
 settled on its own; the tournament stops when every role's top K is settled, or after

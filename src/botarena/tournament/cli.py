@@ -103,7 +103,7 @@ def _print_build_error(block: str) -> None:
 @app.command()
 def new(
     name: Annotated[str, typer.Argument(help="the tournament's name")],
-    game: Annotated[str, typer.Option(help="the game, e.g. amazes")],
+    game: Annotated[str, typer.Option(help="the game (botarena games lists them)")],
     bot: Annotated[
         list[str] | None,
         typer.Option(
@@ -120,7 +120,9 @@ def new(
     ] = None,
     games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
-    seats: Annotated[int | None, typer.Option(help="seats per game (Ants: 2 to 10)")] = None,
+    seats: Annotated[
+        int | None, typer.Option(help="seats per game (within the game's seat range)")
+    ] = None,
     maps: Annotated[
         list[Path] | None,
         typer.Option(
@@ -370,7 +372,7 @@ def current_standings(
 
 
 def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None) -> None:
-    """The table; ranked by points (Amazes' tradition), it shows the points and the irregular
+    """The table; ranked by points (a tradition of the game), it shows the points and the irregular
     losses that break their ties, since those decide the order."""
     from rich.table import Table
 

@@ -144,8 +144,8 @@ def outcome(record: GameRecord, seat: int) -> str:
 @dataclass
 class _Tally:
     """What one bot collected; faults over every game it played, the rest over counted ones.
-    A game with an irregular status counts at least one fault: a Labyrinth strike for a bad
-    maze is the rules' verdict, not a transport fault the referee counted."""
+    A game with an irregular status counts at least one fault: a strike for a bad
+    board is the rules' verdict, not a transport fault the referee counted."""
 
     games: int = 0
     points: float = 0.0

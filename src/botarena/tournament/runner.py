@@ -127,7 +127,7 @@ def _take_share(shares: Any) -> None:
 def default_workers(tournament: Tournament | None = None, specs: Sequence[str] = ()) -> int:
     """Games at once that do not starve the bots: a sequential game keeps one core busy (the
     referee and the bot on turn take turns), a simultaneous game with process bots one per
-    seat, since all of them think at once (Ants). Without a tournament: one per core."""
+    seat, since all of them think at once. Without a tournament: one per core."""
     if tournament is None:
         return cores()
     from botarena.core.registry import game_info
