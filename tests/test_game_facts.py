@@ -60,7 +60,8 @@ def test_the_built_in_games_state_their_traditions() -> None:
 
 
 def test_the_demo_is_every_game_s_own_demo() -> None:
-    assert tournaments() == [
+    own = [row for row in tournaments() if row[1] in ("amazes", "ants", "falldown", "labyrinth")]
+    assert own == [
         ("demo-amazes", "amazes", ("builtin:amazes/explorer", "builtin:amazes/random"), 2),
         (
             "demo-ants",
