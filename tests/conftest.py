@@ -4,6 +4,7 @@ session leaves no process and no file behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -100,6 +101,20 @@ def _untracked() -> set[str]:
         check=False,
     )
     return set(listed.stdout.splitlines()) if listed.returncode == 0 else set()
+
+
+@pytest.fixture(autouse=True)
+def not_a_subreaper() -> Iterator[None]:
+    """After each test, this process stops being a child subreaper (an in-process jury made
+    it one, to reap its own bots): orphans of the `botarena` commands later tests start must
+    go to init, as they do under a user's shell, not become zombies of the test process."""
+    yield
+    from botarena.core.sandbox import PR_SET_CHILD_SUBREAPER
+
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -167,3 +167,88 @@ def test_two_runners_on_one_store_share_the_games(tmp_path: Path) -> None:
     assert sum(played) == 12  # each game played by exactly one of them
     games, _ = snapshot(db, tmp_path)
     assert len(games) == 12 and {status for *_, status in games} == {"done"}
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below `pid`, from /proc's parent links."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if stat.rsplit(")", 1)[1].split()[0] != "Z":
+                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        children = {child for child, of in parents.items() if of == parent}
+        todo += children - found
+        found |= children
+    return found
+
+
+@pytest.mark.parametrize("command", ["tournament", "compare"])
+def test_workers_die_with_a_runner_killed_9(tmp_path: Path, command: str) -> None:
+    """A runner (or compare) killed -9 leaves none of its worker processes: each dies with
+    its parent (PR_SET_PDEATHSIG), the pool's forkserver with the runner."""
+    db = f"sqlite:///{tmp_path / 'w.db'}"
+    if command == "tournament":
+        botarena(
+            "tournament",
+            "new",
+            "cup",
+            "--game",
+            "amazes",
+            *BOTS,
+            "--games-per-pair",
+            "20",
+            "--db",
+            db,
+            cwd=tmp_path,
+        )
+        argv = ["tournament", "run", "cup", "--workers", "2", "--db", db]
+    else:
+        argv = [
+            "compare",
+            "builtin:amazes/explorer",
+            "builtin:amazes/random",
+            "--game",
+            "amazes",
+            "--games",
+            "400",
+            "--workers",
+            "2",
+        ]
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "botarena", *argv],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while len(below := descendants(runner.pid)) < 2:
+            assert time.monotonic() < deadline and runner.poll() is None, "no workers started"
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers are playing
+        below = descendants(runner.pid)
+        runner.send_signal(signal.SIGKILL)
+        runner.wait(timeout=30)
+        deadline = time.monotonic() + 5
+        while (left := {pid for pid in below if alive(pid)}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not left, f"{len(left)} of {len(below)} worker processes outlived the runner"
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

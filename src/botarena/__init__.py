@@ -160,8 +160,8 @@ def new_state(
 
 
 def make(game: str, *, seed: int | None = None, **options: Any) -> Any:
-    """A PettingZoo AEC environment for `game` (see `botarena.core.env`)."""
-    from botarena.core.env import BotarenaAEC
+    """A PettingZoo AEC environment for `game` (see `botarena.env`)."""
+    from botarena.env import BotarenaAEC
 
     return BotarenaAEC(game, seed=seed, **options)
 

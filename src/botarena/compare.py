@@ -142,7 +142,11 @@ def compare(
     from botarena.core import cgroups
 
     cgroups.available()  # while the jury is alone: see cgroups2.JURY_LEAF
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+    from botarena.core.sandbox import die_with_parent
+
+    with concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, initializer=die_with_parent
+    ) as pool:
         try:
             return _consume(tally, _blocks_in_order(pool, arguments, blocks, 2 * workers), on_block)
         finally:

@@ -56,7 +56,7 @@ def _own_groups() -> dict[str, str]:
 
 def v1_mounts() -> dict[str, str]:
     """Controller name -> mount point of its cgroup v1 hierarchy."""
-    mounts = {}
+    mounts: dict[str, str] = {}
     with contextlib.suppress(OSError):
         for line in Path("/proc/self/mounts").read_text().splitlines():
             fields = line.split()

@@ -6,16 +6,19 @@ import importlib
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from botarena.core.maps import MapNameError, MapShelf, split_map_name
 from botarena.core.protocol import Protocol
 from botarena.core.rules import GameError, GameInfo, State
 
+if TYPE_CHECKING:
+    from botarena.core.player import Player
+
 
 @dataclass(frozen=True)
 class EnvSpec:
-    """How a game's texts fit gymnasium spaces for the PettingZoo adapter (core/env.py)."""
+    """How a game's texts fit gymnasium spaces for the PettingZoo adapter (botarena/env.py)."""
 
     observation_charset: str
     observation_max_length: int
@@ -52,7 +55,7 @@ class Game:
     """
 
     info: GameInfo
-    new_state: Callable[[int, dict[str, Any], Any, int], State]
+    new_state: Callable[[int | str, dict[str, Any], Any, int], State]
     protocol: Protocol
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     load_map: Callable[[str], Any] | None = None
@@ -63,7 +66,7 @@ class Game:
     record_sent: bool = True
     env_spec: EnvSpec | None = None
     """Spaces for the PettingZoo adapter (`botarena.make`), or None."""
-    player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
+    player_factories: Mapping[str, Callable[[str, str], Player]] = field(default_factory=dict)
     """Extra bot-spec prefixes this game understands (e.g. `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""
     demo: Demo | None = None

@@ -9,7 +9,7 @@ whole exchange is recorded for the replay.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from botarena.core.cores import jury_core
 from botarena.core.game import Game
 from botarena.core.player import EXIT_GRACE_S, Player, Reply
 from botarena.core.replay import ReplayRecorder
-from botarena.core.rules import Clock, State, Status
+from botarena.core.rules import Clock, State, Status, seat_seed
 
 
 @dataclass
@@ -94,7 +94,7 @@ class Referee:
         self,
         game: Game,
         state: State,
-        players: list[Player],
+        players: Sequence[Player],
         recorder: ReplayRecorder | None,
         seed: int | str = 0,
         cpu_clock: bool = False,
@@ -277,7 +277,7 @@ class Referee:
         return result
 
 
-def start_players(players: list[Player], seed: int | str, handshake: bool) -> None:
+def start_players(players: Sequence[Player], seed: int | str, handshake: bool) -> None:
     """Start every seat's player (spawn the bot programs), frozen; on failure, close those
     started. Before a handshake they run: every bot starts up side by side, as the engines
     start them, while the rules set the game up, and is frozen once its handshake is read.
@@ -285,7 +285,7 @@ def start_players(players: list[Player], seed: int | str, handshake: bool) -> No
     started: list[Player] = []
     try:
         for seat, player in enumerate(players):
-            player.start(seat, f"{seed}:{seat}")
+            player.start(seat, seat_seed(seed, seat))
             started.append(player)
             if handshake:
                 player.resume()
@@ -294,7 +294,7 @@ def start_players(players: list[Player], seed: int | str, handshake: bool) -> No
         raise
 
 
-def close_players(players: list[Player], grace_s: float) -> None:
+def close_players(players: Sequence[Player], grace_s: float) -> None:
     """End every player: all see their input end at once, then share one grace period of
     `grace_s` to exit by themselves before they are killed."""
     for player in players:
@@ -306,7 +306,7 @@ def close_players(players: list[Player], grace_s: float) -> None:
 
 def run_match(
     game: Game,
-    players: list[Player],
+    players: Sequence[Player],
     *,
     seed: int | str,
     options: dict[str, Any],
@@ -336,7 +336,7 @@ def run_match(
 
 def _run_match(
     game: Game,
-    players: list[Player],
+    players: Sequence[Player],
     *,
     seed: int | str,
     options: dict[str, Any],

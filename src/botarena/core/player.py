@@ -25,8 +25,14 @@ from typing import Any
 
 from botarena.core.cores import cores
 from botarena.core.protocol import Protocol
-from botarena.core.rules import ProtocolError, Status
-from botarena.core.sandbox import DEFAULT, Confinement, Sandbox, become_subreaper
+from botarena.core.rules import ProtocolError, Status, seat_seed
+from botarena.core.sandbox import (
+    DEFAULT,
+    Confinement,
+    Sandbox,
+    become_subreaper,
+    death_signal_setter,
+)
 
 STDERR_CAP = 10_000
 """Characters of a bot's stderr kept per game (contest juries keep about 10 000)."""
@@ -97,30 +103,6 @@ class GroupCpu:
                 return None
             total += sum(int(value) for value in fields[11:15])
         return total
-
-
-_PR_SET_PDEATHSIG = 1
-
-
-def _death_signal_setter() -> Callable[[], None] | None:
-    """A function for the child between fork and exec that has the kernel SIGKILL the bot
-    when the jury dies, even by SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the
-    *thread* that started the bot ends, so a bot must be started by a thread that outlives
-    its game (the referee's). None off Linux."""
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    jury = os.getpid()
-
-    def set_death_signal() -> None:
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        if os.getppid() != jury:  # the jury died before the line above: follow it
-            os._exit(1)
-
-    return set_death_signal
 
 
 def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
@@ -366,7 +348,12 @@ class ProcessPlayer(Player):
         become_subreaper()
         if self.reply_spin_s and cores() > 1 and self.core is None:
             self._spin_s = self.reply_spin_s
-        box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
+        # the game's seed and the seat, for a bot that draws its randomness from them
+        game_seed = seed.removesuffix(seat_seed("", seat))
+        identity = {"BOTARENA_SEED": game_seed, "BOTARENA_SEAT": str(seat)}
+        box = self._box = Confinement(
+            self.argv, self.sandbox, cwd=self.cwd, env={**(self.env or {}), **identity}
+        )
         self.proc = subprocess.Popen(
             box.argv,
             stdin=subprocess.PIPE,
@@ -380,7 +367,7 @@ class ProcessPlayer(Player):
             # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
             # does for a bare one (set on bwrap, it broke a sandboxed double fork)
             preexec_fn=_in_child(
-                None if box.wrapped else _death_signal_setter(),
+                None if box.wrapped else death_signal_setter(),
                 box.preexec if self.sandbox.enabled else None,
                 None if self.core is None else partial(os.sched_setaffinity, 0, {self.core}),
             ),

@@ -17,6 +17,7 @@ import sys
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from botarena.core.rules import GameError
@@ -128,7 +129,8 @@ def parse_json(data: bytes | bytearray | str, name: str, noun: str = "document")
 
 
 def _stack_depth() -> int:
-    frame, depth = sys._getframe(), 0
+    frame: FrameType | None = sys._getframe()
+    depth = 0
     while frame is not None:
         frame, depth = frame.f_back, depth + 1
     return depth

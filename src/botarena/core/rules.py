@@ -29,6 +29,12 @@ class Status(enum.StrEnum):
     ELIMINATED = "eliminated"
 
 
+def seat_seed(seed: int | str, seat: int) -> str:
+    """The seed a seat's bot is started with: the game's seed, a colon and the seat (so the
+    seats of one game draw different numbers, and a game is reproduced from its seed)."""
+    return f"{seed}:{seat}"
+
+
 class GameError(ValueError):
     """A user-level problem with a game's inputs (option, map, seat count)."""
 

@@ -81,6 +81,7 @@ def read_memory(value: object) -> int:
         mib = int(str(value))
     except ValueError:
         raise ValueError(f"option memory: {value!r} is not a whole number of MiB") from None
+    assert MEMORY_OPTION.minimum is not None
     if mib < MEMORY_OPTION.minimum:
         raise ValueError(f"option memory: {mib} MiB is below the minimum {MEMORY_OPTION.minimum}")
     return mib
@@ -137,6 +138,39 @@ def become_subreaper() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):  # not Linux: orphans go to init, which reaps them
         pass
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def death_signal_setter(parent: int | None = None) -> Callable[[], None] | None:
+    """A function for a child (between fork and exec, or a pool worker's start) that has
+    the kernel SIGKILL it when its parent (`parent`, default this process) dies, even by
+    SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the *thread* that started the child
+    ends, so a bot must be started by a thread that outlives its game (the referee's).
+    None off Linux."""
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    jury = os.getpid() if parent is None else parent
+
+    def set_death_signal() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != jury:  # the jury died before the line above: follow it
+            os._exit(1)
+
+    return set_death_signal
+
+
+def die_with_parent() -> None:
+    """In a pool worker at its start: be killed when the process that started it dies, even
+    by SIGKILL (a runner killed -9 leaves no worker behind)."""
+    setter = death_signal_setter(os.getppid())
+    if setter is not None:
+        setter()
 
 
 def reap_group(pgid: int, timeout: float = 2.0) -> None:
@@ -279,6 +313,8 @@ class Confinement:
     sandbox: Sandbox = DEFAULT
     cwd: str | None = None
     env: dict[str, str] | None = None
+    """Variables added to the environment: the jury's own without bubblewrap, the few of
+    KEPT_ENV inside it."""
     group: cgroups.BotGroup | None = None
     wrapped: bool = False
     pgid: int = 0
@@ -300,6 +336,7 @@ class Confinement:
 
     def __post_init__(self) -> None:
         if not self.sandbox.enabled:
+            self.env = {**os.environ, **self.env} if self.env else None
             return
         warn_once()
         bwrap, _ = bubblewrap()
@@ -314,6 +351,8 @@ class Confinement:
             print(f"botarena: WARNING: no cgroup for this bot ({exc})", file=sys.stderr)
         if bwrap is not None:
             self.argv, self.cwd, self.env = self._wrap(bwrap)
+        elif self.env:
+            self.env = {**os.environ, **self.env}
 
     def _wrap(self, bwrap: str) -> tuple[list[str], str | None, dict[str, str]]:
         """The bwrap command line running `argv`: paths made absolute, each file or folder

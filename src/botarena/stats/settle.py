@@ -91,7 +91,7 @@ class RoundEvidence:
         self.sums = np.zeros(len(bots))
         self.gram = np.zeros((len(bots), len(bots)))
 
-    def add(self, means: Sequence[float]) -> None:
+    def add(self, means: Sequence[float] | np.ndarray) -> None:
         """One round: each bot's mean result, in the order of `bots`."""
         row = self.sign * np.asarray(means, dtype=float)
         self.count += 1
@@ -125,13 +125,13 @@ class RoundEvidence:
         top = min(top, n)
         pairs = list(itertools.pairwise(order[: top + 1]))
         if count < MIN_ROUNDS or n < 2:
-            neighbours = tuple(Neighbours(self.bots[a], self.bots[b], 0.0, 0.0) for a, b in pairs)
+            unknown = tuple(Neighbours(self.bots[a], self.bots[b], 0.0, 0.0) for a, b in pairs)
             return Settlement(
-                False, tuple(self.bots[i] for i in order), count, top, confidence, 0.0, neighbours
+                False, tuple(self.bots[i] for i in order), count, top, confidence, 0.0, unknown
             )
         draws = self._draws()
         right = np.ones(DRAWS, dtype=bool)
-        neighbours = []
+        neighbours: list[Neighbours] = []
         for index, (a, b) in enumerate(pairs):
             if index == top - 1:  # the K-th against every bot below the top, not only b
                 above = draws[:, a] > draws[:, order[top:]].max(axis=1)

@@ -214,8 +214,11 @@ class Board:
         return path
 
     def _stderr(self, replay: str, seat: int) -> str | None:
+        path = self.replay_path(replay)
+        if path is None:
+            return None
         try:
-            return load(self.replay_path(replay))["stderr"][seat]
+            return str(load(path)["stderr"][seat])
         except (ReplayError, IndexError, KeyError):
             return None
 

@@ -84,7 +84,7 @@ INTERIOR_EDGES = tuple(e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2)
 def _lattice() -> tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, ...], ...]]:
     """Interior grid points (where four squares meet) with their four edges, and per edge
     the interior points it touches."""
-    points = []
+    points: list[tuple[int, int, int, int]] = []
     touching: list[list[int]] = [[] for _ in range(EDGES)]
     for row in range(1, SIZE):
         for col in range(1, SIZE):

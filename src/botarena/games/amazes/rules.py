@@ -167,7 +167,7 @@ class AmazesState(State):
         return self.end_reason is not None
 
     def outcome(self) -> Outcome:
-        scores = [
+        scores: list[float] = [
             0 if self.faults[s] is not None else max(0, min(MAX_POINTS, self.points[s]))
             for s in (RED, BLUE)
         ]

@@ -128,7 +128,7 @@ INFO = GameInfo(
 
 
 def new_state(
-    seed: int, options: dict[str, Any], ants_map: AntsMap | None, seats: int
+    seed: int | str, options: dict[str, Any], ants_map: AntsMap | None, seats: int
 ) -> AntsState:
     """A fresh game; without --map, the bundled official map for `seats` players."""
     from botarena.games.ants.mapfile import bundled_map

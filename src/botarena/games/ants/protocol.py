@@ -167,9 +167,8 @@ class AntsProtocol(Protocol):
             elif kind == "f":
                 observation.food.append(numbers)  # type: ignore[arg-type]
             elif kind in "had" and len(numbers) == 3:
-                {"h": observation.hills, "a": observation.ants, "d": observation.dead}[kind].append(
-                    numbers
-                )  # type: ignore[arg-type]
+                listed = {"h": observation.hills, "a": observation.ants, "d": observation.dead}
+                listed[kind].append(numbers)
         return observation
 
 

@@ -3,6 +3,7 @@ write one from a botarena game so the 2011 visualizer and its users' tools keep 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,11 +88,12 @@ def _check_2011(document: dict[str, Any]) -> None:
         raise GameError(f"malformed 2011 replay: map {rows}x{cols} is not 1 to {MAX_SIDE} a side")
     if len(data.map.data) != rows or any(len(line) != cols for line in data.map.data):
         raise GameError(f"malformed 2011 replay: map.data is not {rows} lines of {cols}")
-    for field, items, owner_at in (
+    listed: tuple[tuple[str, Sequence[Sequence[Any]], int | None], ...] = (
         ("hills", data.hills, 2),
         ("ants", data.ants, 4),
         ("food", data.food, None),
-    ):
+    )
+    for field, items, owner_at in listed:
         for index, item in enumerate(items):
             if (
                 len(item) < 4
@@ -312,8 +314,8 @@ def compare(recorded: dict[str, Any], state: AntsState) -> tuple[int, str] | Non
                     f" replay, {hills.get((row, col))} here",
                 )
             )
-    for key, label in (("scores", "score"), ("hive_history", "hive")):
-        for player, (left, right) in enumerate(zip(data[key], ours[key], strict=False)):
+    for series, label in (("scores", "score"), ("hive_history", "hive")):
+        for player, (left, right) in enumerate(zip(data[series], ours[series], strict=False)):
             for turn in range(max(len(left), len(right))):
                 a = left[turn] if turn < len(left) else None
                 b = right[turn] if turn < len(right) else None

@@ -152,7 +152,7 @@ class AntsState(State):
                 self.grid[row][col] = owner
                 self.all_ants.append(ant)
                 self.current_ants[(row, col)] = ant
-            self._counts = None
+            self._counts: list[int] | None = None
             for loc in ants_map.food:
                 self._add_food(loc)
         self.hive_food = [0] * players
@@ -178,7 +178,7 @@ class AntsState(State):
         self.rule_faults = [0] * players  # strict-mode kills: the rules' own faults
         self.end_observations: dict[int, Observation] = {}
 
-        self._counts: list[int] | None = None  # live ants per player, None: recount
+        self._counts = None  # live ants per player, None: recount
         self.views = PlayerViews(
             self.height, self.width, players, self.water, self.params.viewradius2
         )
@@ -653,11 +653,12 @@ class AntsState(State):
     def is_alive(self, player: int) -> bool:
         if self.killed[player]:
             return False
-        if self._counts is None:
-            self._counts = [0] * self.num_players
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = [0] * self.num_players
             for ant in self.current_ants.values():
-                self._counts[ant.owner] += 1
-        return self._counts[player] > 0
+                counts[ant.owner] += 1
+        return counts[player] > 0
 
     def remaining_players(self) -> list[int]:
         return [p for p in range(self.num_players) if self.is_alive(p)]

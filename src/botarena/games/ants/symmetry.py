@@ -72,7 +72,7 @@ class MapSymmetry:
                     f"not symmetric: player 0 has {len(hills0)} hills,"
                     f" player {player} has {len(own)}"
                 )
-            grown = []
+            grown: list[list[tuple[tuple[int, int], int, int]]] = []
             for loc in own:
                 for aim in range(8):
                     if self.similar(hills0[0], loc, aim, player):

@@ -45,8 +45,8 @@ class PlayerViews:
         fresh_water = bits & ~self.revealed_bits & self.water_bits
         self.revealed_bits |= bits
         self.revealed_water = [[] for _ in range(self.players)]
-        rows, cols = np.nonzero(fresh_water) if fresh_water.any() else ((), ())
-        if len(rows):
+        if fresh_water.any():
+            rows, cols = np.nonzero(fresh_water)
             seen_by = fresh_water[rows, cols].tolist()
             for row, col, who in zip(rows.tolist(), cols.tolist(), seen_by, strict=True):
                 for player in range(self.players):

@@ -293,7 +293,7 @@ class FalldownState(State):
 
     def outcome(self) -> Outcome:
         winner = self.winner()
-        scores = [1 if p == winner else 0 for p in range(SEATS)]  # integers, as every game
+        scores: list[float] = [1 if p == winner else 0 for p in range(SEATS)]  # integers
         if winner >= 0:
             reason = "survivor"
         elif self.turn >= self.max_turns:

@@ -83,7 +83,8 @@ def _api_answers(text: str, source: str) -> list[Answer]:
             raise ScrapeError(
                 f"{source}: answer {item['answer_id']} has no body; fetch with filter=withbody"
             )
-        owner = item.get("owner") if isinstance(item.get("owner"), dict) else {}
+        owner = item.get("owner")
+        owner = owner if isinstance(owner, dict) else {}
         created = item.get("creation_date")
         answers.append(
             Answer(

@@ -141,7 +141,10 @@ def scrape(
     out.mkdir(parents=True, exist_ok=True)
     bots_file = bots_file or out / "bots.toml"
     answers = unique_answers(answers)
-    verdicts, kept, names, bots = [], [], {}, set()
+    verdicts: list[Verdict] = []
+    kept: list[tuple[Verdict, Any]] = []
+    names: dict[str, Any] = {}
+    bots: set[str] = set()
     with tempfile.TemporaryDirectory() as folder:
         for index, answer in enumerate(answers):
             if progress is not None:

@@ -141,7 +141,7 @@ class ExplorerBot:
         depth[start] = 0
         queue = deque([start])
         best_score = float("-inf")
-        options = []
+        options: list[tuple[float, int, int, int, float]] = []
         while queue:
             square = queue.popleft()
             steps = depth[square]

@@ -58,7 +58,8 @@ def _tables() -> tuple[
             edge_squares[edges[d]].append(square)
             r, c = row + DROW[d], col + DCOL[d]
             neighbour.append(r * FRAME + c if 0 <= r < FRAME and 0 <= c < FRAME else -1)
-    points, touching = [], [[] for _ in range(EDGES)]
+    points: list[tuple[int, int, int, int]] = []
+    touching: list[list[int]] = [[] for _ in range(EDGES)]
     for row in range(1, FRAME):
         for col in range(1, FRAME):
             segments = (

@@ -168,13 +168,14 @@ class Tracker:
             walk, shells = walks(other), walks.shells(other)
             orow, ocol = divmod(other, FRAME)
             for square in candidates:
-                steps = walk.get(square)
-                if steps is None:
+                walked = walk.get(square)
+                steps: float
+                if walked is None:
                     row, col = divmod(square, FRAME)
                     manhattan = abs(row - orow) + abs(col - ocol)
                     steps, alike = DETOUR * manhattan, 4 * manhattan
                 else:
-                    alike = shells[steps]
+                    steps, alike = walked, shells[walked]
                 if steps == 0:
                     continue
                 for i, spread in enumerate(SPREADS):

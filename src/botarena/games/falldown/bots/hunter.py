@@ -246,7 +246,7 @@ class HunterBot:
         """Steps from each cell to the nearest attack spot: a cell sharing a block row or
         column with an opponent, out of every opponent's facing line (fallen blocks and
         opponents' surroundings are walls)."""
-        danger = set()
+        danger: set[int] = set()
         for _, (ox, oy, ofacing, _) in self.others:
             danger.update(
                 index for index, _ in attack_line(ox // BLOCK, oy // BLOCK, FACINGS.index(ofacing))

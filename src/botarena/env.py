@@ -10,7 +10,7 @@ per acting agent, then apply them together. An action the protocol rejects is th
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -28,7 +28,8 @@ class BotarenaAEC(AECEnv):
     Rewards are the change of each seat's score (`State.outcome().scores`) after each step.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    agent_selection: str
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute, per instance here)
         "name": "botarena",
         "render_modes": ["ansi"],
         "is_parallelizable": False,
@@ -74,13 +75,13 @@ class BotarenaAEC(AECEnv):
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self.state: Any = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.seed = seed
         game_seed = self.seed if self.seed is not None else 0
@@ -92,7 +93,7 @@ class BotarenaAEC(AECEnv):
         self._cumulative_rewards = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._scores = list(self.state.outcome().scores)
         self._pending: dict[int, Any] = {}
         self._advance()
