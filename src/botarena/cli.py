@@ -13,8 +13,8 @@ function, never here; then add one line to `LAZY_COMMANDS` below:
 
 A `typer.Typer` target is a group (`botarena tournament run ...`); a function target,
 annotated as for `@app.command()`, is one command (`botarena doctor`). The help string is
-its line in `botarena --help`. User errors inside: `fail(message)` from this module (import
-it inside the function), or raise one of `USER_ERRORS`.
+its line in `botarena --help`. User errors inside: `fail(message)` from `botarena.cliparts`
+(which every command line shares), or raise one of `USER_ERRORS`.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ import json
 import sys
 from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from botarena.cliparts import fail, parse_options
 from botarena.core.registry import all_infos, entries, game_info, get_game
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
@@ -113,12 +114,6 @@ console = _LazyConsole()
 USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError)
 
 
-def fail(message: str) -> NoReturn:
-    """A user error: one line on stderr, exit code 2."""
-    print(f"botarena: error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
-
-
 def _print_version(value: bool) -> None:
     if value:
         import botarena
@@ -180,17 +175,6 @@ def games(
         console.print(
             "built-in bots: " + ", ".join(f"builtin:{info.name}/{name}" for name in rules.bots)
         )
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """`KEY=VALUE` strings to a dict; a pair without `=` is a user error."""
-    options = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            fail(f"option {pair!r} is not KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
 
 
 def parse_seed(text: str | None) -> int | str | None:

@@ -213,7 +213,7 @@ def command(
     from rich.console import Console
 
     from botarena import check_options
-    from botarena.cli import fail, parse_options
+    from botarena.cliparts import fail, parse_options
     from botarena.core.registry import get_game
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player

@@ -35,7 +35,7 @@ DbOption = Annotated[
 
 
 def fail(message: str) -> NoReturn:
-    from botarena.cli import fail as cli_fail
+    from botarena.cliparts import fail as cli_fail
 
     cli_fail(message)
 
@@ -165,7 +165,7 @@ def new(
     ] = None,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
-    from botarena.cli import parse_options
+    from botarena.cliparts import parse_options
     from botarena.tournament.manage import (
         BotRequest,
         Settings,
