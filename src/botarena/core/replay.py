@@ -14,17 +14,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import botarena
-from botarena.core.rules import GameError, ProtocolError, State, Status
+from botarena.core.rules import GameError, ProtocolError, ReplayError, State, Status
 
 if TYPE_CHECKING:
     from botarena.core.game import Game
     from botarena.core.player import Reply
 
 SCHEMA_VERSION = 1
-
-
-class ReplayError(ValueError):
-    """The file is not a readable botarena replay; the message names the file."""
 
 
 class ReplayRecorder:
@@ -223,7 +219,7 @@ def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
 def expected_result(document: dict[str, Any], state: State) -> dict[str, Any]:
     """The result `play` reports for the game the replay records, from the finished
     `state` and the recorded faults and times (the `replay` path left out)."""
-    from botarena.core.match import PlayerResult
+    from botarena.core.result import PlayerResult
 
     outcome = state.outcome()
     seats = len(document["bots"])

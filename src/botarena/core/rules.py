@@ -39,6 +39,12 @@ class GameError(ValueError):
     """A user-level problem with a game's inputs (option, map, seat count)."""
 
 
+class ReplayError(ValueError):
+    """The file is not a readable botarena replay; the message names the file (core/replay.py
+    raises it; here so that the replay's shape checker, core/replaydoc.py, need not import
+    the replay module that imports it)."""
+
+
 class ProtocolError(ValueError):
     """A reply that is not well formed; the message quotes it with !r."""
 
