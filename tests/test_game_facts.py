@@ -154,3 +154,10 @@ def test_each_game_s_renderer_is_served_from_its_own_package() -> None:
     assert '<script src="static/generic.js"></script>' in served
     missing = renderer(Request({"type": "http", "path_params": {"game": "nosuchgame"}}))
     assert missing.status_code == 404
+
+
+def test_a_map_says_how_many_players_it_is_for() -> None:
+    """The 2011 map maze_04p_01 is a 4-player map (its name and its `players 4` line)."""
+    ants = get_game("ants")
+    assert ants.players_of(ants.read_map("ants:maze_04p_01")) == 4
+    assert get_game("falldown").players_of(object()) is None

@@ -74,12 +74,22 @@ class Game:
     viewer_data: ViewerData | None = None
     """The viewer's derived data of a replay (core's `web.viewdoc` calls it), or None when
     the renderer reads everything off the frames."""
+    map_players: Callable[[Any], int | None] | None = None
+    """How many players a loaded map is made for (None: any number); see `players_of`."""
     module: str = ""
     """The game's module (`botarena_connect4`); `lazy_game` fills it in."""
 
     @property
     def name(self) -> str:
         return self.info.name
+
+    def players_of(self, map_data: Any) -> int | None:
+        """The number of players `map_data` is made for, or None if any: what tournaments
+        choose maps by for a game's seat count (`map_players`, else the map's `players`
+        attribute)."""
+        if self.map_players is not None:
+            return self.map_players(map_data)
+        return getattr(map_data, "players", None)
 
     def read_map(self, spec: str) -> Any:
         """The map of `--map SPEC`: a file, or `GAME:NAME` for one of the game's official

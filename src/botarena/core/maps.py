@@ -105,7 +105,7 @@ def map_rows(game: Any) -> list[dict[str, Any]]:
     rows = []
     for name in game.maps.names():
         loaded = game.read_map(f"{game.name}:{name}")
-        players = getattr(loaded, "players", None) or game.info.min_seats
+        players = game.players_of(loaded) or game.info.min_seats
         rows_, cols = getattr(loaded, "rows", None), getattr(loaded, "cols", None)
         rows.append(
             {

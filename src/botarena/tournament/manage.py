@@ -168,7 +168,7 @@ def _ladder_plan(rules: Game, settings: Settings) -> dict[str, Any]:
             loaded = rules.read_map(path)
         except (GameError, OSError) as exc:
             raise TournamentError(f"--maps {path}: {exc}") from None
-        players = getattr(loaded, "players", None) or low
+        players = rules.players_of(loaded) or low
         if not low <= players <= high and (settings.seats or settings.seats_range):
             continue  # outside the seats asked for: not drawn
         map_players.append([path, players])
