@@ -8,7 +8,7 @@ import contextlib
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,8 @@ def debian_program(program: str, package: str) -> str:
 
 
 def _processes() -> Iterator[tuple[int, str, int, bytes]]:
-    """(pid, state, parent pid, command line) of every process, from /proc."""
+    """(pid, state, parent pid, command line) of every process, from /proc; a zombie, which
+    has no command line, is named by its [program name]."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -37,7 +38,8 @@ def _processes() -> Iterator[tuple[int, str, int, bytes]]:
         except OSError:
             continue
         state, parent = stat[stat.rfind(")") + 2 :].split()[:2]
-        yield int(entry), state, int(parent), cmdline
+        name = stat[stat.find("(") + 1 : stat.rfind(")")]
+        yield int(entry), state, int(parent), cmdline or f"[{name}]".encode()
 
 
 def leftovers(marker: str | Path) -> list[str]:
@@ -65,16 +67,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+def _ci_fails_skips(report: pytest.TestReport | pytest.CollectReport) -> None:
     """In CI (`CI` set, as .ci/run does) a skipped test fails: CI installs every tool the
     suite needs, so a skip there means something silently went untested."""
-    outcome = yield
-    report = outcome.get_result()
     if report.skipped and os.environ.get("CI") and not hasattr(report, "wasxfail"):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where nothing may be: {reason}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport() -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    _ci_fails_skips(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report() -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """A whole module skipped at collection (pytest.importorskip, a module-level skip) too."""
+    report = yield
+    _ci_fails_skips(report)
+    return report
 
 
 INTERPRETER_HELPERS = (b"multiprocessing.forkserver", b"multiprocessing.resource_tracker")
@@ -91,16 +105,24 @@ def _children() -> list[str]:
     ]
 
 
-def _untracked() -> set[str]:
-    """Files in the repository that git does not track and does not ignore."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--others", "--exclude-standard"],
-        cwd=REPOSITORY,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return set(listed.stdout.splitlines()) if listed.returncode == 0 else set()
+def _files() -> set[Path]:
+    """Every file in the repository and the current folder, ignored ones too (a stray replay
+    is ignored by git but still left behind), but version control, virtualenvs and caches."""
+    skipped = {
+        ".git",
+        ".venv",
+        "__pycache__",
+        ".hypothesis",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+    }
+    found = set()
+    for root in {REPOSITORY, Path.cwd()}:
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = [name for name in subfolders if name not in skipped]
+            found.update(Path(folder, name) for name in names)
+    return found
 
 
 @pytest.fixture(autouse=True)
@@ -118,20 +140,68 @@ def not_a_subreaper() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def nothing_left_behind() -> Iterator[None]:
-    """Fails the session (an error in its last teardown) if its tests left a process, a
-    zombie or a file in the repository: every test works in its own temporary folder and
-    ends what it starts."""
-    before = _untracked()
+def nothing_left_behind(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Fails the session (an error in its last teardown) if its tests left a process (a
+    child, or any process naming their temporary folders), a zombie or a file in the
+    repository or the current folder: every test works in its own temporary folder and ends
+    what it starts. (Files left in TMPDIR: pytest_sessionfinish.)"""
+    before = _files()
     yield
     import time
 
     deadline = time.monotonic() + 5  # a bot killed at a game's end may still be exiting
     while _children() and time.monotonic() < deadline:
         time.sleep(0.1)
-    problems = [f"process left running: {child}" for child in _children()]
-    problems += [f"file left in the repository: {name}" for name in sorted(_untracked() - before)]
+    temporary = str(tmp_path_factory.getbasetemp()).encode()
+    named = [
+        f"{pid} ({state}): {cmdline!r}"
+        for pid, state, parent, cmdline in _processes()
+        if temporary in cmdline and parent != os.getpid()
+    ]
+    problems = [f"process left running: {process}" for process in _children() + named]
+    problems += [f"file left behind: {path}" for path in sorted(_files() - before)]
     assert not problems, "\n".join(problems)
+
+
+_SESSION_TMP = pytest.StashKey[str]()
+TMP_CACHES = ("pytest-of-", "botarena-testdata-", "botarena-maps-", "pymp-")
+"""What may stay in the session's TMPDIR: pytest's temporary folders (tmp_path), data
+unpacked once (tests/testdata.py, botarena.core.maps), and multiprocessing's folders, which a
+process removes at exit unless the test kills it (kill -9, as test_tournament_kill does)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session gets a private TMPDIR (inherited by the xdist workers and every program the
+    tests start), so a file a test leaves outside its tmp_path is seen at the end."""
+    if hasattr(config, "workerinput"):
+        return
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="botarena-tests-")
+    os.chmod(folder, 0o755)  # the postgres user reaches its server's folder in there
+    config.stash[_SESSION_TMP] = folder
+    os.environ["TMPDIR"] = folder
+    tempfile.tempdir = None  # forget a choice made before TMPDIR was set
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fails the run if a test left something in the session's TMPDIR outside its tmp_path;
+    removes TMPDIR when the run passed (kept otherwise, with the failed tests' folders)."""
+    folder = session.config.stash.get(_SESSION_TMP, None)
+    if folder is None:
+        return
+    left = sorted(name for name in os.listdir(folder) if not name.startswith(TMP_CACHES))
+    if left:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"\nFAILED: tests left {', '.join(left)} in {folder}, outside their tmp_path",
+                red=True,
+            )
+    if session.exitstatus == 0:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

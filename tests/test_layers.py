@@ -12,7 +12,7 @@ SRC = Path(__file__).parents[1] / "src" / "botarena"
 LAYERS = ("core", "tournament", "web", "stats", "compare.py", "cli.py")
 GAME_WORDS = re.compile(
     r"amazes|falldown|labyrinth|\bants?\b|maze|adventurer|bookmaker"
-    r"|botarena\.games\.\w",
+    r"|botarena\.games\.[\w{]",
     re.IGNORECASE,
 )
 """The four games' names, their own words, and the package of the four (a contest's name,
@@ -44,6 +44,7 @@ def test_the_layer_names_no_game(path: Path) -> None:
 def test_the_pattern_finds_what_it_must() -> None:
     for line in (
         "from botarena.games.ants import x",
+        'resources.files(f"botarena.games.{game}")',
         "the Labyrinth's maze master",
         "the Amazes maze",
         "an ant",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -66,6 +67,7 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory):
             [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
             stdout=scheduler_log,
             stderr=subprocess.STDOUT,
+            env={**os.environ, "DASK_TEMPORARY_DIRECTORY": str(logs)},  # its scratch folder
         )
         wait_for_port(port)
         worker = subprocess.Popen(
@@ -136,7 +138,11 @@ def test_a_local_cluster_object_serves_as_well(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        local_directory=tmp_path / "dask",
     ) as cluster:
         rows = standings(tmp_path, "--dask", cluster.scheduler_address)
     assert [row["games"] for row in rows] == [8, 8, 8]

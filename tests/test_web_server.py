@@ -102,6 +102,9 @@ def test_api_and_pages_of_a_finished_tournament(browser, served, tmp_path):
     assert all(row["games"] == 4 for row in table["standings"])  # 2 seatings x 2 opponents
     games = get_json(address + "api/tournaments/cup/games")
     assert len(games) == 6 and all(game["status"] == "done" for game in games)
+    with urllib.request.urlopen(address + "api/tournaments/cup/plot.png") as response:
+        assert response.headers["content-type"] == "image/png"
+        assert response.read().startswith(b"\x89PNG\r\n\x1a\n")  # and no file left behind
     hostile_games = get_json(
         address + "api/tournaments/cup/games?bot=" + urllib.request.quote(HOSTILE)
     )

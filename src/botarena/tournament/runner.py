@@ -102,6 +102,21 @@ class LocalExecutor:
     def shutdown(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+            _stop_forkserver()
+
+
+def _stop_forkserver() -> None:
+    """Stop and reap multiprocessing's fork server and resource tracker (both start again on
+    demand), so they do not outlive botarena: orphaned, they would end as zombies of whichever
+    ancestor is a child subreaper (a jury running botarena, or the test runner). Private API,
+    hence the guard."""
+    from multiprocessing import forkserver, resource_tracker
+
+    for helper in (forkserver._forkserver, resource_tracker._resource_tracker):
+        stop = getattr(helper, "_stop", None)
+        if stop is not None:
+            stop()
 
 
 def core_shares(workers: int) -> list[set[int]]:

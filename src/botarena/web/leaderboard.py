@@ -13,7 +13,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -149,15 +149,17 @@ class Board:
 
         return self._cached(tournament, "cross", compute)[1]
 
-    def plot(self, tournament: Tournament) -> Path | None:
-        """The rating-over-games PNG (the tournament's own plot), drawn once per state."""
+    def plot(self, tournament: Tournament) -> bytes | None:
+        """The rating-over-games PNG (the tournament's own plot), drawn once per state; kept in
+        memory, so a server running for weeks leaves no file per state behind."""
 
-        def compute() -> Path | None:
+        def compute() -> bytes | None:
             records, names, _ = self._records(tournament)
             if not records:
                 return None
-            folder = Path(tempfile.mkdtemp(prefix="botarena-serve-"))
-            return ranking.plot_history(tournament.game, records, names, folder / "standings.png")
+            with tempfile.TemporaryDirectory(prefix="botarena-serve-") as folder:
+                path = Path(folder) / "standings.png"
+                return ranking.plot_history(tournament.game, records, names, path).read_bytes()
 
         return self._cached(tournament, "plot", compute)[1]
 
@@ -310,10 +312,10 @@ def leaderboard_app(store: Store, db_url: str, warm: bool = True) -> Starlette:
         )
 
     def plot(request: Request) -> Response:
-        path = board.plot(board.tournament(request.path_params["name"]))
-        if path is None:
+        png = board.plot(board.tournament(request.path_params["name"]))
+        if png is None:
             raise HTTPException(404, "no finished game yet")
-        return FileResponse(path, media_type="image/png")
+        return Response(png, media_type="image/png")
 
     def viewer(request: Request) -> HTMLResponse:
         tournament = board.tournament(request.path_params["name"])

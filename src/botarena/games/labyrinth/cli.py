@@ -11,6 +11,7 @@ import typer
 
 from botarena.core.mapcli import maps_command
 from botarena.core.spec import BotSpecError
+from botarena.core.starters import Starter, add_command
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -19,6 +20,16 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 app.command("maps")(maps_command("labyrinth"))
+add_command(
+    app,
+    Starter(
+        "labyrinth",
+        {
+            "adventurers": ("adventurers", ["BOT", "builtin:labyrinth/warden"]),
+            "master": ("master", ["builtin:labyrinth/cartographer", "BOT"]),
+        },
+    ),
+)
 
 
 @app.command("check-post")
