@@ -191,7 +191,8 @@ def available() -> tuple[str, ...]:
 def game_info(name: str) -> GameInfo:
     """The facts of the game called `name`, without importing its rules; raises
     `UnknownGame` (a KeyError) naming the installed games."""
-    return _module(name).INFO
+    info: GameInfo = _module(name).INFO
+    return info
 
 
 def all_infos() -> dict[str, GameInfo]:

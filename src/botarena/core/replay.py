@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import botarena
-from botarena.core.rules import GameError, ProtocolError, ReplayError, State, Status
+from botarena.core.rules import GameError, ProtocolError, State, Status
+from botarena.core.rules import ReplayError as ReplayError  # where readers of replays find it
 
 if TYPE_CHECKING:
     from botarena.core.game import Game

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from botarena.core.game import Game
-from botarena.core.player import Player
+from botarena.core.player import Player, ProcessPlayer
 from botarena.core.rules import GameError, GameInfo
 
 
@@ -100,7 +100,7 @@ def set_up(
     map_data = None if map is None else (read_map or rules.read_map)(str(map))
     players = [make_player(rules, bot) for bot in bots]
     for seat, player in enumerate(players):
-        if hasattr(player, "sandbox"):  # process players
+        if isinstance(player, ProcessPlayer):
             player.sandbox = limits
             if workdirs is not None and workdirs[seat]:
                 player.cwd = workdirs[seat]
