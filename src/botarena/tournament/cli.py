@@ -323,7 +323,8 @@ def run(
 
 
 def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> int:
-    """The runner under a rich progress bar: done/total, games/s, ETA, the last result."""
+    """The runner under a rich progress bar: done/total, games/s, ETA, the last result; when
+    the output is not a terminal, the same as a plain line every few seconds."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -334,6 +335,17 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
 
     from botarena.tournament import runner
 
+    console = _console()
+    if not console.is_terminal:
+        from botarena.core.progress import Lines
+
+        with Lines(tournament.name) as lines:
+            return runner.run(
+                store,
+                tournament,
+                executor,
+                lambda progress: lines.update(progress.done, progress.total, progress.last[:60]),
+            )
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -342,7 +354,7 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
         TimeRemainingColumn(),
         TextColumn("{task.fields[last]}"),
     )
-    with Progress(*columns, console=_console(), transient=False) as bar:
+    with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task(tournament.name, total=None, rate="-", last="")
         started = bar.get_time()
         first: list[int] = []

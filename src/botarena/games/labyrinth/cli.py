@@ -98,11 +98,18 @@ def scrape_command(
 
 
 def _with_progress(work: Any) -> Any:
-    """Run `work(progress)` under a rich progress bar on stderr (one step an answer)."""
+    """Run `work(progress)` under a rich progress bar on stderr (one step an answer); not on
+    a terminal, plain progress lines."""
     from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        from botarena.core.progress import Lines
+
+        with Lines("checking answers", "answers", sys.stderr) as lines:
+            return work(lines.update)
+    with Progress(console=console, transient=True) as bar:
         task = bar.add_task("checking answers", total=None)
 
         def progress(done: int, total: int) -> None:
