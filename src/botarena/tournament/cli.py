@@ -35,7 +35,7 @@ DbOption = Annotated[
 
 
 def fail(message: str) -> NoReturn:
-    from botarena.cli import fail as cli_fail
+    from botarena.cliparts import fail as cli_fail
 
     cli_fail(message)
 
@@ -81,7 +81,7 @@ def _tournament(store: Store, name: str) -> Tournament:
 
 
 def _rules(game: str) -> Any:
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     try:
         return get_game(game)
@@ -116,7 +116,7 @@ def _seats(text: str | None) -> tuple[int | None, tuple[int, int] | None]:
 @app.command()
 def new(
     name: Annotated[str, typer.Argument(help="the tournament's name")],
-    game: Annotated[str, typer.Option(help="the game, e.g. amazes")],
+    game: Annotated[str, typer.Option(help="the game (botarena games lists them)")],
     bot: Annotated[
         list[str] | None,
         typer.Option(
@@ -134,7 +134,8 @@ def new(
     games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
     seats: Annotated[
-        str | None, typer.Option(help="seats per game (Ants: 2 to 10); a ladder takes MIN-MAX")
+        str | None,
+        typer.Option(help="seats per game (within the game's seat range); a ladder takes MIN-MAX"),
     ] = None,
     maps: Annotated[
         list[Path] | None,
@@ -164,7 +165,7 @@ def new(
     ] = None,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
-    from botarena.cli import parse_options
+    from botarena.cliparts import parse_options
     from botarena.tournament.manage import (
         BotRequest,
         Settings,
@@ -720,7 +721,7 @@ def current_standings(
 
 
 def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None) -> None:
-    """The table; ranked by points (Amazes' tradition), it shows the points and the irregular
+    """The table; ranked by points (a tradition of the game), it shows the points and the irregular
     losses that break their ties, since those decide the order."""
     from rich.table import Table
 
@@ -898,7 +899,7 @@ def cross_table(
         tournament = _tournament(store, name)
         records, bots = store.records(tournament)
     names = [bot.name for bot in bots]
-    cells = ranking.cross_table(records, names)
+    cells = ranking.cross_table(tournament.game, records, names)
     grid = Table("", *names, title=f"{name} · points (W-D-L)")
     for row in names:
         line = []

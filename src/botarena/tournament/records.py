@@ -9,8 +9,8 @@ from dataclasses import dataclass
 class GameRecord:
     """A finished game: per seat, in seat order, the bot's name and what it got.
 
-    `roles` holds each seat's role name in role games (Labyrinth: the game's seat names,
-    "adventurers" and "maze master"), None elsewhere. `order` is the position of the game in
+    `roles` holds each seat's role name in role games (the game's seat names in lower
+    case, `GameInfo.roles`), None elsewhere. `order` is the position of the game in
     the order games finished, so ratings can be replayed game by game.
     """
 
@@ -20,7 +20,8 @@ class GameRecord:
     ranks: tuple[int, ...]
     """1 is first; tied seats share a rank (the rules' places)."""
     statuses: tuple[str, ...]
-    """`ok`, or the game's word: `crashed`, `timeout`, `invalid`, `eliminated`, `strike`, ..."""
+    """`ok`, `crashed`, `timeout`, `invalid`, or a word of the game's own
+    (`GameInfo.statuses`)."""
     faults: tuple[int, ...]
     roles: tuple[str, ...] | None = None
     order: int = 0

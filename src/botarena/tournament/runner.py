@@ -161,10 +161,10 @@ def _start_worker(runner: int, shares: Any) -> None:
 def default_workers(tournament: Tournament | None = None, specs: Sequence[str] = ()) -> int:
     """Games at once that do not starve the bots: a sequential game keeps one core busy (the
     referee and the bot on turn take turns), a simultaneous game with process bots one per
-    seat, since all of them think at once (Ants). Without a tournament: one per core."""
+    seat, since all of them think at once. Without a tournament: one per core."""
     if tournament is None:
         return cores()
-    from botarena.games import game_info
+    from botarena.core.registry import game_info
 
     info = game_info(tournament.game)
     processes = any(not spec.startswith("builtin:") for spec in specs)
