@@ -11,7 +11,8 @@ class GameRecord:
 
     `roles` holds each seat's role name in role games (the game's seat names in lower
     case, `GameInfo.roles`), None elsewhere. `order` is the position of the game in
-    the order games finished, so ratings can be replayed game by game.
+    the schedule, so ratings are replayed game by game in the same order however many workers
+    played them and whatever order they finished in.
     """
 
     key: str
