@@ -157,3 +157,45 @@ def test_an_in_process_bot_is_charged_its_own_threads_cpu_not_the_wall() -> None
     )
     assert [player.status for player in result.players] == ["ok", "ok"]
     assert result.players[0].cpu_ms < 60 * result.turns / 2
+
+
+def test_contests_use_the_cpu_clock_unless_told_and_play_says_which(tmp_path) -> None:
+    """Tournaments and compare default to clock=cpu where a game offers the option (a loaded
+    machine decides no game); `-o clock=wall` keeps the engines' clock; `play` keeps the
+    rules' default and says which clock it used."""
+    import subprocess
+    import sys
+
+    from botarena.games import game_info
+
+    amazes = game_info("amazes")
+    assert amazes.contest_options({}) == {"clock": "cpu"}
+    assert amazes.contest_options({"clock": "wall"}) == {"clock": "wall"}
+    assert game_info("labyrinth").contest_options({"max_rounds": "3"}) == {"max_rounds": "3"}
+
+    def botarena(*args: str) -> str:
+        run = subprocess.run(
+            [sys.executable, "-m", "botarena", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    db = f"sqlite:///{tmp_path / 'c.db'}"
+    bots = ["--bot", "builtin:amazes/random", "--bot", "b=builtin:amazes/random"]
+    botarena("tournament", "new", "cpu", "--game", "amazes", *bots, "--db", db)
+    botarena("tournament", "new", "wall", "--game", "amazes", *bots, "-o", "clock=wall", "--db", db)
+    from botarena.tournament.cli import open_store
+
+    with open_store(db) as store:
+        assert store.tournament("cpu").options == {"clock": "cpu"}
+        assert store.tournament("wall").options == {"clock": "wall"}
+    assert "clock: wall" in botarena(
+        "play", "amazes", "builtin:amazes/random", "builtin:amazes/random"
+    )
+    assert "clock: cpu" in botarena(
+        "play", "amazes", "builtin:amazes/random", "builtin:amazes/random", "-o", "clock=cpu"
+    )

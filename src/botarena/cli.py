@@ -30,7 +30,7 @@ import typer
 from botarena.cliparts import fail, parse_options
 from botarena.core.registry import all_infos, entries, game_info, get_game
 from botarena.core.replay import ReplayError
-from botarena.core.rules import GameError
+from botarena.core.rules import GameError, GameInfo
 from botarena.core.spec import BotSpecError
 from botarena.lazycli import LazyCommand, lazy_group
 
@@ -246,8 +246,10 @@ def play(
             )
         except USER_ERRORS as exc:
             fail(str(exc))
+    info = game_info(game)
+    clock = _clock_used(info, parse_options(option or []))
     if as_json:
-        document = result.to_dict()
+        document = result.to_dict()  # the contract's keys only: the table says the clock
         if show_stderr:  # with --json, each bot's stderr goes into the JSON
             document["stderr"] = result.stderr
         print(json.dumps(document))
@@ -264,7 +266,6 @@ def play(
         "faults",
         title=f"{result.game} · seed {result.seed} · {result.turns} turns · {result.end_reason}",
     )
-    info = game_info(game)
     for seat, player in enumerate(result.players):
         table.add_row(
             info.seat_name(seat),
@@ -276,12 +277,21 @@ def play(
             str(player.faults),
         )
     console.print(table)
+    console.print(f"clock: {clock}")
     if result.replay:
         console.print(f"replay: {result.replay}")
     if show_stderr:
         for player, text in zip(result.players, result.stderr, strict=True):
             console.print(f"[bold]stderr of {player.bot}[/]:", markup=True)
             console.print(text or "(empty)", markup=False, highlight=False)
+
+
+def _clock_used(info: GameInfo, options: dict[str, str]) -> str:
+    """Which clock timed the bots: the `clock` option where the game offers one (the wall,
+    as the original engines, unless `-o clock=cpu`), else the CPU limits of its rules."""
+    if any(opt.name == "clock" for opt in info.options):
+        return str(info.resolve_options(options)["clock"])
+    return "cpu"
 
 
 def _game_info(name: str):

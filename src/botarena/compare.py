@@ -262,8 +262,8 @@ def command(
         fail(f"--workers {workers} must be at least 1")
     if max_games < players:
         fail(f"--games {max_games} is less than one block ({players} games)")
-    options = parse_options(option or [])
     try:
+        options = rules.info.contest_options(parse_options(option or []))
         # the match set-up every game of the run goes through, checked once up front
         set_up(game, [new, *[old] * (players - 1)], seed=0, options=options)
     except (GameError, BotSpecError) as exc:

@@ -264,6 +264,13 @@ class GameInfo:
         known = ", ".join(o.name for o in self.options) or "none"
         raise GameError(f"unknown option {name!r} for {self.name} (known: {known})")
 
+    def contest_options(self, given: Mapping[str, str]) -> dict[str, str]:
+        """The options of a contest's games (tournaments, ladders, compare): the CPU clock
+        unless `clock` is given, where the game offers one, so a loaded jury machine decides
+        no game (`-o clock=wall` keeps the original engines' wall clock)."""
+        offered = any(opt.name == CLOCK_OPTION.name for opt in self.options)
+        return {"clock": "cpu", **given} if offered and "clock" not in given else dict(given)
+
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with `given`; every value goes through its option's parser and
         bounds as its typed text, so `play`, `verify` and imported replays check alike."""

@@ -293,8 +293,9 @@ def create(
         raise TournamentError(f"tournament name {name!r}: must be non-empty, without '/'")
     if store.tournament(name) is not None:
         raise TournamentError(f"tournament {name!r} already exists (in this --db)")
+    options = rules.info.contest_options(settings.options or {})
     try:  # checked; the given strings are stored, resolved again by each game
-        check_options(rules.info, settings.options or {})
+        check_options(rules.info, options)
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
     checked = []
@@ -318,7 +319,7 @@ def create(
             rules.name,
             kind,
             plan,
-            settings.options or {},
+            options,
             str(settings.replay_dir.resolve()),
         )
         for request, (bot_name, spec, role) in checked:
