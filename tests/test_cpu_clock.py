@@ -126,3 +126,34 @@ def test_the_games_timed_by_the_wall_clock_offer_the_option(game: str) -> None:
     assert info.resolve_options({"clock": "cpu"})["clock"] == "cpu"
     with pytest.raises(ValueError, match="expected wall or cpu"):
         info.resolve_options({"clock": "gpu"})
+
+
+class Sleepy:
+    """Labyrinth's wall follower that sleeps 60 ms of wall time (no CPU) before each turn."""
+
+    def __init__(self) -> None:
+        from botarena.games.labyrinth.bots.wallfollower import WallFollower
+
+        self.bot = WallFollower()
+
+    def setup(self, seat: int, seed: str) -> None:
+        self.bot.setup(seat, seed)
+
+    def act(self, call):
+        import time
+
+        time.sleep(0.06)
+        return self.bot.act(call)
+
+
+def test_an_in_process_bot_is_charged_its_own_threads_cpu_not_the_wall() -> None:
+    """Sleeping 60 ms a turn, over Labyrinth's 50 ms bank of CPU time per round, costs an
+    in-process bot nothing: it is charged the CPU its thread used (a loaded machine's wait
+    is not its time)."""
+    import botarena
+
+    result = botarena.play(
+        "labyrinth", [Sleepy(), "builtin:labyrinth/static"], seed="sleepy", max_rounds=1
+    )
+    assert [player.status for player in result.players] == ["ok", "ok"]
+    assert result.players[0].cpu_ms < 60 * result.turns / 2

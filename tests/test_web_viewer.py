@@ -418,3 +418,175 @@ def test_play_watch_follows_the_game(browser, tmp_path):
         if process.poll() is None:
             process.terminate()
             process.wait(10)
+
+
+# -- the game-over banner, the counters' labels, each bot's input and output, the keys ------
+END_REASONS = {
+    "sudden_death": "sudden death: a player caught the other once the whole maze was discovered",
+    "turns": "both players took all their turns",
+}
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+@pytest.mark.slow
+def test_amazes_banner_labels_and_io(browser, replays, tmp_path):
+    """The banner is shown at the last step only, with each bot's place, points and the end
+    reason in words; the counters say what they count, per player; the I/O panel holds the
+    recorded texts and the reply's time."""
+    document = load(replays["amazes"])
+    result, recorded = document["result"], frames(replays["amazes"])
+    last = len(recorded) - 1
+    viewer = open_viewer(browser, html_file(replays["amazes"], tmp_path))
+    page = viewer.page
+    assert page.is_hidden("#banner")
+    page.keyboard.press("End")
+    order = sorted(range(2), key=lambda seat: result["players"][seat]["rank"])
+    assert page.inner_text("#banner").splitlines() == [
+        f"Game over after {result['turns']} turns (both players' together):"
+        f" {END_REASONS[result['end_reason']]}",
+        *(
+            f"{ORDINALS[result['players'][seat]['rank']]}: {result['players'][seat]['bot']}:"
+            f" points {result['players'][seat]['score']}"
+            for seat in order
+        ),
+    ]
+    viewer.api(f"seek({last - 1})")
+    assert page.is_hidden("#banner")
+    assert page.inner_text("#players thead").split("\t")[1:3] == ["bot", "points"]
+    for t in (1, 2, last):
+        viewer.api(f"seek({t})")
+        red, blue = recorded[t]["discovered"]
+        assert (
+            f"squares of the maze each player has discovered (of 625): Red {red}, Blue {blue}"
+            in page.inner_text("#events")
+        )
+        assert page.inner_text("#label").startswith(f"turns played (both players): {t} · ")
+        (act,) = document["steps"][t - 1]["acts"]
+        name = document["bots"][act["seat"]]["name"]
+        assert page.inner_text("#io .who") == (
+            f"{name} (seat {act['seat']}): answered in {act['ms']:.1f} ms"
+        )
+        assert page.inner_text("#io pre.sent") == act["sent"].removesuffix("\n")
+        answered = act.get("reply")
+        if answered is None:  # packed: the rules' moves are the reply's letters
+            answered = recorded[t]["moves"]
+        assert page.inner_text("#io pre.answered") == answered
+    assert viewer.page.inner_text("#legend").startswith(
+        "pink: squares Red discovered · blue: squares Blue discovered"
+    )
+    shot(viewer, tmp_path, "amazes-over")
+    assert viewer.errors == []
+
+
+ECHO_ANTS = """import sys
+for line in sys.stdin:
+    sys.stderr.write(line)
+    if line.strip() in ("ready", "go"):
+        sys.stdout.write("go\\n")
+        sys.stdout.flush()
+    if line.strip() == "end":
+        break
+"""
+
+
+@pytest.mark.slow
+def test_ants_io_is_what_the_bot_read(browser, tmp_path):
+    """Ants replays keep no `sent` text: the panel's text, re-made through the rules, is what
+    a process bot read (it copies its input to stderr), and its answer is its `go`."""
+    bot = tmp_path / "echo.py"
+    bot.write_text(ECHO_ANTS)
+    path = tmp_path / "echo.json.gz"
+    # a command, not botarena.play: an in-process game with a process bot makes this test
+    # process a subreaper, and the browser's exiting helpers would then become its zombies
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            f"{sys.executable} {bot}",
+            "builtin:ants/hold",
+            "--seed",
+            "1",
+            "-o",
+            "turns=3",
+            "--replay",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    document = load(path)
+    read = document["stderr"][0]
+    turns = re.split(r"(?m)^(?=turn \d+$)", read)[1:]  # what it read, turn by turn
+    assert [text.split("\n", 1)[0] for text in turns[:3]] == ["turn 0", "turn 1", "turn 2"]
+    viewer = open_viewer(browser, html_file(path, tmp_path))
+    page = viewer.page
+    for t in (1, 2):
+        viewer.api(f"seek({t})")
+        act = document["steps"][t - 1]["acts"][0]
+        assert page.inner_text("#io .who >> nth=0") == (
+            f"{document['bots'][0]['name']} (seat 0): answered in {act['ms']:.1f} ms"
+        )
+        assert page.inner_text("#io pre.sent >> nth=0") == turns[t].removesuffix("\n")
+        assert page.inner_text("#io pre.answered >> nth=0") == "go"
+    assert (
+        page.inner_text("#label") == f"turn 2 · live ants on the map (all players): "
+        f"{load(path)['steps'][1]['frame']['ants']}"
+    )
+    assert viewer.errors == []
+
+
+@pytest.mark.slow
+def test_other_labels(browser, replays, tmp_path):
+    """Falldown's and Labyrinth's counters say what they count."""
+    viewer = open_viewer(browser, html_file(replays["falldown"], tmp_path))
+    recorded = frames(replays["falldown"])
+    names = [bot["name"] for bot in load(replays["falldown"])["bots"]]
+    viewer.api("seek(5)")
+    assert viewer.page.inner_text("#label") == (
+        f"slot 4 (one bot's command a slot, in seat order) · {names[recorded[5]['seat']]}"
+        f" played {recorded[5]['command']}"
+    )
+    assert viewer.page.inner_text("#legend").startswith(
+        "number on a block: slots until it falls (orange, falling) or until it stands again"
+    )
+    viewer = open_viewer(browser, html_file(replays["labyrinth"], tmp_path))
+    recorded = frames(replays["labyrinth"])
+    viewer.api("seek(3)")
+    frame = recorded[3]
+    assert viewer.page.inner_text("#label").startswith(
+        f"round {frame['round']} · n {frame['n']} (maze {frame['n']}×{frame['n']}) · turn of"
+        f" the round {frame['turn']} · maze master's mana {frame['mana']}"
+    )
+    assert viewer.page.inner_text("#score-name") == "game score (one for both roles)"
+    assert "green cell: the goal" in viewer.page.inner_text("#legend")
+
+
+@pytest.mark.slow
+def test_keyboard_shortcuts_are_shown_and_work(browser, replays, tmp_path):
+    viewer = open_viewer(browser, html_file(replays["falldown"], tmp_path))
+    page = viewer.page
+    assert page.inner_text("#keys") == (
+        "keys: space play/pause · ← → step · PgUp PgDn 10 steps · Home End first/last · - + speed"
+    )
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")
+    assert viewer.api("position") == 20
+    page.keyboard.press("PageUp")
+    assert viewer.api("position") == 10
+    assert viewer.api("speed") == 1
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    assert viewer.api("speed") == 4
+    assert page.input_value("#speed") == "4"
+    page.keyboard.press("-")
+    assert viewer.api("speed") == 2
+    for _ in range(8):
+        page.keyboard.press("-")
+    assert viewer.api("speed") == 0.25
+    page.keyboard.press("End")
+    page.keyboard.press("PageDown")
+    assert viewer.api("position") == viewer.api("last")
+    assert viewer.errors == []

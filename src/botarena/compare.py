@@ -31,16 +31,23 @@ def game_score(ranks: list[int], new_seat: int) -> Fraction:
 
 
 def play_block(
-    game: str, new: str, old: str, players: int, seed: int, options: dict[str, str]
+    game: str,
+    new: str,
+    old: str,
+    players: int,
+    seed: int,
+    options: dict[str, str],
+    map_spec: str | None = None,
 ) -> list[list[int]]:
-    """The ranks of each game of one block (game k has NEW in seat k), in a worker process."""
+    """The ranks of each game of one block (game k has NEW in seat k), in a worker process;
+    `map_spec` is a map file or `GAME:NAME` (None: the game's own)."""
     import botarena
 
     ranks = []
     for seat in range(players):
         specs = [f"OLD{index}={old}" for index in range(1, players)]
         specs.insert(seat, f"NEW={new}")
-        result = botarena.play(game, specs, seed=seed, **options)
+        result = botarena.play(game, specs, seed=seed, map=map_spec, **options)
         ranks.append([player.rank for player in result.players])
     return ranks
 
@@ -128,6 +135,7 @@ def compare(
     seed: int | None = None,
     options: dict[str, str] | None = None,
     on_block: Callable[[Tally], None] | None = None,
+    map_spec: str | None = None,
 ) -> Tally:
     """Play blocks until the SPRT decides or `max_games` games are played."""
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -135,7 +143,7 @@ def compare(
     blocks = max(1, max_games // players)
 
     def arguments(index: int) -> tuple:
-        return game, new, old, players, seed + index, options or {}
+        return game, new, old, players, seed + index, options or {}, map_spec
 
     if workers <= 1:
         return _consume(tally, (play_block(*arguments(index)) for index in range(blocks)), on_block)
@@ -202,6 +210,10 @@ def command(
         int | None, typer.Option(help="seats per game (default: the game's least)")
     ] = None,
     seed: Annotated[int | None, typer.Option(help="the first block's seed")] = None,
+    map_spec: Annotated[
+        str | None,
+        typer.Option("--map", help="a map file or GAME:NAME (botarena GAME maps) for every game"),
+    ] = None,
     option: Annotated[
         list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
     ] = None,
@@ -209,11 +221,13 @@ def command(
 ) -> None:
     """Play NEW against OLD in seat-swapped blocks until an SPRT decides (docs/compare.md)."""
     import json
+    from contextlib import nullcontext
 
     from rich.console import Console
 
     from botarena import check_options
     from botarena.cli import fail, parse_options
+    from botarena.core.progress import Lines
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player
     from botarena.games import get_game
@@ -228,6 +242,12 @@ def command(
             f"compare needs seats that are alike; {game}'s seats are roles"
             f" ({', '.join(info.seat_names)})"
         )
+    if map_spec is not None:
+        try:
+            shape = rules.read_map(map_spec)
+        except GameError as exc:
+            fail(str(exc))
+        players = players or getattr(shape, "players", None)
     players = players or info.min_seats
     if not info.min_seats <= players <= info.max_seats:
         fail(f"--players {players}: {game} takes {info.min_seats} to {info.max_seats}")
@@ -252,31 +272,34 @@ def command(
     seed = secrets.randbelow(2**31) if seed is None else seed
     console = Console(stderr=True)
     live = console.status("starting") if console.is_terminal else None
+    lines = None if live is not None else Lines("compare", stream=sys.stderr)
 
-    def show(tally: Tally) -> None:
+    def show(tally: Tally) -> None:  # the ETA is to --games; an SPRT may stop sooner
         if live is not None:
             live.update(status_line(tally))
-        elif not as_json and tally.sprt.blocks % 50 == 0:
-            print(status_line(tally), file=sys.stderr, flush=True)
+        elif lines is not None:
+            lines.update(tally.games, max_games, status_line(tally))
 
     try:
         if live is not None:
             live.start()
-        tally = compare(
-            game,
-            new,
-            old,
-            players=players,
-            max_games=max_games,
-            elo0=elo0,
-            elo1=elo1,
-            alpha=alpha,
-            beta=beta,
-            workers=workers,
-            seed=seed,
-            options=options,
-            on_block=show,
-        )
+        with lines or nullcontext():
+            tally = compare(
+                game,
+                new,
+                old,
+                players=players,
+                max_games=max_games,
+                elo0=elo0,
+                elo1=elo1,
+                alpha=alpha,
+                beta=beta,
+                workers=workers,
+                seed=seed,
+                options=options,
+                on_block=show,
+                map_spec=map_spec,
+            )
     except (GameError, BotSpecError) as exc:
         fail(str(exc))
     finally:

@@ -220,7 +220,7 @@ class InProcessPlayer(Player):
         self.needs_text = bool(getattr(bot, "reads_text", False))
         self._observation: Any = None
         self._errors: list[str] = []
-        self._wall = 0.0
+        self._cpu = 0.0
 
     def start(self, seat: int, seed: str = "") -> None:
         setup = getattr(self.bot, "setup", None)
@@ -236,7 +236,7 @@ class InProcessPlayer(Player):
         # time (Labyrinth's limits struck built-in bots for it); it runs after the call.
         collecting = gc.isenabled()
         gc.disable()
-        started = time.monotonic()
+        started, thinking = time.monotonic(), time.thread_time()
         try:
             answer = self.bot.act(self._observation)
         except Exception as exc:  # a bot's bug is its fault, never the jury's
@@ -248,10 +248,12 @@ class InProcessPlayer(Player):
                 wall_s=time.monotonic() - started,
             )
         finally:
+            # the bot runs on the referee's thread: its CPU time is that thread's during the
+            # call, whatever else the machine runs meanwhile
+            self._cpu += time.thread_time() - thinking
             if collecting:
                 gc.enable()
         wall = time.monotonic() - started
-        self._wall += wall
         if isinstance(answer, str):
             return parse_reply(protocol, answer.split("\n"), observation, wall, None)
         return Reply(lines=[], action=answer, text=protocol.format(answer), wall_s=wall)
@@ -262,8 +264,8 @@ class InProcessPlayer(Player):
 
     @property
     def cpu_s(self) -> float:
-        """The time spent in `act`: in-process, the bot runs on the jury's own CPU."""
-        return self._wall
+        """The CPU time of the referee's thread inside `act` (the bot's own, in-process)."""
+        return self._cpu
 
 
 def parse_reply(

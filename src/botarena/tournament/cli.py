@@ -100,6 +100,19 @@ def _print_build_error(block: str) -> None:
     print(block, file=sys.stderr)
 
 
+def _seats(text: str | None) -> tuple[int | None, tuple[int, int] | None]:
+    """--seats N or MIN-MAX."""
+    if text is None:
+        return None, None
+    low, dash, high = text.partition("-")
+    try:
+        if dash:
+            return None, (int(low), int(high))
+        return int(text), None
+    except ValueError:
+        return fail(f"--seats {text!r}: a number N or a range MIN-MAX")
+
+
 @app.command()
 def new(
     name: Annotated[str, typer.Argument(help="the tournament's name")],
@@ -120,11 +133,15 @@ def new(
     ] = None,
     games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
-    seats: Annotated[int | None, typer.Option(help="seats per game (Ants: 2 to 10)")] = None,
+    seats: Annotated[
+        str | None, typer.Option(help="seats per game (Ants: 2 to 10); a ladder takes MIN-MAX")
+    ] = None,
     maps: Annotated[
         list[Path] | None,
         typer.Option(
-            "--maps", help="a map file; repeat for several, cycled over a pairing's games"
+            "--maps",
+            help="a map file or a folder of .map files; repeat for several (cycled"
+            " over a pairing's games; a ladder draws one per game)",
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="the tournament's seed")] = None,
@@ -138,6 +155,13 @@ def new(
         float, typer.Option(help="adaptive: the probability the top order must reach")
     ] = 0.95,
     max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")] = 100,
+    test_every: Annotated[
+        float | None,
+        typer.Option(
+            help="ladder: a test competition (round robin of the latest versions) every so many"
+            " hours"
+        ),
+    ] = None,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
     from botarena.cli import parse_options
@@ -161,11 +185,12 @@ def new(
         except (BotsFileError, OSError) as exc:
             fail(str(exc))
         requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source) for e in entries]
+    seat_count, seats_range = _seats(seats)
     settings = Settings(
         schedule,
         games_per_pair,
         rounds,
-        seats,
+        seat_count,
         tuple(maps or ()),
         seed,
         parse_options(option or []),
@@ -173,6 +198,8 @@ def new(
         top=top,
         confidence=confidence,
         max_rounds=max_rounds,
+        seats_range=seats_range,
+        test_every=test_every,
     )
     with open_store(db, create=True) as store:
         try:
@@ -182,6 +209,17 @@ def new(
         except TournamentError as exc:
             fail(str(exc))
         bots = store.bots(tournament)
+        from botarena.tournament.ladder import stamp_version
+
+        stamp_version(store)
+    if tournament.schedule == "ladder":
+        print(
+            f"ladder {name}: {game}, {len(bots)} bots; play it with: botarena tournament"
+            f" run {name}"
+            + ("" if db == DEFAULT_DB else f" --db {db}")
+            + " (or `tournament work` on any machine)"
+        )
+        return
     print(
         f"tournament {name}: {game}, {len(bots)} bots, {tournament.schedule},"
         f" {count} games scheduled; play them with: botarena tournament run {name}"
@@ -203,8 +241,16 @@ def run(
             help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally"
         ),
     ] = None,
+    games: Annotated[
+        int | None, typer.Option("--games", help="ladder: play this many more games, then stop")
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option("--for", help="ladder: stop claiming games after this many seconds"),
+    ] = None,
 ) -> None:
-    """Play what is left, with a progress bar; resumes by itself after any interruption."""
+    """Play what is left, with a progress bar; resumes by itself after any interruption.
+    A ladder plays until stopped (Ctrl-C, SIGTERM), --games N more games, or --for S."""
     from concurrent.futures.process import BrokenProcessPool
 
     from botarena.tournament.runner import Executor, LocalExecutor
@@ -213,8 +259,27 @@ def run(
         fail("--workers must be 0 or more")
     if dask is not None and workers is not None:
         fail("--workers and --dask exclude each other (the cluster's workers play)")
+    if (games is not None and games < 1) or (seconds is not None and not seconds > 0):
+        fail("--games and --for must be positive")
     with open_store(db) as store:
         tournament = _tournament(store, name)
+        if tournament.schedule == "ladder" or games is not None or seconds is not None:
+            if tournament.schedule != "ladder":
+                fail(
+                    f"--games and --for are for ladders; {name} is a {tournament.schedule}"
+                    " tournament (run plays what is left)"
+                )
+            if dask is not None:
+                fail(
+                    "--dask plays finite tournaments; a ladder's workers are"
+                    " `botarena tournament work --db URL` on each machine"
+                )
+            if tournament.schedule == "ladder" and len(store.bots(tournament)) < 2:
+                fail(
+                    f"ladder {name} has {len(store.bots(tournament))} active bot(s): add-bot first"
+                )
+            _work(store, db, [name], workers, games, seconds)
+            return
         executor: Executor
         if dask is not None:
             from botarena.tournament.cluster import ClusterError, DaskExecutor
@@ -257,7 +322,8 @@ def run(
 
 
 def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> int:
-    """The runner under a rich progress bar: done/total, games/s, ETA, the last result."""
+    """The runner under a rich progress bar: done/total, games/s, ETA, the last result; when
+    the output is not a terminal, the same as a plain line every few seconds."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -268,6 +334,17 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
 
     from botarena.tournament import runner
 
+    console = _console()
+    if not console.is_terminal:
+        from botarena.core.progress import Lines
+
+        with Lines(tournament.name) as lines:
+            return runner.run(
+                store,
+                tournament,
+                executor,
+                lambda progress: lines.update(progress.done, progress.total, progress.last[:60]),
+            )
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -276,7 +353,7 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
         TimeRemainingColumn(),
         TextColumn("{task.fields[last]}"),
     )
-    with Progress(*columns, console=_console(), transient=False) as bar:
+    with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task(tournament.name, total=None, rate="-", last="")
         started = bar.get_time()
         first: list[int] = []
@@ -295,6 +372,239 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
             )
 
         return runner.run(store, tournament, executor, report)
+
+
+def _work(
+    store: Store,
+    db: str,
+    names: list[str] | None,
+    workers: int | None,
+    games: int | None,
+    seconds: float | None,
+) -> None:
+    """The living loop of `run` (a ladder) and `work`: progress lines, clean stops."""
+    import signal
+    import time
+
+    from botarena.tournament import runner
+    from botarena.tournament.ladder import LadderError, check_version
+    from botarena.tournament.runner import LocalExecutor, Stop
+
+    try:
+        check_version(store, db)
+    except LadderError as exc:
+        fail(str(exc))
+    if workers is not None and workers < 0:
+        fail("--workers must be 0 or more")
+    chosen = [store.tournament(n) for n in names] if names else store.tournaments()
+    specs = [b.spec for t in chosen if t is not None for b in store.bots(t)]
+    first = next((t for t in chosen if t is not None), None)
+    executor = (
+        LocalExecutor.for_tournament(first, specs, workers)
+        if first
+        else LocalExecutor(workers if workers is not None else 1)
+    )
+    stop = Stop()
+    tty = sys.stdout.isatty()
+    shown = [0.0]
+
+    def asked(signum: int, _frame: Any) -> None:
+        if stop.asked:  # a second time: give the games in progress back at once
+            raise KeyboardInterrupt
+        stop.asked = True
+        print(
+            "\nstopping: the games in progress finish (again to give them back)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    def report(progress: runner.WorkProgress) -> None:
+        now = time.monotonic()
+        if now - shown[0] < 1.0 and not (games and progress.played >= games):
+            return
+        shown[0] = now
+        line = (
+            f"{progress.played} games, {progress.rate:.2f} games/s, leader"
+            f" {progress.leader or '-'}, last: {progress.last[:70]}"
+        )
+        print(("\r" + line.ljust(110)) if tty else line, end="" if tty else "\n", flush=True)
+
+    previous = {sig: signal.signal(sig, asked) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        played = runner.work(
+            store, executor, names, games=games, seconds=seconds, stop=stop, report=report
+        )
+    except KeyboardInterrupt:
+        played = -1
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        executor.shutdown()
+    if tty:
+        print()
+    if played < 0:
+        print("stopped: the games in progress were given back", file=sys.stderr)
+        raise typer.Exit(130)
+    print(f"{played} games played")
+
+
+@app.command()
+def work(
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            help="the store every worker shares:"
+            " postgresql://USER@HOST:PORT/DB (or sqlite:///FILE)",
+        ),
+    ],
+    workers: Annotated[
+        int | None, typer.Option(help="games at once (default: one per core; 0: in this process)")
+    ] = None,
+    tournament: Annotated[
+        list[str] | None,
+        typer.Option("--tournament", help="only this tournament (repeatable; default: all)"),
+    ] = None,
+    games: Annotated[int | None, typer.Option("--games", help="stop after N games")] = None,
+    seconds: Annotated[float | None, typer.Option("--for", help="stop after S seconds")] = None,
+) -> None:
+    """A worker on any machine that reaches the store: claims and plays the games of the
+    running tournaments (ladders, their test competitions and finals, finite ones)."""
+    with open_store(db) as store:
+        for name in tournament or []:
+            _tournament(store, name)
+        _work(store, db, tournament or None, workers, games, seconds)
+
+
+@app.command("retire-bot")
+def retire_bot(
+    name: Annotated[str, typer.Argument(help="the ladder")],
+    botname: Annotated[str, typer.Argument(help="the bot to retire")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Retire a ladder bot: no longer scheduled, out of the standings, its games kept."""
+    from botarena.tournament import ladder
+
+    with open_store(db) as store:
+        tournament = _ladder(store, name)
+        active = ", ".join(sorted({b.name for b in store.bots(tournament)})) or "none"
+        with store.transaction() as conn:
+            retired = ladder.retire(conn, tournament, botname)
+            if not retired:
+                fail(f"ladder {name!r} has no active bot {botname!r} (active: {active})")
+    print(f"{name}: bot {botname} retired")
+
+
+def _ladder(store: Store, name: str) -> Tournament:
+    tournament = _tournament(store, name)
+    if tournament.schedule != "ladder":
+        fail(f"{name} is a {tournament.schedule} tournament, not a ladder")
+    return tournament
+
+
+@app.command()
+def stage(
+    name: Annotated[str, typer.Argument(help="the ladder")],
+    deadline: Annotated[
+        str, typer.Option(help="ISO time (UTC unless it says), e.g. 2026-12-01T18:00")
+    ],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Set the ladder's deadline: after it, new bots and updates are refused."""
+    from datetime import UTC, datetime
+
+    from botarena.tournament.store import tournaments
+
+    try:
+        when = datetime.fromisoformat(deadline)
+    except ValueError:
+        fail(f"--deadline {deadline!r}: not an ISO time such as 2026-12-01T18:00")
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    with open_store(db) as store:
+        tournament = _ladder(store, name)
+        with store.transaction() as conn:
+            conn.execute(
+                tournaments.update()
+                .where(tournaments.c.id == tournament.id)
+                .values(plan={**tournament.plan, "deadline": when.timestamp()})
+            )
+    print(f"{name}: deadline {when.isoformat(timespec='seconds')}; after it no new bots or updates")
+
+
+@app.command()
+def finals(
+    name: Annotated[str, typer.Argument(help="the ladder")],
+    top: Annotated[int | None, typer.Option(help="only the ladder's top K")] = None,
+    schedule: Annotated[str, typer.Option(help="adaptive or round-robin")] = "round-robin",
+    games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """A new tournament NAME-finals over the latest versions of the ladder's active bots (or
+    its top K), linked to it; the ladder is frozen (its deadline set to now if later)."""
+    import time
+
+    from botarena.tournament import ladder
+    from botarena.tournament.store import tournaments
+
+    if schedule not in ("adaptive", "round-robin"):
+        fail(f"--schedule {schedule!r}: adaptive or round-robin")
+    if games_per_pair < 1 or (top is not None and top < 2):
+        fail("--games-per-pair must be at least 1 and --top at least 2")
+    with open_store(db) as store:
+        tournament = _ladder(store, name)
+        if store.tournament(f"{name}-finals") is not None:
+            fail(f"{name} already has finals: {name}-finals")
+        table = ladder.standings(store, tournament)[:top]
+        if len(table) < 2:
+            fail(f"{name}: {len(table)} active bot(s), finals need 2")
+        with store.transaction() as conn:
+            deadline = tournament.plan.get("deadline")
+            if deadline is None or deadline > time.time():
+                conn.execute(
+                    tournaments.update()
+                    .where(tournaments.c.id == tournament.id)
+                    .values(plan={**tournament.plan, "deadline": time.time()})
+                )
+            child, count = ladder.spawn(
+                conn,
+                store,
+                tournament,
+                f"{name}-finals",
+                "finals",
+                schedule,
+                [row.label for row in table],
+                games_per_pair,
+            )
+    print(
+        f"{child.name}: {len(table)} bots, {schedule}, {count} games scheduled; play them"
+        f" with: botarena tournament run {child.name}" + ("" if db == DEFAULT_DB else f" --db {db}")
+    )
+
+
+@app.command()
+def replay(
+    name: Annotated[str, typer.Argument(help="the tournament")],
+    key: Annotated[str, typer.Argument(help="the game's key (see `tournament games`)")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="where to write it (.json.gz)")],
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Write a game's replay as stored in the database (played on any worker), for `view`."""
+    from botarena.tournament import ladder
+
+    with open_store(db) as store:
+        tournament = _tournament(store, name)
+        found = [g for g in store.games(tournament) if g.key == key]
+        if not found:
+            fail(f"{name}: no game {key!r} (see `botarena tournament games {name}`)")
+        data = ladder.replay_bytes(store, found[0].id)
+    if data is None:
+        fail(
+            f"{name}: game {key!r} has no replay in the database (not finished, or played"
+            " before replays were stored)"
+        )
+    out.write_bytes(data)
+    print(f"{out}: view it with: botarena view {out}")
 
 
 @app.command("add-bot")
@@ -426,6 +736,9 @@ def standings(
     """The standings, ranked the way the game's contest ranked (see docs/standings.md)."""
     with open_store(db) as store:
         tournament = _tournament(store, name)
+        if tournament.schedule == "ladder":
+            _ladder_standings(store, tournament, as_json)
+            return
         table, records, names = current_standings(store, tournament, rank_by)
         rounds = max((row.round for row in store.games(tournament)), default=0)
     if as_json:
@@ -456,6 +769,41 @@ def standings(
             tournament.game, records, names, plot_path(db, tournament), rank_by=rank_by
         )
         print(f"plot: {path}")
+
+
+def _ladder_standings(store: Store, tournament: Tournament, as_json: bool) -> None:
+    """A ladder's table: ordinal μ − 3σ, μ, σ, games, games in the last hour."""
+    from rich.table import Table
+
+    from botarena.tournament import ladder
+
+    table = ladder.standings(store, tournament)
+    if as_json:
+        print(json.dumps([row.to_dict() for row in table]))
+        return
+    grid = Table(
+        "#",
+        "bot",
+        "version",
+        "ordinal",
+        "mu",
+        "sigma",
+        "games",
+        "last hour",
+        title=f"{tournament.name} · {tournament.game} · ladder",
+    )
+    for row in table:
+        grid.add_row(
+            str(row.rank),
+            row.bot,
+            row.label,
+            f"{row.ordinal:.2f}",
+            f"{row.mu:.2f}",
+            f"{row.sigma:.2f}",
+            str(row.games),
+            str(row.last_hour),
+        )
+    _console().print(grid)
 
 
 @app.command("games")
@@ -535,10 +883,14 @@ def list_tournaments(db: DbOption = DEFAULT_DB) -> None:
         grid = Table("name", "game", "schedule", "bots", "finished", "scheduled")
         for tournament in store.tournaments():
             counts = store.counts(tournament)
+            parent = tournament.plan.get("parent")
+            kind = tournament.schedule + (
+                f" ({tournament.plan.get('stage')} of {parent})" if parent else ""
+            )
             grid.add_row(
                 tournament.name,
                 tournament.game,
-                tournament.schedule,
+                kind,
                 str(len(store.bots(tournament))),
                 str(counts.get("done", 0)),
                 str(sum(n for s, n in counts.items() if s != "void")),

@@ -8,14 +8,16 @@ whose source does not build is left out with the compiler's message and the rest
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 from botarena import check_options
 from botarena.core.game import Game
-from botarena.tournament import schedule
+from botarena.tournament import ladder, schedule
 from botarena.tournament.runner import plan_of
 from botarena.tournament.store import Bot, Store, Tournament
 
@@ -127,6 +129,73 @@ class Settings:
     top: int = 5
     confidence: float = 0.95
     max_rounds: int = 100
+    seats_range: tuple[int, int] | None = None
+    test_every: float | None = None
+
+
+def map_files(paths: Sequence[Path | str]) -> list[str]:
+    """--maps: official maps (GAME:NAME) and files as given, folders as their `*.map`
+    files (sorted); files as absolute paths."""
+    from botarena.core.maps import split_map_name
+
+    found: list[str] = []
+    for path in paths:
+        if split_map_name(str(path)):
+            found.append(str(path))
+        elif Path(path).is_dir():
+            inside = sorted(Path(path).glob("*.map"))
+            if not inside:
+                raise TournamentError(f"--maps {path}: a folder without .map files")
+            found += [str(m.resolve()) for m in inside]
+        else:
+            found.append(str(Path(path).resolve()))
+    return found
+
+
+def _ladder_plan(rules: Game, settings: Settings) -> dict[str, Any]:
+    """A ladder's plan: seats (a number or a range), the maps with their player counts (each
+    game fills a map drawn first), the test-competition period."""
+    from botarena.core.rules import GameError
+
+    info = rules.info
+    low, high = settings.seats_range or (settings.seats or info.min_seats,) * 2
+    map_players = []
+    for path in map_files(settings.maps):
+        if rules.load_map is None:
+            raise TournamentError(f"--maps: {info.name} takes no map file")
+        try:
+            loaded = rules.read_map(path)
+        except (GameError, OSError) as exc:
+            raise TournamentError(f"--maps {path}: {exc}") from None
+        players = getattr(loaded, "players", None) or low
+        if not low <= players <= high and (settings.seats or settings.seats_range):
+            continue  # outside the seats asked for: not drawn
+        map_players.append([path, players])
+    if settings.maps and not map_players:
+        raise TournamentError(f"--maps: no map for {low}-{high} players")
+    for seats in (low, high):
+        if not info.min_seats <= seats <= info.max_seats:
+            raise TournamentError(
+                f"--seats {seats}: {info.name} has {info.min_seats} to {info.max_seats} seats"
+            )
+    if low > high:
+        raise TournamentError(f"--seats {low}-{high}: the smaller number first")
+    if settings.test_every is not None and not settings.test_every > 0:
+        raise TournamentError("--test-every must be a positive number of hours")
+    seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**31)
+    return {
+        "seed": seed,
+        "seats": low,
+        "seats_range": [low, high],
+        "games_per_pair": 1,
+        "maps": [m[0] for m in map_players],
+        "map_players": map_players,
+        "rounds": 0,
+        "role_names": [],
+        "game": info.name,
+        "test_every": settings.test_every,
+        "deadline": None,
+    }
 
 
 def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[str, Any]]:
@@ -134,6 +203,12 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
     kind = settings.schedule or ("roles" if info.turn_model == "roles" else "round-robin")
     if kind not in schedule.SCHEDULES:
         raise TournamentError(f"--schedule {kind!r}: not one of {', '.join(schedule.SCHEDULES)}")
+    if kind == "ladder":
+        if info.turn_model == "roles":
+            raise TournamentError(f"--schedule ladder: {info.name} is a role game")
+        return kind, _ladder_plan(rules, settings)
+    if settings.seats_range or settings.test_every is not None:
+        raise TournamentError("--seats MIN-MAX and --test-every are for --schedule ladder")
     if kind != "adaptive" and (kind == "roles") != (info.turn_model == "roles"):
         raise TournamentError(
             f"--schedule {kind}: {info.name} is"
@@ -231,7 +306,7 @@ def create(
         if names.count(bot_name) > 1:
             raise TournamentError(f"two bots are named {bot_name!r}: name them NAME=SPEC")
     kind, plan = _plan(rules, settings, len(checked))
-    if len(checked) < plan["seats"] and kind != "roles":
+    if len(checked) < plan["seats"] and kind not in ("roles", "ladder"):
         raise TournamentError(
             f"{len(checked)} bot(s) for {plan['seats']}-seat games: not enough to play"
         )
@@ -246,7 +321,7 @@ def create(
             str(settings.replay_dir.resolve()),
         )
         for request, (bot_name, spec, role) in checked:
-            store.add_bot(
+            added = store.add_bot(
                 conn,
                 tournament,
                 bot_name,
@@ -255,6 +330,8 @@ def create(
                 _path(request.workdir),
                 _path(request.source),
             )
+            if kind == "ladder":
+                ladder.join(conn, tournament, added.name, added.label)
         scheduled = _schedule_more(store, conn, tournament)
     return tournament, scheduled
 
@@ -298,6 +375,7 @@ def put_bot(
     """Add a bot (`update` False; its name must be new) or a new version of one (`update`
     True; the name must exist). Returns the bot and the games scheduled for it, or None if
     its source did not build."""
+    refuse_if_frozen(tournament)
     checked = check_bot(rules, request, build_dir, on_build_error)
     if checked is None:
         return None
@@ -313,4 +391,25 @@ def put_bot(
         bot = store.add_bot(
             conn, tournament, name, spec, role, _path(request.workdir), _path(request.source)
         )
+        if tournament.schedule == "ladder":
+            ladder.join(conn, tournament, bot.name, bot.label)
         return bot, _schedule_more(store, conn, tournament)
+
+
+def refuse_if_frozen(tournament: Tournament, now: float | None = None) -> None:
+    """After a ladder's deadline (tournament stage) no bot is added or updated."""
+    stage = tournament.plan.get("stage")
+    if stage is not None:
+        raise TournamentError(
+            f"tournament {tournament.name!r} is the {stage} of"
+            f" {tournament.plan.get('parent')!r}: its bots are frozen"
+        )
+    deadline = tournament.plan.get("deadline")
+    if deadline is not None and (time.time() if now is None else now) >= deadline:
+        from datetime import datetime
+
+        when = datetime.fromtimestamp(deadline, UTC).isoformat(timespec="seconds")
+        raise TournamentError(
+            f"tournament {tournament.name!r} is frozen since its deadline"
+            f" {when}: no new bots or updates"
+        )

@@ -322,3 +322,158 @@ def run(
             future.cancel()
         store.retire_runner(runner)
     return played
+
+
+# -- living tournaments: ladders and the workers of any machine ----------------------------
+@dataclass
+class WorkProgress:
+    """What `work` reports after each game: games this worker finished, games/s, the
+    leader of the (first) ladder, the last result."""
+
+    played: int
+    rate: float
+    leader: str
+    last: str
+
+
+class Stop:
+    """Set from a signal handler: stop claiming, let the games in progress finish."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __call__(self) -> bool:
+        return self.asked
+
+
+def _ladder_job(
+    tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
+) -> dict[str, Any]:
+    from botarena.tournament.ladder import map_turns
+
+    job = job_for(tournament, game, specs)
+    turns = map_turns(game.map) if game.map else None
+    if turns is not None:  # the map's own length beats the tournament option
+        job["options"] = {**job["options"], "turns": str(turns)}
+    return job
+
+
+def _release(store: Store, game: GameRow, runner: str) -> None:
+    """Hand one claimed game back (its worker failed): another worker plays it."""
+    from botarena.tournament.store import games as games_table
+
+    with store.transaction() as conn:
+        conn.execute(
+            games_table.update()
+            .where(
+                games_table.c.id == game.id,
+                games_table.c.claimed_by == runner,
+                games_table.c.status == "claimed",
+            )
+            .values(status="pending", claimed_by=None, claimed_at=None)
+        )
+
+
+def work(
+    store: Store,
+    executor: Executor,
+    names: Sequence[str] | None = None,
+    *,
+    games: int | None = None,
+    seconds: float | None = None,
+    stop: Callable[[], bool] = lambda: False,
+    report: Callable[[WorkProgress], None] = lambda progress: None,
+) -> int:
+    """Claim and play games of running tournaments (`names`, default all): pending games
+    first (test competitions, finals, finite tournaments), then ladder games chosen on the
+    spot. Stops claiming after `games` games, `seconds`, or when `stop()`; the games in
+    progress finish and are recorded. Returns the games this worker finished."""
+    import random
+
+    from botarena.tournament import ladder
+
+    rng = random.Random()
+    store.release_stale()
+    runner = store.register_runner()
+    started = time.monotonic()
+    until = None if seconds is None else started + seconds
+    inflight: dict[cf.Future, tuple[Tournament, GameRow]] = {}
+    specs: dict[tuple[int, str], tuple[str, str | None]] = {}
+    played, beat, turn, leader, looked = 0, time.monotonic(), 0, "", 0.0
+
+    def spec_map(tournament: Tournament) -> dict[str, tuple[str, str | None]]:
+        missing = [t for t in (tournament,) if not any(k[0] == t.id for k in specs)]
+        for t in missing:
+            for bot in store.bots(t, active_only=False):
+                specs[(t.id, bot.label)] = (bot.spec, bot.workdir)
+        return {label: spec for (tid, label), spec in specs.items() if tid == tournament.id}
+
+    def wanted() -> bool:
+        if stop() or (until is not None and time.monotonic() >= until):
+            return False
+        return games is None or played + len(inflight) < games
+
+    try:
+        while True:
+            known = [t for t in store.tournaments() if names is None or t.name in names]
+            ladders = [t for t in known if t.schedule == "ladder"]
+            for t in ladders:
+                ladder.maybe_test_competition(store, t)
+            known = [
+                t
+                for t in store.tournaments()
+                if names is None or t.name in names or t.plan.get("parent") in (names or ())
+            ]
+            while wanted() and len(inflight) < executor.slots * (1 + QUEUED_PER_SLOT):
+                pending = known  # a ladder's too: games handed back by a dead worker
+                claimed = ladder.claim_pending(store, [t.id for t in pending], runner)
+                game = claimed[1] if claimed else None
+                tournament = next((t for t in pending if claimed and t.id == claimed[0]), None)
+                if game is None and ladders:
+                    tournament = ladders[turn % len(ladders)]
+                    turn += 1
+                    game = ladder.make_and_claim(store, tournament, runner, rng)
+                if game is None or tournament is None:
+                    break
+                table = spec_map(tournament)
+                if not set(game.seats) <= set(table):
+                    specs.clear()
+                    table = spec_map(tournament)
+                inflight[executor.submit(_ladder_job(tournament, game, table))] = (tournament, game)
+            if not inflight:
+                if not wanted() or not ladders:
+                    break
+                time.sleep(1.0)  # too few bots yet: wait for add-bot
+                continue
+            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                tournament, game = inflight.pop(future)
+                try:
+                    result = future.result()
+                except Exception:  # the worker process died: the game goes back
+                    _release(store, game, runner)
+                    continue
+                if ladder.finish(store, game, runner, result, tournament.schedule == "ladder"):
+                    played += 1
+                    if tournament.schedule == "ladder" and time.monotonic() - looked > 2.0:
+                        looked = time.monotonic()  # reading the standings costs O(bots)
+                        top = ladder.standings(store, tournament)[:1]
+                        leader = f"{top[0].label} {top[0].ordinal:.2f}" if top else ""
+                elapsed = time.monotonic() - started
+                report(
+                    WorkProgress(
+                        played,
+                        played / elapsed if elapsed > 0 else 0.0,
+                        leader,
+                        describe(game, result),
+                    )
+                )
+            if time.monotonic() - beat > HEARTBEAT_S:
+                store.heartbeat(runner)
+                store.release_stale()
+                beat = time.monotonic()
+    finally:
+        for future in inflight:
+            future.cancel()
+        store.retire_runner(runner)
+    return played

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from botarena.tournament.records import GameRecord
 
-SCHEDULES = ("round-robin", "swiss", "roles", "adaptive")
+SCHEDULES = ("round-robin", "swiss", "roles", "adaptive", "ladder")
+"""`ladder` never schedules ahead: tournament/ladder.py chooses each game when a worker asks."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,8 @@ def next_round(
         return swiss_round(plan, entrants, finished, played, round_)
     if kind == "adaptive":
         return adaptive_round(plan, entrants, scheduled, finished)
+    if kind == "ladder":
+        return []
     wanted = roles(plan, entrants) if kind == "roles" else round_robin(plan, entrants)
     have = {(g.seats, g.index) for g in scheduled}
     return [g for g in wanted if (g.seats, g.index) not in have]
@@ -228,7 +231,7 @@ def total_games(kind: str, plan: Plan, entrants: Sequence[Entrant]) -> int | Non
     """How many games the whole schedule plays, if known before it starts."""
     if kind == "swiss":
         return plan.rounds * (len(entrants) // 2) * plan.games_per_pair
-    if kind == "adaptive":
+    if kind in ("adaptive", "ladder"):
         return None
     wanted = roles(plan, entrants) if kind == "roles" else round_robin(plan, entrants)
     return len(wanted)

@@ -102,6 +102,43 @@ runners = sa.Table(
     sa.Column("heartbeat", sa.Float, nullable=False),
 )
 
+ladder_bots = sa.Table(
+    "ladder_bots",
+    metadata,
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("label", sa.String(220), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("state", sa.String(20), nullable=False),  # active, replaced, retired
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("firsts", sa.Integer, nullable=False),
+    sa.Column("queue", sa.Integer, nullable=False),  # 0: σ not settled yet, 1: settled
+    sa.Column("last_seq", sa.BigInteger, nullable=False),
+    sa.Column("rnd", sa.Float, nullable=False),
+    sa.Column("added_at", sa.Float, nullable=False),
+    sa.Index("ladder_wait", "tournament_id", "state", "queue", "last_seq"),
+    sa.Index("ladder_mu", "tournament_id", "state", "mu"),
+    sa.Index("ladder_rnd", "tournament_id", "state", "rnd"),
+)
+"""A ladder's rating and waiting state per bot version (tournament/ladder.py)."""
+
+replays = sa.Table(
+    "replays",
+    metadata,
+    sa.Column("game_id", sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("data", sa.LargeBinary, nullable=False),  # the gzip replay, as written
+)
+"""Replays kept in the database, so the site and `view` read them from any worker's games."""
+
+store_meta = sa.Table(
+    "store_meta",
+    metadata,
+    sa.Column("key", sa.String(50), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+"""Facts about the store, e.g. `botarena_version`: the release that workers must match."""
+
 MIGRATIONS: dict[int, Any] = {}
 """version -> function(connection) bringing the schema from version - 1 to version; a
 release that changes the tables adds one here and bumps SCHEMA_VERSION."""
@@ -278,6 +315,7 @@ class Store:
             for version in range(found + 1, SCHEMA_VERSION + 1):
                 MIGRATIONS[version](conn)
             conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
+            metadata.create_all(conn)  # tables added since (ladder, replays): additive
 
     # -- tournaments and bots ------------------------------------------------------------
     def tournament(self, name: str) -> Tournament | None:

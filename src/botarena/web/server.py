@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from botarena.web.viewdoc import page, view_document
+from botarena.web.viewdoc import BotIo, page, view_document
 
 STATIC = str(resources.files("botarena.web").joinpath("static"))
 LIVE_INTERVAL_S = 0.5
@@ -35,6 +35,9 @@ class LiveGame:
         self.finished = threading.Event()
         self.delivered = threading.Event()
         """Set once a page was sent the finished game."""
+        self.io: BotIo | None = None
+        """The bots' texts of the steps sent so far (made once a step, not per update)."""
+        self.io_lock = threading.Lock()  # two pages' streams update `io` from two threads
 
     def attach(self, document: dict[str, Any]) -> None:
         self.document = document
@@ -51,7 +54,12 @@ class LiveGame:
         copy = {**document, "steps": list(document["steps"])}
         # as a replay file holds it (tuples are lists): what the rules re-play and verify read
         copy = json.loads(json.dumps(copy))
-        return len(copy["steps"]), _b64(view_document(copy))
+        with self.io_lock:
+            if copy["steps"]:  # after the handshake, whose faults the re-play starts from
+                if self.io is None:
+                    self.io = BotIo(copy)
+                self.io.add(copy["steps"][len(self.io.steps) :])
+            return len(copy["steps"]), _b64(view_document(copy, self.io or BotIo(copy)))
 
 
 def gzipped(document: dict[str, Any]) -> bytes:

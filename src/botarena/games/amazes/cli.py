@@ -13,6 +13,7 @@ from botarena.core.mapcli import maps_command
 from botarena.core.outputs import output_path
 from botarena.core.reader import MAZE, read_text
 from botarena.core.rules import GameError
+from botarena.core.starters import Starter, add_command
 from botarena.games.amazes.maze import (
     DIRECTIONS,
     SIZE,
@@ -29,6 +30,7 @@ maze_app = typer.Typer(
     help="Generate, check and show Amazes maze files.", no_args_is_help=True, rich_markup_mode=None
 )
 app.add_typer(maze_app, name="maze")
+add_command(app, Starter("amazes", {"bot": ("bot", ["BOT", "builtin:amazes/explorer"])}))
 
 
 def _fail(message: str) -> None:

@@ -12,6 +12,7 @@ import typer
 
 from botarena.core.mapcli import maps_command
 from botarena.core.rules import GameError
+from botarena.core.starters import Starter, add_command
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -101,15 +102,19 @@ def export_replay(
     print(f"wrote {output}")
 
 
-@app.command()
-def starter(path: Annotated[Path, typer.Argument(help="where to write the Python bot")]) -> None:
-    """Write a minimal working 2011-protocol bot in Python (standard library only)."""
+def _starter_file(path: Path) -> None:
+    """`botarena ants starter mybot.py` (the older form): the Python starter in that file."""
     from botarena.games.ants.starter import STARTER
 
     if path.exists():
         _fail(f"{path}: already exists; not overwriting it")
     path.write_text(STARTER)
     print(f"wrote {path}; try: botarena play ants 'python3 {path}' builtin:ants/greedy")
+
+
+add_command(
+    app, Starter("ants", {"bot": ("bot", ["BOT", "builtin:ants/greedy"])}), legacy=_starter_file
+)
 
 
 @map_app.command("check")

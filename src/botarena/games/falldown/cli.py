@@ -11,6 +11,7 @@ import typer
 from botarena.core.mapcli import maps_command
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
+from botarena.core.starters import Starter, add_command
 
 app = typer.Typer(
     help="JavaChallenge 2015 Falldown tools.",
@@ -30,6 +31,25 @@ def _fail(message: str) -> NoReturn:
 @app.callback()
 def _group() -> None:
     """JavaChallenge 2015 Falldown tools."""
+
+
+add_command(
+    app,
+    Starter(
+        "falldown",
+        {
+            "bot": (
+                "bot",
+                [
+                    "BOT",
+                    "builtin:falldown/hunter",
+                    "builtin:falldown/random",
+                    "builtin:falldown/random",
+                ],
+            )
+        },
+    ),
+)
 
 
 @app.command("import-bookmaker")

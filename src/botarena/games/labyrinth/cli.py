@@ -11,6 +11,7 @@ import typer
 
 from botarena.core.mapcli import maps_command
 from botarena.core.spec import BotSpecError
+from botarena.core.starters import Starter, add_command
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -19,6 +20,16 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 app.command("maps")(maps_command("labyrinth"))
+add_command(
+    app,
+    Starter(
+        "labyrinth",
+        {
+            "adventurers": ("adventurers", ["BOT", "builtin:labyrinth/warden"]),
+            "master": ("master", ["builtin:labyrinth/cartographer", "BOT"]),
+        },
+    ),
+)
 
 
 @app.command("check-post")
@@ -87,11 +98,18 @@ def scrape_command(
 
 
 def _with_progress(work: Any) -> Any:
-    """Run `work(progress)` under a rich progress bar on stderr (one step an answer)."""
+    """Run `work(progress)` under a rich progress bar on stderr (one step an answer); not on
+    a terminal, plain progress lines."""
     from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        from botarena.core.progress import Lines
+
+        with Lines("checking answers", "answers", sys.stderr) as lines:
+            return work(lines.update)
+    with Progress(console=console, transient=True) as bar:
         task = bar.add_task("checking answers", total=None)
 
         def progress(done: int, total: int) -> None:
