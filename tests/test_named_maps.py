@@ -106,6 +106,8 @@ def test_a_tournament_takes_map_names(tmp_path) -> None:
         "ants:maze_04p_01",
         "-o",
         "turns=3",
+        "--replays",
+        str(tmp_path / "replays"),  # not ./replays, in the repository
     )
     assert new.returncode == 0, new.stderr
     run = subprocess.run(
