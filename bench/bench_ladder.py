@@ -190,7 +190,7 @@ def run(quick: bool) -> list[dict]:
             "goal": "",
         }
     )
-    games = 28 if quick else 56  # the round robin of 8 bots: 56 games
+    games = 56  # as many as the round robin of 8 bots plays (start-up costs alike)
     for workers in (1, 2):
         ladder_rate = games_per_second(workers, games, True)
         rr_rate = games_per_second(workers, games, False)

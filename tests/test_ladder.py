@@ -424,3 +424,73 @@ def test_sigterm_lets_the_game_in_progress_finish_and_leaves_no_claim(tmp_path: 
     assert sum(row.games for row in ladder.standings(store, store.tournament("L"))) == (
         2 * counts["done"]
     )
+
+
+@given(st.lists(rating, min_size=1, max_size=12), st.integers(1, 9), st.integers(0, 99))
+def test_opponents_are_distinct_never_the_seed_and_as_many_as_there_are(
+    ratings, count, seed
+) -> None:
+    pool = [Entry(str(i), mu, sigma, 0) for i, (mu, sigma) in enumerate(ratings)]
+    chosen = ladder.pick_opponents(pool[0], pool + pool, count, random.Random(seed))
+    labels = [entry.label for entry in chosen]
+    assert len(labels) == len(set(labels)) == min(count, len(pool) - 1)
+    assert "0" not in labels
+
+
+def test_a_map_that_says_its_turns_is_played_for_them(tmp_path: Path) -> None:
+    from botarena.tournament import runner
+
+    (tmp_path / "short.map").write_text("# turns 7\n" + (ANTS_MAPS / "p02.map").read_text())
+    store, _ = make_ladder(
+        tmp_path,
+        ["a", "b", "c"],
+        game="ants",
+        spec="builtin:ants/hold",
+        maps=(tmp_path / "short.map",),
+    )
+    executor = runner.LocalExecutor(0)
+    assert runner.work(store, executor, ["L"], games=2) == 2
+    from botarena.tournament.store import games
+
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(games.c.status, games.c.turns)).all()
+    assert [tuple(row) for row in rows] == [("done", 7)] * 2
+
+
+@pytest.mark.slow
+def test_update_bot_and_add_bot_build_a_source(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    source = tmp_path / "mine.py"
+    source.write_text("from botarena.games.amazes.bots.random import main\nmain()\n")
+    made = botarena(
+        "tournament",
+        "new",
+        "L",
+        "--game",
+        "amazes",
+        "--schedule",
+        "ladder",
+        "--bot",
+        f"a={RANDOM}",
+        "--bot",
+        f"b={RANDOM}",
+        "--db",
+        db,
+        cwd=tmp_path,
+    )
+    assert made.returncode == 0, made.stderr
+    updated = botarena(
+        "tournament", "update-bot", "L", "b", "--source", str(source), "--db", db, cwd=tmp_path
+    )
+    assert updated.stdout == "L: bot b updated to version 2; it plays the next games\n"
+    added = botarena(
+        "tournament", "add-bot", "L", "c", "--source", str(source), "--db", db, cwd=tmp_path
+    )
+    assert added.stdout == "L: bot c added; it plays the next games\n", added.stderr
+    store = Store.open(db)
+    bots = {bot.label: bot for bot in store.bots(store.tournament("L"))}
+    assert sorted(bots) == ["a", "b@v2", "c"]
+    assert bots["c"].source == str(source) and bots["b@v2"].source == str(source)
+    assert "one of them" in user_error(
+        "tournament", "update-bot", "L", "b", "--db", db, cwd=tmp_path
+    )

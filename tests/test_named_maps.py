@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,9 +16,13 @@ from botarena.games import get_game
 from testdata import AMAZES_MAZES
 
 
-def botarena_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def botarena_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "botarena", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "botarena", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
     )
 
 
@@ -106,8 +111,7 @@ def test_a_tournament_takes_map_names(tmp_path) -> None:
         "ants:maze_04p_01",
         "-o",
         "turns=3",
-        "--replays",
-        str(tmp_path / "replays"),  # not ./replays, in the repository
+        cwd=tmp_path,  # its replays go to ./replays
     )
     assert new.returncode == 0, new.stderr
     run = subprocess.run(

@@ -371,7 +371,7 @@ def test_roles_of_bots_without_games_come_from_the_roles_argument() -> None:
 # -- cross table and plot ------------------------------------------------------------------
 def test_cross_table_counts_from_the_row_bots_side() -> None:
     cells = cross_table(
-        [*AMAZES, game("n", ("a", "b", "c"), (1, 2, 3), (3, 2, 1))], ["a", "b", "c"]
+        "amazes", [*AMAZES, game("n", ("a", "b", "c"), (1, 2, 3), (3, 2, 1))], ["a", "b", "c"]
     )
     assert cells["a"]["b"] == (1, 0, 1, 30.0)  # g1 won 30-10, g2 lost 0-25
     assert cells["b"]["a"] == (1, 0, 1, 35.0)
@@ -403,7 +403,7 @@ def test_ranking_does_not_import_matplotlib_or_openskill() -> None:
 
 
 def test_cross_table_leaves_out_what_standings_leave_out() -> None:
-    cells = cross_table(LABYRINTH, ["A2", "A3", "M2", "M3"])
+    cells = cross_table("labyrinth", LABYRINTH, ["A2", "A3", "M2", "M3"])
     # g4 (A2's strike) and every game of M3 (three strikes) are gone; g10 remains.
     assert cells["A2"]["M2"] == (0, 0, 0, 0.0)
     assert cells["A3"]["M3"] == (0, 0, 0, 0.0)

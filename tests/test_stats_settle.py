@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from botarena.stats.fields import compare_with_fixed, elo_field, role_field, run_trials
 from botarena.stats.settle import settle
@@ -93,3 +95,44 @@ def test_simulated_tournaments_settle_on_the_true_order(field, horizon) -> None:
     result = compare_with_fixed([(field, run_trials(field, 25, horizon=horizon, seed=5))])
     assert result.adaptive_accuracy >= 0.95
     assert result.capped == 0
+
+
+def test_scores_near_a_cap_with_a_tiny_spread_settle_without_crashing() -> None:
+    """Results near a cap that barely move: summing raw squares and subtracting the mean's
+    lost every digit, and the covariance had no Cholesky factor (LinAlgError)."""
+    from botarena.stats.settle import RoundEvidence
+
+    for rounds in (
+        ([99.0, 100.5], [100.0, 100.0], [100.0, 100.0]),  # hypothesis found this one
+        ([100.01, 99.99, 100.0], [100.0, 100.01, 99.99], [99.99, 100.0, 100.01]),
+    ):
+        evidence = RoundEvidence([f"bot{i}" for i in range(len(rounds[0]))])
+        for means in rounds:
+            evidence.add(means)
+        assert not evidence.settle(top=1, confidence=0.95).settled  # three rounds tell little
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(2, 6).flatmap(
+        lambda bots: st.lists(
+            st.lists(
+                st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
+                | st.sampled_from([100.0, 100.0 + 1e-9, 99.99]),
+                min_size=bots,
+                max_size=bots,
+            ),
+            min_size=1,
+            max_size=8,
+        )
+    ),
+    st.integers(1, 6),
+)
+def test_no_score_table_crashes_settle(rounds: list[list[float]], top: int) -> None:
+    from botarena.stats.settle import RoundEvidence
+
+    evidence = RoundEvidence([f"bot{i}" for i in range(len(rounds[0]))])
+    for means in rounds:
+        evidence.add(means)
+    decision = evidence.settle(top=top, confidence=0.95)
+    assert 0.0 <= decision.probability <= 1.0

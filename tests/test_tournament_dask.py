@@ -52,8 +52,25 @@ def wait_for_port(port: int, seconds: float = 60) -> None:
     raise AssertionError(f"nothing listens on port {port}")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def dask_scratch(tmp_path_factory: pytest.TempPathFactory):
+    """Dask's scratch folder (`dask-scratch-space`, made by clients and workers alike, in
+    this process and in the commands it starts) inside the module's temporary folder."""
+    import dask
+
+    folder = tmp_path_factory.mktemp("dask-scratch")
+    saved = os.environ.get("DASK_TEMPORARY_DIRECTORY")
+    os.environ["DASK_TEMPORARY_DIRECTORY"] = str(folder)
+    with dask.config.set({"temporary-directory": str(folder)}):
+        yield folder
+    if saved is None:
+        del os.environ["DASK_TEMPORARY_DIRECTORY"]
+    else:
+        os.environ["DASK_TEMPORARY_DIRECTORY"] = saved
+
+
 @pytest.fixture(scope="module")
-def dask_cluster(tmp_path_factory: pytest.TempPathFactory):
+def dask_cluster(tmp_path_factory: pytest.TempPathFactory, dask_scratch: Path):
     """A real `dask scheduler` and `dask worker` (2 single-thread worker processes) on
     127.0.0.1, as an organiser starts them."""
     port = free_port()

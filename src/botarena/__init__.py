@@ -11,9 +11,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__version__ = "0.1.0"
-
 __all__ = ["__version__", "load_replay", "make", "new_state", "play", "verify_replay"]
+
+
+def __getattr__(name: str) -> Any:
+    """`__version__`, read from the installed package's metadata on first use (one home for
+    the version: pyproject.toml)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'botarena' has no attribute {name!r}")
+    from botarena.core.registry import version
+
+    found = version("botarena") or "0+unknown"  # a source tree that is not installed
+    globals()["__version__"] = found
+    return found
 
 
 def play(
@@ -54,48 +64,26 @@ def _play(
     referee fills it while the game runs (`botarena play --watch` shows it live)."""
     from botarena.core.match import run_match
     from botarena.core.replay import save
-    from botarena.core.rules import GameError
-    from botarena.core.spec import make_player, unique_names
-    from botarena.games import get_game
+    from botarena.core.setup import set_up
 
-    try:
-        rules = get_game(game)
-    except KeyError as exc:
-        raise GameError(exc.args[0]) from None
-    info = rules.info
-    if not info.min_seats <= len(bots) <= info.max_seats:
-        seats = (
-            str(info.min_seats)
-            if info.min_seats == info.max_seats
-            else f"{info.min_seats} to {info.max_seats}"
-        )
-        raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
-    limits = sandbox_limits(sandbox, options)
-    resolved = info.resolve_options(options)
-    if seed is not None:
-        seed = info.check_seed(seed)
-    map_data = None
-    if map is not None:
-        map_data = rules.read_map(str(map))
+    setup = set_up(
+        game,
+        bots,
+        seed=seed,
+        options=options,
+        map=None if map is None else str(map),
+        sandbox=sandbox,
+    )
     if replay is not None:  # checked before the game, not after it
         from botarena.core.outputs import output_path
 
         replay = output_path(replay, "--replay")
-    players = [make_player(rules, bot) for bot in bots]
-    for player in players:
-        if hasattr(player, "sandbox"):  # process players
-            player.sandbox = limits
-    unique_names(players)
-    if seed is None:
-        import random  # not secrets: its hmac and hashlib imports cost start-up
-
-        seed = random.SystemRandom().randrange(2**31)
     result = run_match(
-        rules,
-        players,
-        seed=seed,
-        options=resolved,
-        map_data=map_data,
+        setup.game,
+        setup.players,
+        seed=setup.seed,
+        options=setup.options,
+        map_data=setup.map_data,
         record=replay is not None or observe is not None,
         replay_path=str(replay) if replay is not None else None,
         observe=observe,
@@ -107,28 +95,18 @@ def _play(
 
 def sandbox_limits(sandbox: Any, options: dict[str, Any]) -> Any:
     """The `Sandbox` for `play`'s `sandbox` argument, with the `memory` option taken out of
-    `options`; raises GameError for a bad `memory`."""
-    from botarena.core import sandbox as boxes
-    from botarena.core.rules import GameError
+    `options` (`botarena.core.setup.sandbox_limits`)."""
+    from botarena.core.setup import sandbox_limits as limits
 
-    base = (
-        sandbox
-        if isinstance(sandbox, boxes.Sandbox)
-        else (boxes.DEFAULT if sandbox else boxes.NONE)
-    )
-    try:
-        return base.with_options(options)
-    except ValueError as exc:
-        raise GameError(str(exc)) from None
+    return limits(sandbox, options)
 
 
 def check_options(info: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """The game's options resolved from `options`, which may also hold the jury's own
-    `memory` (MiB, checked, not a game option): what `play` accepts, checked up front by
-    commands that play later (tournaments, compare). Raises GameError naming the option."""
-    given = dict(options)
-    sandbox_limits(True, given)
-    return info.resolve_options(given)
+    """What `play` accepts of `options`, checked up front by commands that play later
+    (`botarena.core.setup.check_options`)."""
+    from botarena.core.setup import check_options as check
+
+    return check(info, options)
 
 
 def new_state(
@@ -140,7 +118,7 @@ def new_state(
     **options: Any,
 ) -> Any:
     """A fresh rules state for research: `to_act()`, `observation()`, `apply()`, `outcome()`."""
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     rules = get_game(game)
     map_data = rules.read_map(str(map)) if map is not None else None

@@ -1,7 +1,7 @@
 """The `botarena` command line: games, play, verify, and each game's own subcommands.
 
 Start-up is a budget (`python bench/run.py startup`: `botarena --version` <= 150 ms, a
-whole `botarena play amazes ...` <= 300 ms), so this module imports only typer, rich and
+whole `botarena play GAME ...` <= 300 ms), so this module imports only typer, rich and
 the cheap core; every other command is imported when it is run.
 
 Adding a top-level command or group (the one way): write it in its own module, importing
@@ -13,8 +13,8 @@ function, never here; then add one line to `LAZY_COMMANDS` below:
 
 A `typer.Typer` target is a group (`botarena tournament run ...`); a function target,
 annotated as for `@app.command()`, is one command (`botarena doctor`). The help string is
-its line in `botarena --help`. User errors inside: `fail(message)` from this module (import
-it inside the function), or raise one of `USER_ERRORS`.
+its line in `botarena --help`. User errors inside: `fail(message)` from `botarena.cliparts`
+(which every command line shares), or raise one of `USER_ERRORS`.
 """
 
 from __future__ import annotations
@@ -23,15 +23,15 @@ import json
 import sys
 from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from botarena import __version__
+from botarena.cliparts import fail, parse_options
+from botarena.core.registry import all_infos, entries, game_info, get_game
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
 from botarena.core.spec import BotSpecError
-from botarena.games import GAME_MODULES, all_infos, game_info, get_game
 from botarena.lazycli import LazyCommand, lazy_group
 
 if TYPE_CHECKING:
@@ -42,10 +42,25 @@ def _game_tools_help(name: str) -> str:
     return f"{game_info(name).title} tools"
 
 
+def _has_tools(module: str) -> bool:
+    """Whether a game's module has the `cli` submodule of its own commands (imports the
+    game's cheap module only)."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(f"{module}.cli") is not None
+    except Exception:  # a broken plug-in has no commands; `botarena games` says why
+        return False
+
+
 LAZY_COMMANDS: dict[str, LazyCommand] = {
     **{
-        name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
-        for name in GAME_MODULES
+        name: LazyCommand(
+            f"{entry.module}.cli:app",
+            partial(_game_tools_help, name),
+            partial(_has_tools, entry.module),
+        )
+        for name, entry in entries().items()
     },
     "tournament": LazyCommand(
         "botarena.tournament.cli:app",
@@ -99,15 +114,11 @@ console = _LazyConsole()
 USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError)
 
 
-def fail(message: str) -> NoReturn:
-    """A user error: one line on stderr, exit code 2."""
-    print(f"botarena: error: {message}", file=sys.stderr)
-    raise typer.Exit(2)
-
-
 def _print_version(value: bool) -> None:
     if value:
-        print(f"botarena {__version__}")
+        import botarena
+
+        print(f"botarena {botarena.__version__}")
         raise typer.Exit()
 
 
@@ -127,18 +138,22 @@ def _options(
 def games(
     game: Annotated[str | None, typer.Argument(help="show this game's options")] = None,
 ) -> None:
-    """List the games, or one game's options with their defaults."""
+    """List the installed games with the package each came from, or one game's options
+    with their defaults."""
     from rich.table import Table
 
     if game is None:
-        table = Table("game", "title", "players", "turns")
-        for info in all_infos().values():
+        table = Table("game", "title", "players", "turns", "package")
+        for name, info in all_infos().items():  # a broken plug-in: one line on stderr
             seats = (
                 str(info.min_seats)
                 if info.min_seats == info.max_seats
                 else f"{info.min_seats}-{info.max_seats}"
             )
-            table.add_row(info.name, info.title, seats, info.turn_model)
+            entry = entries()[name]
+            table.add_row(
+                info.name, info.title, seats, info.turn_model, f"{entry.package} {entry.version}"
+            )
         console.print(table)
         return
     try:
@@ -162,17 +177,6 @@ def games(
         )
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """`KEY=VALUE` strings to a dict; a pair without `=` is a user error."""
-    options = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key:
-            fail(f"option {pair!r} is not KEY=VALUE")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def parse_seed(text: str | None) -> int | str | None:
     if text is None:
         return None
@@ -184,12 +188,14 @@ def parse_seed(text: str | None) -> int | str | None:
 
 @app.command()
 def play(
-    game: Annotated[str, typer.Argument(help="the game, e.g. amazes")],
+    game: Annotated[str, typer.Argument(help="the game (botarena games lists them)")],
     bots: Annotated[
         list[str], typer.Argument(help="bot specs: builtin:GAME/NAME, a command line, or NAME=SPEC")
     ],
     seed: Annotated[str | None, typer.Option(help="the game's seed (random if omitted)")] = None,
-    map_file: Annotated[Path | None, typer.Option("--map", help="a map or maze file")] = None,
+    map_file: Annotated[
+        Path | None, typer.Option("--map", help="a map file, or GAME:NAME for an official map")
+    ] = None,
     option: Annotated[
         list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
     ] = None,

@@ -225,12 +225,12 @@ def command(
 
     from rich.console import Console
 
-    from botarena import check_options
-    from botarena.cli import fail, parse_options
+    from botarena.cliparts import fail, parse_options
     from botarena.core.progress import Lines
+    from botarena.core.registry import get_game
     from botarena.core.rules import GameError
-    from botarena.core.spec import BotSpecError, make_player
-    from botarena.games import get_game
+    from botarena.core.setup import set_up
+    from botarena.core.spec import BotSpecError
 
     try:
         rules = get_game(game)
@@ -264,9 +264,8 @@ def command(
         fail(f"--games {max_games} is less than one block ({players} games)")
     options = parse_options(option or [])
     try:
-        check_options(info, options)
-        for spec in (new, old):
-            make_player(rules, spec)
+        # the match set-up every game of the run goes through, checked once up front
+        set_up(game, [new, *[old] * (players - 1)], seed=0, options=options)
     except (GameError, BotSpecError) as exc:
         fail(str(exc))
     seed = secrets.randbelow(2**31) if seed is None else seed

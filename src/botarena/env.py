@@ -44,7 +44,7 @@ class BotarenaAEC(AECEnv):
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
-        from botarena.games import get_game
+        from botarena.core.registry import get_game
 
         super().__init__()
         self.game = get_game(game)
@@ -59,7 +59,7 @@ class BotarenaAEC(AECEnv):
         self.possible_agents = [info.seat_name(seat).lower() for seat in range(self.seats)]
         spec = self.game.env_spec
         self._observation_length = spec.observation_max_length
-        self._signs = spec.reward_signs or (1,) * self.seats
+        self._signs = tuple(info.score_sign(seat) for seat in range(self.seats))
         observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, 255, (spec.observation_max_length,), np.uint8),

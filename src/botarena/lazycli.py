@@ -27,11 +27,16 @@ class LazyCommand:
 
     `target` is `"module:attribute"`: a `typer.Typer` (a group, `botarena NAME SUB ...`) or
     a function annotated as for `@app.command()` (one command, `botarena NAME ...`). `help`
-    is its line in `botarena --help` (a callable: computed only when needed).
+    is its line in `botarena --help` (a callable: computed only when needed). `available`,
+    if given, says whether the command exists at all (asked only when it is looked up).
     """
 
     target: str
     help: str | Callable[[], str]
+    available: Callable[[], bool] | None = None
+
+    def exists(self) -> bool:
+        return self.available is None or self.available()
 
     def load(self, name: str, rich_markup_mode: MarkupMode) -> Command:
         """Import the target and build its click command, as `add_typer`/`command` would."""
@@ -59,10 +64,21 @@ def lazy_group(commands: Mapping[str, LazyCommand]) -> type[TyperGroup]:
     class LazyGroup(TyperGroup):
         def list_commands(self, ctx: Context) -> list[str]:
             eager = super().list_commands(ctx)
-            return [*eager, *(name for name in commands if name not in eager)]
+            return [
+                *eager,
+                *(
+                    name
+                    for name, command in commands.items()
+                    if name not in eager and command.exists()
+                ),
+            ]
 
         def get_command(self, ctx: Context, cmd_name: str) -> Any:
-            if cmd_name in commands and cmd_name not in self.commands:
+            if (
+                cmd_name in commands
+                and cmd_name not in self.commands
+                and commands[cmd_name].exists()
+            ):
                 self.add_command(commands[cmd_name].load(cmd_name, self.rich_markup_mode), cmd_name)
             return super().get_command(ctx, cmd_name)
 

@@ -14,8 +14,8 @@ from botarena.core.rules import seat_seed
 def run_stdio(bot: Any, protocol: Protocol) -> None:
     """Read observations until the protocol says the game is over; answer each one.
 
-    This is how every built-in bot runs under `python -m botarena.games.GAME.bots.NAME`.
-    A bot that knows the game is over for it (Amazes: after its 150th turn) sets `done`.
+    This is how every built-in bot runs under `python -m PACKAGE.bots.NAME`.
+    A bot that knows the game is over for it (e.g. after its last turn) sets `done`.
     Its `setup` gets the seat and seed the jury gives (BOTARENA_SEAT, BOTARENA_SEED), as
     in-process, so a built-in bot plays the same game as a process and in-process.
     """

@@ -23,7 +23,7 @@ def jury_core(wanted: bool) -> Iterator[int | None]:
 
     Made for ping-pong: when the referee and a bot only ever run one after the other, each
     call on the same core costs a context switch, and across two cores a wake-up of the
-    other core, several times dearer on a virtual machine (a Labyrinth post game, 19 000
+    other core, several times dearer on a virtual machine (a game of tiny calls, 19 000
     calls: 1.6 s -> 1.25 s)."""
     if not wanted or not hasattr(os, "sched_setaffinity") or cores() < 2:
         yield None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from botarena.core.maps import MapNameError, MapShelf, split_map_name
@@ -25,21 +25,33 @@ class EnvSpec:
     action_charset: str
     action_max_length: int
     action_min_length: int = 1
-    reward_signs: tuple[int, ...] | None = None
-    """Per seat, +1 when a higher score is better for it, -1 when lower is (Labyrinth's maze
-    master shares the adventurers' score and wants it low); None: +1 for every seat."""
+
+
+@dataclass(frozen=True)
+class Demo:
+    """What `botarena demo` plays of a game: a short tournament of these bot specs (each
+    `builtin:GAME/NAME` or `NAME=SPEC`), `games_per_pair` games per seating."""
+
+    bots: tuple[str, ...]
+    games_per_pair: int = 1
+
+
+ViewerData = Callable[[dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
+"""replay -> (derived, replay): what a renderer needs that the replay's frames do not hold,
+and the replay to show (e.g. without what `derived` replaces)."""
 
 
 @dataclass(frozen=True)
 class Game:
-    """One hosted game, as registered in `botarena.games`.
+    """One hosted game, as registered in the entry-point group `botarena.games`
+    (core/registry.py).
 
     `new_state(seed, options, map, seats)` builds a fresh state; `map` is what `load_map`
     returned for `--map FILE` (None: the rules draw one from the seed). `map_from_header`
     rebuilds that map from a replay header so `verify` needs nothing but the replay.
     `bots` maps built-in bot names to factories of in-process bot objects. A game's own
-    subcommands, if any, are the typer app `botarena.games.GAME.cli:app`, mounted lazily as
-    `botarena GAME ...` (botarena/cli.py).
+    subcommands, if any, are the typer app `MODULE.cli:app` (`MODULE` the game's module),
+    mounted lazily as `botarena GAME ...` (botarena/cli.py).
     """
 
     info: GameInfo
@@ -55,12 +67,29 @@ class Game:
     env_spec: EnvSpec | None = None
     """Spaces for the PettingZoo adapter (`botarena.make`), or None."""
     player_factories: Mapping[str, Callable[[str, str], Player]] = field(default_factory=dict)
-    """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
+    """Extra bot-spec prefixes this game understands (e.g. `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""
+    demo: Demo | None = None
+    """The game's part of `botarena demo`, or None to leave it out."""
+    viewer_data: ViewerData | None = None
+    """The viewer's derived data of a replay (core's `web.viewdoc` calls it), or None when
+    the renderer reads everything off the frames."""
+    map_players: Callable[[Any], int | None] | None = None
+    """How many players a loaded map is made for (None: any number); see `players_of`."""
+    module: str = ""
+    """The game's module (`botarena_connect4`); `lazy_game` fills it in."""
 
     @property
     def name(self) -> str:
         return self.info.name
+
+    def players_of(self, map_data: Any) -> int | None:
+        """The number of players `map_data` is made for, or None if any: what tournaments
+        choose maps by for a game's seat count (`map_players`, else the map's `players`
+        attribute)."""
+        if self.map_players is not None:
+            return self.map_players(map_data)
+        return getattr(map_data, "players", None)
 
     def read_map(self, spec: str) -> Any:
         """The map of `--map SPEC`: a file, or `GAME:NAME` for one of the game's official
@@ -85,17 +114,17 @@ class Game:
 
     def bot_module(self, bot: str) -> str:
         """The module that runs built-in `bot` as a process with `python -m`."""
-        return f"botarena.games.{self.name}.bots.{bot}"
+        return f"{self.module}.bots.{bot}"
 
 
-def builtin_bots(game: str, classes: Mapping[str, str]) -> dict[str, Callable[[], Any]]:
-    """Factories for a game's built-in bots (`name` -> class name in `bots/name.py`), each
-    importing its module only when played, so `python -m botarena.games.GAME.bots.NAME`
-    does not find its own module already imported by the game's package."""
+def builtin_bots(package: str, classes: Mapping[str, str]) -> dict[str, Callable[[], Any]]:
+    """Factories for the built-in bots of the game module `package` (`name` -> class name
+    in `package/bots/name.py`), each importing its module only when played, so
+    `python -m PACKAGE.bots.NAME` does not find its own module already imported."""
 
     def factory(name: str, class_name: str) -> Callable[[], Any]:
         def make() -> Any:
-            module = importlib.import_module(f"botarena.games.{game}.bots.{name}")
+            module = importlib.import_module(f"{package}.bots.{name}")
             return getattr(module, class_name)()
 
         return make
@@ -114,6 +143,8 @@ def lazy_game(module: str, build: Callable[[], Game]) -> Callable[[str], Any]:
         if name != "GAME":
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         game = build()
+        if not game.module:
+            game = replace(game, module=module)
         sys.modules[module].GAME = game  # type: ignore[attr-defined]
         return game
 

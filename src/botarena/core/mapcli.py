@@ -17,7 +17,7 @@ def maps_command(game_name: str) -> Callable[..., None]:
     def maps(
         json_output: Annotated[bool, typer.Option("--json", help="print a JSON list")] = False,
     ) -> None:
-        from botarena.games import get_game
+        from botarena.core.registry import get_game
 
         game = get_game(game_name)
         rows = map_rows(game)

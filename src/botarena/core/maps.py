@@ -1,9 +1,9 @@
 """Named official maps shipped with a game: `--map GAME:NAME` instead of a file path.
 
 A game lists its maps in a `MapShelf`, either a folder of map files inside its package or
-one `.tar.xz` archive of them (the 302 Ants maps are 4.3 MB of text and 214 KB packed). A
-name is the file's stem (`maze03`, `maze_04p_01`); where two folders of an archive hold the
-same stem, the name with its folder (`multi_hill_maze/maze_04p_02`) picks one and the bare
+one `.tar.xz` archive of them (302 maps of 4.3 MB of text pack into 214 KB). A
+name is the file's stem (`map03`, `map_04p_01`); where two folders of an archive hold the
+same stem, the name with its folder (`open/map_04p_02`) picks one and the bare
 stem means the first in sorted order. Maps from an archive are unpacked once into a cache
 folder keyed by the archive's content, so a map name always stands for a real file that
 the game's own reader (with its size checks) reads as any other.
@@ -105,7 +105,7 @@ def map_rows(game: Any) -> list[dict[str, Any]]:
     rows = []
     for name in game.maps.names():
         loaded = game.read_map(f"{game.name}:{name}")
-        players = getattr(loaded, "players", None) or game.info.min_seats
+        players = game.players_of(loaded) or game.info.min_seats
         rows_, cols = getattr(loaded, "rows", None), getattr(loaded, "cols", None)
         rows.append(
             {

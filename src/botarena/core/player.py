@@ -35,7 +35,7 @@ from botarena.core.sandbox import (
 )
 
 STDERR_CAP = 10_000
-"""Characters of a bot's stderr kept per game (CodeCup keeps about 10 000)."""
+"""Characters of a bot's stderr kept per game (contest juries keep about 10 000)."""
 
 EXIT_GRACE_S = 1.0
 """How long a bot may take to exit by itself once the game is over."""
@@ -233,7 +233,7 @@ class InProcessPlayer(Player):
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         # No garbage collection while the bot thinks: a full collection of the jury's own
         # objects (a long game's replay) took up to 180 ms and was charged to the bot as its
-        # time (Labyrinth's limits struck built-in bots for it); it runs after the call.
+        # time (a game's limits struck built-in bots for it); it runs after the call.
         collecting = gc.isenabled()
         gc.disable()
         started, thinking = time.monotonic(), time.thread_time()
@@ -306,7 +306,7 @@ class ProcessPlayer(Player):
     reply_spin_s = 0.0
     """How long the jury polls for a reply before it sleeps in `select`. Waking a sleeping
     jury on another CPU costs about 30 µs on a virtual machine, more than a fast bot's
-    whole answer: a transport of many tiny calls (Labyrinth posts, about 19 000 a game)
+    whole answer: a transport of many tiny calls (posts of a role game, about 19 000 a game)
     sets this (at most this much of the jury's CPU per call). Not on a single core (a
     pinned tournament worker): there the bot cannot answer while the jury polls."""
 

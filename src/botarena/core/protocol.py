@@ -15,12 +15,12 @@ class Protocol:
     """One game's wire format. Subclasses override what their game needs."""
 
     has_handshake = False
-    """Whether bots must answer a greeting before the first observation (Falldown's
-    `READY`, Ants' parameters)."""
+    """Whether bots must answer a greeting before the first observation (a `READY`,
+    the game's parameters)."""
 
     simultaneous_handshake = False
-    """Whether every bot is greeted at once and all answer against one clock (Ants' turn 0),
-    instead of one after the other (Falldown's `READY`, as its engine starts bots)."""
+    """Whether every bot is greeted at once and all answer against one clock (a turn 0),
+    instead of one after the other (a `READY`, as some engines start bots)."""
 
     java_line_breaks = False
     """Whether bots' lines end at LF, CR or CR LF, as the original engine (Java's
@@ -53,8 +53,8 @@ class Protocol:
     def pack_reply(self, text: str, observation: Any) -> str | None:
         """A shorter form of the reply `text` for the replay, or None to keep the text.
 
-        Games whose replies repeat what the observation already says (Ants: the square of
-        every ordered ant) store less; the recorder keeps the packed form only when
+        Games whose replies repeat what the observation already says (e.g. the square of
+        every ordered piece) store less; the recorder keeps the packed form only when
         `unpack_reply` gives back exactly `text`.
         """
         return None
@@ -64,7 +64,7 @@ class Protocol:
         raise NotImplementedError
 
     def farewell(self, state: Any, seat: int) -> str | None:
-        """Text sent to a still-running bot when the game ends (Amazes' `Quit`), or None."""
+        """Text sent to a still-running bot when the game ends (e.g. `Quit`), or None."""
         return None
 
     def read_observation(self, readline: Callable[[], str]) -> Any | None:

@@ -1,4 +1,5 @@
-"""Bounded reading of the jury's own input files: maps, replays, Bookmaker files, posts.
+"""Bounded reading of the jury's own input files: maps, replays, and the
+games' own files (each game names its `Kind`).
 
 Every such file may come from a stranger, so one reader caps what it costs: the raw bytes
 and the inflated bytes of a gzip file (streamed, so the cap is hit before the memory is
@@ -36,15 +37,12 @@ class ReadError(GameError):
 class Kind:
     """One kind of input file: what to call it and how many bytes it may hold."""
 
-    noun: str  # "maze file", "replay", ...
+    noun: str  # "map file", "replay", ...
     max_bytes: int  # raw and inflated alike, unless raised by LIMIT_VARIABLE
     gzip: bool = False  # whether gzip files are inflated
 
 
-MAZE = Kind("maze file", 1 * MiB)
 MAP = Kind("map file", 4 * MiB)
-POST = Kind("post", 1 * MiB)
-BOOKMAKER = Kind("Bookmaker file", 16 * MiB)
 REPLAY = Kind("replay", 256 * MiB, gzip=True)
 
 

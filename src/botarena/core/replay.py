@@ -13,18 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from botarena import __version__
+import botarena
 from botarena.core.rules import GameError, ProtocolError, State, Status
+from botarena.core.rules import ReplayError as ReplayError  # where readers of replays find it
 
 if TYPE_CHECKING:
     from botarena.core.game import Game
     from botarena.core.player import Reply
 
 SCHEMA_VERSION = 1
-
-
-class ReplayError(ValueError):
-    """The file is not a readable botarena replay; the message names the file."""
 
 
 class ReplayRecorder:
@@ -41,7 +38,7 @@ class ReplayRecorder:
         self.game = game
         self.document: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
-            "botarena_version": __version__,
+            "botarena_version": botarena.__version__,
             "game": game.name,
             "rules_version": game.info.rules_version,
             "seed": seed,
@@ -165,7 +162,7 @@ def verify(document: dict[str, Any]) -> Verdict:
     Raises ReplayError when the document cannot be re-played at all (unknown game, a seed,
     option or map the rules refuse, ill-formed steps); `load` has checked its shape.
     """
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     try:
         game = get_game(document["game"])
@@ -223,7 +220,7 @@ def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
 def expected_result(document: dict[str, Any], state: State) -> dict[str, Any]:
     """The result `play` reports for the game the replay records, from the finished
     `state` and the recorded faults and times (the `replay` path left out)."""
-    from botarena.core.match import PlayerResult
+    from botarena.core.result import PlayerResult
 
     outcome = state.outcome()
     seats = len(document["bots"])
@@ -376,7 +373,7 @@ def _short(value: Any) -> str:
 
 def _header(state: State, options: dict[str, Any]) -> dict[str, Any]:
     """The game's header (map, starts) with the options restated: options that only set
-    clocks (Amazes' budget_ms, Ants' turntime) leave no trace in the frames, so a replay
+    clocks (a whole-game budget, a per-turn time) leave no trace in the frames, so a replay
     states them twice and `verify` catches an edit of either."""
     return {**state.header(), "options": _json(options)}
 

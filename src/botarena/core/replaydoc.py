@@ -11,8 +11,7 @@ from typing import Any
 
 import msgspec
 
-from botarena.core.replay import ReplayError
-from botarena.core.rules import Status
+from botarena.core.rules import ReplayError, Status
 
 Number = int | float
 

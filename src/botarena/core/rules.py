@@ -19,7 +19,7 @@ class Status(enum.StrEnum):
     """What happened to a seat, as the result and `--json` report it.
 
     The match sets the transport faults (`crashed`, `timeout`, `invalid`); games may add
-    their own words through `Outcome.statuses` (Ants: `eliminated`).
+    their own words through `Outcome.statuses` (e.g. `eliminated`).
     """
 
     OK = "ok"
@@ -37,6 +37,12 @@ def seat_seed(seed: int | str, seat: int) -> str:
 
 class GameError(ValueError):
     """A user-level problem with a game's inputs (option, map, seat count)."""
+
+
+class ReplayError(ValueError):
+    """The file is not a readable botarena replay; the message names the file (core/replay.py
+    raises it; here so that the replay's shape checker, core/replaydoc.py, need not import
+    the replay module that imports it)."""
 
 
 class ProtocolError(ValueError):
@@ -97,7 +103,7 @@ class Clock:
     """The time rules for one exchange with one seat; None means no limit.
 
     `reply_s` bounds one reply in wall time, `budget_s` bounds the sum of a seat's waits over
-    the whole game (Amazes: 5 s), `cpu_s` bounds the CPU time the bot spends on one reply and
+    the whole game (e.g. 5 s), `cpu_s` bounds the CPU time the bot spends on one reply and
     `cpu_budget_s` the CPU time of all its replies.
     """
 
@@ -140,7 +146,7 @@ CLOCK_OPTION = Option(
     f" time {CPU_CLOCK_WALL_FACTOR}x as a safety (docs/clocks.md)",
     clock_kind,
 )
-"""Offered by the games whose rules time bots by the wall clock (Amazes, Falldown, Ants)."""
+"""Offered by the games whose rules time bots by the wall clock (most do)."""
 
 MEMORY_OPTION = Option(
     "memory",
@@ -154,23 +160,102 @@ MEMORY_OPTION = Option(
 game's options; `core.sandbox` applies it (it is not a rule, so not in the replay's)."""
 
 
+class TurnModel(enum.StrEnum):
+    """Who acts when: one seat after another, every seat at once, or seats playing roles
+    (each seat its own part: tournaments pair bots by role)."""
+
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+    ROLES = "roles"
+
+
+class RankBy(enum.StrEnum):
+    """How the contest ranked a tournament (tournament/ranking.py): total score, a rating
+    from each game's places, or the mean score per role."""
+
+    POINTS = "points"
+    PLACES = "places"
+    MEAN_SCORE = "mean-score"
+
+
+class Better(enum.IntEnum):
+    """Which way a seat's score is better for it (the sign rewards and rankings use)."""
+
+    HIGHER = 1
+    LOWER = -1
+
+
+class StatusKind(enum.StrEnum):
+    """What a seat's status means to the standings: a regular result, an irregular one (a
+    fault: counted and shown), or a strike (the game is an outlier and thrown out; three
+    strikes disqualify the bot)."""
+
+    REGULAR = "regular"
+    IRREGULAR = "irregular"
+    STRIKE = "strike"
+
+
+TRANSPORT_STATUSES: Mapping[str, StatusKind] = {
+    Status.OK: StatusKind.REGULAR,
+    Status.CRASHED: StatusKind.IRREGULAR,
+    Status.TIMEOUT: StatusKind.IRREGULAR,
+    Status.INVALID: StatusKind.IRREGULAR,
+}
+"""The statuses the match itself gives, in every game."""
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """The facts of a game, stated before any code runs."""
+    """The facts of a game, stated before any code runs: all a layer above `core` may know
+    of it (no layer names a game or a game's own word)."""
 
     name: str
     title: str
     min_seats: int
     max_seats: int
     seat_names: tuple[str, ...]
-    turn_model: str  # "sequential", "simultaneous" or "roles"
+    turn_model: TurnModel
     rules_version: str
     options: tuple[Option, ...] = ()
-    map_kind: str | None = None  # what --map reads, e.g. "maze file"
-    string_seeds: bool = False  # whether --seed may be a string (Labyrinth's seed strings)
-    rank_by: str = "points"
-    """How the contest ranked a tournament (tournament/ranking.py): "points" (total score),
-    "places" (a rating from each game's places) or "mean-score" (mean score per role)."""
+    map_kind: str | None = None  # what --map reads, e.g. "map file"
+    string_seeds: bool = False  # whether --seed may be a string as well as a number
+    rank_by: RankBy = RankBy.POINTS
+    better: tuple[Better, ...] = ()
+    """Per seat, which way its score is better; () or a missing seat: higher."""
+    statuses: tuple[tuple[str, StatusKind], ...] = ()
+    """The game's own status words (`Outcome.statuses`), each with what it means to the
+    standings; the match's own (`TRANSPORT_STATUSES`) need not be listed."""
+
+    def __post_init__(self) -> None:
+        """Plain strings (a plug-in written before the enums) become the enums, so a wrong
+        word fails when the game is registered, not in a tournament."""
+        object.__setattr__(self, "turn_model", TurnModel(self.turn_model))
+        object.__setattr__(self, "rank_by", RankBy(self.rank_by))
+        object.__setattr__(self, "better", tuple(Better(sign) for sign in self.better))
+        statuses = tuple((word, StatusKind(kind)) for word, kind in self.statuses)
+        object.__setattr__(self, "statuses", statuses)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """A role game's roles, as records and `--bot ROLE:` name them (its seat names in
+        lower case); () in other games."""
+        if self.turn_model != TurnModel.ROLES:
+            return ()
+        return tuple(name.lower() for name in self.seat_names)
+
+    def score_sign(self, seat: int) -> int:
+        """+1 when a higher score is better for `seat`, -1 when a lower one is."""
+        return int(self.better[seat]) if seat < len(self.better) else 1
+
+    def status_kind(self, status: str) -> StatusKind:
+        """What `status` means to the standings (an unknown word: regular)."""
+        own = dict(self.statuses)
+        return own.get(status, TRANSPORT_STATUSES.get(status, StatusKind.REGULAR))
+
+    def status_words(self, kind: StatusKind) -> frozenset[str]:
+        """Every status of this game, the match's included, that means `kind`."""
+        every = {**TRANSPORT_STATUSES, **dict(self.statuses)}
+        return frozenset(word for word, of in every.items() if of == kind)
 
     def option(self, name: str) -> Option:
         for opt in self.options:
@@ -233,7 +318,7 @@ class Outcome:
     ranks: list[int] = field(default_factory=list)
     statuses: list[str | None] = field(default_factory=list)
     faults: list[int] = field(default_factory=list)
-    """Faults the rules found themselves (Ants' strict kill), added to the referee's count of
+    """Faults the rules found themselves (e.g. a strict kill rule), added to the referee's count of
     transport faults in the result's `faults`."""
 
     def __post_init__(self) -> None:
@@ -290,7 +375,7 @@ class State(ABC):
 
     def charge(self, seat: int, cpu_s: float) -> None:
         """Told the CPU time `seat` used for its last reply, when its clock has a CPU limit
-        (Labyrinth keeps a per-round CPU bank). Replays re-feed the recorded figures."""
+        (e.g. a per-round CPU bank). Replays re-feed the recorded figures."""
 
     def handshake_clock(self, seat: int) -> Clock:
         """The time rules for the handshake, when the protocol has one."""

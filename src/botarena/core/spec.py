@@ -52,9 +52,10 @@ def _from_spec(game: Game, spec: str) -> Player:
 
 
 def _refuse_other_games_prefix(game: Game, prefix: str, spec: str) -> None:
-    """`post:FILE` in Amazes: say that the prefix belongs to another game, rather than
-    that there is no program called `post:FILE`."""
-    from botarena.games import all_games
+    """A prefix another game understands (`post:FILE` in a game without it): say that the
+    prefix belongs to another game, rather than that there is no program called
+    `post:FILE`."""
+    from botarena.core.registry import all_games
 
     owners = [name for name, other in all_games().items() if prefix in other.player_factories]
     if owners:

@@ -31,9 +31,11 @@ def file_name(stem: str, language: str) -> str:
 
 
 def source(game: str, stem: str, language: str) -> str:
-    """The starter's text, as shipped in the package."""
+    """The starter's text, as shipped in the game's package."""
+    from botarena.core.registry import entries
+
     return (
-        resources.files(f"botarena.games.{game}")
+        resources.files(entries()[game].module)
         .joinpath("starters", file_name(stem, language))
         .read_text("utf-8")
     )
@@ -86,8 +88,8 @@ def write(starter: Starter, language_name: str, output: Path, role: str | None) 
 # which name this function's locals)
 def add_command(app: typer.Typer, starter: Starter, legacy: Any = None) -> None:
     """Register `botarena GAME starter LANG [-o FOLDER] [--role ROLE]` on the game's `app`.
-    `legacy(path)`: what an argument that is no language means (Ants' older
-    `botarena ants starter mybot.py`, which writes its Python starter to that file)."""
+    `legacy(path)`: what an argument that is no language means (a game's older
+    `botarena GAME starter mybot.py`, which writes its Python starter to that file)."""
     roles = list(starter.roles)
     role_help = (
         f"which bot: {', '.join(roles)} (default {roles[0]})"

@@ -52,11 +52,11 @@ def elo_field(name: str, elos: list[float], draw_rate: float = 0.2) -> Field:
     return Field(name, play_round, (truth,), (True,), n * (n - 1))
 
 
-def role_field(name: str, adventurers: list[float], masters: list[float], noise: float) -> Field:
-    """A role game: every adventurer plays every maze master once a round; the shared score is
-    max(0, 10 + adventurer - master + noise). Adventurers rank by highest mean score, maze
-    masters by lowest, as the Labyrinth rules rank them."""
-    skill = np.asarray(adventurers, dtype=float)[:, None]
+def role_field(name: str, seekers: list[float], masters: list[float], noise: float) -> Field:
+    """A role game: every seeker plays every master once a round; the shared score is
+    max(0, 10 + seeker - master + noise). Seekers rank by highest mean score, masters by
+    lowest, as role games whose second role wants a low score rank them."""
+    skill = np.asarray(seekers, dtype=float)[:, None]
     guard = np.asarray(masters, dtype=float)[None, :]
 
     def play_round(rng: np.random.Generator) -> list[np.ndarray]:

@@ -89,14 +89,20 @@ class RoundEvidence:
         self.sign = 1.0 if higher_is_better else -1.0
         self.count = 0
         self.sums = np.zeros(len(bots))
-        self.gram = np.zeros((len(bots), len(bots)))
+        self.mean = np.zeros(len(bots))
+        self.scatter = np.zeros((len(bots), len(bots)))
+        """Sum of the outer products of the rounds' deviations from the mean, updated as
+        Welford's: summing raw products and subtracting the mean's lost every digit of
+        results near a cap with a small spread (then no factorisation existed)."""
 
     def add(self, means: Sequence[float] | np.ndarray) -> None:
         """One round: each bot's mean result, in the order of `bots`."""
         row = self.sign * np.asarray(means, dtype=float)
         self.count += 1
         self.sums += row
-        self.gram += np.outer(row, row)
+        before = row - self.mean
+        self.mean = self.mean + before / self.count
+        self.scatter += np.outer(before, row - self.mean)
 
     def order(self) -> list[int]:
         """Bots' indices from best to worst by mean so far (ties by name)."""
@@ -107,11 +113,15 @@ class RoundEvidence:
         seeded by the round count, so a look is reproduced exactly."""
         count, n = self.count, len(self.bots)
         mean = self.sums / count
-        covariance = (self.gram - count * np.outer(mean, mean)) / (count - 1) / count
+        covariance = (self.scatter + self.scatter.T) / 2 / (count - 1) / count
         # A round robin's results add up to a constant, so the covariance is singular: a
         # jitter far below any real variance makes it factorable.
         jitter = 1e-12 * max(float(np.trace(covariance)), 1e-300) * np.eye(n)
-        root = np.linalg.cholesky(covariance + jitter)
+        try:
+            root = np.linalg.cholesky(covariance + jitter)
+        except np.linalg.LinAlgError:  # rounding left it a hair from positive: its square
+            values, vectors = np.linalg.eigh(covariance)  # root through the eigenvalues
+            root = vectors * np.sqrt(np.clip(values, 0.0, None))
         rng = np.random.default_rng(count)
         # einsum, not @: a BLAS product this small pays more in thread start-up than it saves
         normal = np.einsum("dj,ij->di", rng.standard_normal((DRAWS, n)), root)

@@ -3,8 +3,8 @@ the order of the top K is established with the requested confidence (stats/settl
 
 A round is every game of the base schedule once (every pairing, seats rotated, `games per
 pair` times) on seeds of its own. After each round every bot's mean result in each round is
-computed from the counted games (Labyrinth strikes excluded, as in the standings): its score
-where the game ranks by points or mean score (a role that wants a low score, Labyrinth's maze
+computed from the counted games (strike games excluded, as in the standings): its score
+where the game ranks by points or mean score (a role that wants a low score, `GameInfo.better`
 master, is ranked low-first), its place score where the game ranks by places (the share of
 the other seats it placed above, a shared place counting half). In role games each role is
 settled on its own; the tournament stops when every role's top K is settled, or after
@@ -51,17 +51,15 @@ def place_score(record: GameRecord, seat: int) -> float:
 
 def groups(game: str, bots: Sequence[str], roles: dict[str, str | None]) -> list[Group]:
     """The groups a game's standings rank separately, with their direction."""
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     rules = get_game(game)
-    if rules.info.turn_model != "roles":
+    if not rules.info.roles:
         return [Group(None, tuple(sorted(bots)), True)]
-    signs = rules.env_spec.reward_signs if rules.env_spec is not None else None
     out = []
-    for seat, name in enumerate(rules.info.seat_names):
-        role = name.lower()
+    for seat, role in enumerate(rules.info.roles):
         members = tuple(sorted(bot for bot in bots if roles.get(bot) == role))
-        out.append(Group(role, members, not signs or signs[seat] > 0))
+        out.append(Group(role, members, rules.info.score_sign(seat) > 0))
     return out
 
 

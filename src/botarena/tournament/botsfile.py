@@ -9,7 +9,7 @@ workdir = "bots"                  # optional: the folder the bot runs in
 [[bot]]
 name = "bob"
 source = "bots/bob.c"             # built by botarena (docs/bot-builds.md)
-role = "maze master"              # Labyrinth only
+role = "defender"                 # role games only: one of the game's roles
 ```
 
 Relative paths (`workdir`, `source`, a command's program or `post:` file) are resolved

@@ -35,7 +35,7 @@ DbOption = Annotated[
 
 
 def fail(message: str) -> NoReturn:
-    from botarena.cli import fail as cli_fail
+    from botarena.cliparts import fail as cli_fail
 
     cli_fail(message)
 
@@ -81,7 +81,7 @@ def _tournament(store: Store, name: str) -> Tournament:
 
 
 def _rules(game: str) -> Any:
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     try:
         return get_game(game)
@@ -116,7 +116,7 @@ def _seats(text: str | None) -> tuple[int | None, tuple[int, int] | None]:
 @app.command()
 def new(
     name: Annotated[str, typer.Argument(help="the tournament's name")],
-    game: Annotated[str, typer.Option(help="the game, e.g. amazes")],
+    game: Annotated[str, typer.Option(help="the game (botarena games lists them)")],
     bot: Annotated[
         list[str] | None,
         typer.Option(
@@ -134,7 +134,8 @@ def new(
     games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
     rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
     seats: Annotated[
-        str | None, typer.Option(help="seats per game (Ants: 2 to 10); a ladder takes MIN-MAX")
+        str | None,
+        typer.Option(help="seats per game (within the game's seat range); a ladder takes MIN-MAX"),
     ] = None,
     maps: Annotated[
         list[Path] | None,
@@ -164,7 +165,7 @@ def new(
     ] = None,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
-    from botarena.cli import parse_options
+    from botarena.cliparts import parse_options
     from botarena.tournament.manage import (
         BotRequest,
         Settings,
@@ -381,6 +382,7 @@ def _work(
     workers: int | None,
     games: int | None,
     seconds: float | None,
+    idle_exit: bool = True,
 ) -> None:
     """The living loop of `run` (a ladder) and `work`: progress lines, clean stops."""
     import signal
@@ -432,7 +434,14 @@ def _work(
     previous = {sig: signal.signal(sig, asked) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         played = runner.work(
-            store, executor, names, games=games, seconds=seconds, stop=stop, report=report
+            store,
+            executor,
+            names,
+            games=games,
+            seconds=seconds,
+            stop=stop,
+            report=report,
+            idle_exit=idle_exit,
         )
     except KeyboardInterrupt:
         played = -1
@@ -469,11 +478,12 @@ def work(
     seconds: Annotated[float | None, typer.Option("--for", help="stop after S seconds")] = None,
 ) -> None:
     """A worker on any machine that reaches the store: claims and plays the games of the
-    running tournaments (ladders, their test competitions and finals, finite ones)."""
+    running tournaments (ladders, their test competitions and finals, finite ones), and
+    waits for more when there is none, until stopped (Ctrl-C, SIGTERM), --games or --for."""
     with open_store(db) as store:
         for name in tournament or []:
             _tournament(store, name)
-        _work(store, db, tournament or None, workers, games, seconds)
+        _work(store, db, tournament or None, workers, games, seconds, idle_exit=False)
 
 
 @app.command("retire-bot")
@@ -607,13 +617,29 @@ def replay(
     print(f"{out}: view it with: botarena view {out}")
 
 
+SourceOption = Annotated[
+    Path | None, typer.Option("--source", help="a source file to build (Python, C, C++, Java...)")
+]
+
+
+def _with_source(request: Any, source: Path | None) -> Any:
+    """`add-bot NAME --source FILE`: the positional SPEC is then the bot's name."""
+    if source is None:
+        return request
+    from botarena.tournament.manage import BotRequest
+
+    return BotRequest(request.name or request.spec, None, request.role, source=source)
+
+
 @app.command("add-bot")
 def add_bot(
     name: Annotated[str, typer.Argument(help="the tournament")],
     spec: Annotated[str, typer.Argument(help="[NAME=]SPEC (role games: ROLE:[NAME=]SPEC)")],
     db: DbOption = DEFAULT_DB,
+    source: SourceOption = None,
 ) -> None:
-    """Add a bot; only the games involving it are scheduled."""
+    """Add a bot; only the games involving it are scheduled. With --source, SPEC is its
+    NAME and the source file is built first, as `new` builds a bots file's sources."""
     from botarena.tournament.manage import TournamentError, parse_bot_option, put_bot
 
     with open_store(db) as store:
@@ -624,7 +650,7 @@ def add_bot(
                 store,
                 tournament,
                 rules,
-                parse_bot_option(rules, spec),
+                _with_source(parse_bot_option(rules, spec), source),
                 _build_dir(db),
                 _print_build_error,
                 update=False,
@@ -634,6 +660,9 @@ def add_bot(
     if done is None:
         raise typer.Exit(2)
     bot, count = done
+    if tournament.schedule == "ladder":
+        print(f"{name}: bot {bot.name} added; it plays the next games")
+        return
     print(f"{name}: bot {bot.name} added, {count} games scheduled")
 
 
@@ -641,8 +670,9 @@ def add_bot(
 def update_bot(
     name: Annotated[str, typer.Argument(help="the tournament")],
     botname: Annotated[str, typer.Argument(help="the bot to replace")],
-    spec: Annotated[str, typer.Argument(help="its new SPEC")],
+    spec: Annotated[str | None, typer.Argument(help="its new SPEC (or --source)")] = None,
     db: DbOption = DEFAULT_DB,
+    source: SourceOption = None,
 ) -> None:
     """Replace a bot: its old games are kept but no longer counted; its games are replayed."""
     from botarena.tournament.manage import BotRequest, TournamentError, parse_bot_option, put_bot
@@ -651,8 +681,15 @@ def update_bot(
         tournament = _tournament(store, name)
         rules = _rules(tournament.game)
         old = {b.name: b for b in store.bots(tournament)}.get(botname)
-        parsed = parse_bot_option(rules, spec)
-        request = BotRequest(botname, parsed.spec, parsed.role or (old.role if old else None))
+        if (spec is None) == (source is None):
+            fail("give the new version as SPEC or as --source FILE (one of them)")
+        parsed = parse_bot_option(rules, spec or "")
+        request = BotRequest(
+            botname,
+            parsed.spec or None,
+            parsed.role or (old.role if old else None),
+            source=source,
+        )
         try:
             done = put_bot(
                 store, tournament, rules, request, _build_dir(db), _print_build_error, update=True
@@ -662,6 +699,9 @@ def update_bot(
     if done is None:
         raise typer.Exit(2)
     bot, count = done
+    if tournament.schedule == "ladder":
+        print(f"{name}: bot {bot.name} updated to version {bot.version}; it plays the next games")
+        return
     print(f"{name}: bot {bot.name} updated to version {bot.version}, {count} games scheduled")
 
 
@@ -681,7 +721,7 @@ def current_standings(
 
 
 def print_standings(tournament: Tournament, table: list[Any], rank_by: str | None = None) -> None:
-    """The table; ranked by points (Amazes' tradition), it shows the points and the irregular
+    """The table; ranked by points (a tradition of the game), it shows the points and the irregular
     losses that break their ties, since those decide the order."""
     from rich.table import Table
 
@@ -859,7 +899,7 @@ def cross_table(
         tournament = _tournament(store, name)
         records, bots = store.records(tournament)
     names = [bot.name for bot in bots]
-    cells = ranking.cross_table(records, names)
+    cells = ranking.cross_table(tournament.game, records, names)
     grid = Table("", *names, title=f"{name} · points (W-D-L)")
     for row in names:
         line = []

@@ -14,34 +14,18 @@ import typer
 DEMO_DB = "sqlite:///botarena-demo.db"
 SEED = 2026
 
-TOURNAMENTS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
-    ("demo-amazes", "amazes", ("builtin:amazes/explorer", "builtin:amazes/random"), 2),
-    ("demo-ants", "ants", ("builtin:ants/greedy", "builtin:ants/swarm", "builtin:ants/random"), 1),
-    (
-        "demo-falldown",
-        "falldown",
-        (
-            "builtin:falldown/hunter",
-            "builtin:falldown/random",
-            "hunter2=builtin:falldown/hunter",
-            "random2=builtin:falldown/random",
-        ),
-        1,
-    ),
-    (
-        "demo-labyrinth",
-        "labyrinth",
-        (
-            "builtin:labyrinth/cartographer",
-            "builtin:labyrinth/wallfollower",
-            "builtin:labyrinth/warden",
-            "builtin:labyrinth/static",
-        ),
-        1,
-    ),
-)
-"""(tournament, game, bots, games per pairing): 4 + 3 + 4 + 4 games, about half a minute
-on one core."""
+
+def tournaments() -> list[tuple[str, str, tuple[str, ...], int]]:
+    """(tournament, game, bots, games per seating) for every installed game with a demo
+    (`Game.demo`), in registry order: the four built-in games' are 4 + 3 + 4 + 4 games,
+    about half a minute on one core."""
+    from botarena.core.registry import all_games
+
+    return [
+        (f"demo-{name}", name, game.demo.bots, game.demo.games_per_pair)
+        for name, game in all_games().items()
+        if game.demo is not None
+    ]
 
 
 def demo(
@@ -53,7 +37,7 @@ def demo(
     ./replays/, then the standings and the commands to look further."""
     from rich.console import Console
 
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
     from botarena.tournament.cli import (
         current_standings,
         open_store,
@@ -67,7 +51,8 @@ def demo(
     executor = LocalExecutor(default_workers() if workers is None else workers)
     try:
         with open_store(DEMO_DB, create=True) as store:
-            for name, game, bots, per_pair in TOURNAMENTS:
+            played = tournaments()
+            for name, game, bots, per_pair in played:
                 rules = get_game(game)
                 tournament = store.tournament(name)
                 if tournament is None:
@@ -85,15 +70,18 @@ def demo(
                 print_standings(tournament, table)
     finally:
         executor.shutdown()
+    if not played:
+        return
     db = "--db sqlite:///botarena-demo.db"
+    first, game, bots, _ = played[0]
     console.print("\nLook further:", highlight=False)
     for line in (
         f"botarena tournament list {db}",
-        f"botarena tournament standings demo-ants {db}",
-        f"botarena tournament games demo-amazes {db}",
-        f"botarena tournament cross-table demo-amazes {db}",
-        "botarena verify replays/demo-amazes/<a replay>.json.gz",
-        "botarena tournament new NAME --game amazes --bot builtin:amazes/explorer"
+        f"botarena tournament standings {first} {db}",
+        f"botarena tournament games {first} {db}",
+        f"botarena tournament cross-table {first} {db}",
+        f"botarena verify replays/{first}/<a replay>.json.gz",
+        f"botarena tournament new NAME --game {game} --bot {bots[0]}"
         " --bot ./mybot   (docs/tournaments.md)",
     ):
         console.print(f"  {line}", highlight=False, markup=False)

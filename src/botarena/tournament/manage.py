@@ -38,8 +38,9 @@ class BotRequest:
 
 
 def role_words(rules: Game) -> dict[str, str]:
-    """The words naming a role game's roles (`adventurers`, `maze-master`, `mazemaster`,
-    `maze master`) -> the role (its seat name in lower case); empty for other games."""
+    """The words naming a role game's roles (a seat name in lower case, with its spaces
+    as they are, as hyphens or left out) -> the role (its seat name in lower case); empty
+    for other games."""
     if rules.info.turn_model != "roles":
         return {}
     words = {}
@@ -64,7 +65,7 @@ def parse_bot_option(rules: Game, text: str) -> BotRequest:
 
 
 def _known_role(rules: Game, player: Any) -> str | None:
-    """The role a bot declares itself: a built-in Labyrinth bot's class, a post's header
+    """The role a bot declares itself: a built-in bot's class, a post's header
     (both carry the seat they must sit in)."""
     for holder in (getattr(player, "bot", None), getattr(player, "post", None)):
         seat = getattr(holder, "seat", None)
@@ -167,7 +168,7 @@ def _ladder_plan(rules: Game, settings: Settings) -> dict[str, Any]:
             loaded = rules.read_map(path)
         except (GameError, OSError) as exc:
             raise TournamentError(f"--maps {path}: {exc}") from None
-        players = getattr(loaded, "players", None) or low
+        players = rules.players_of(loaded) or low
         if not low <= players <= high and (settings.seats or settings.seats_range):
             continue  # outside the seats asked for: not drawn
         map_players.append([path, players])

@@ -2,16 +2,17 @@
 
 Each game declares its tradition (`GameInfo.rank_by`), used unless `--rank-by` picks another:
 
-- `points` (Amazes, CodeCup): total score over all games; crashes, time-outs and invalid
-  replies are CodeCup's "irregular losses", shown and used to break ties (fewer is better).
-- `places` (Ants 2011, Falldown): only the place in each game counts (ties share a place);
-  the places feed an openskill Plackett–Luce rating, ranked by its ordinal μ − 3σ.
-- `mean-score` (Labyrinth): mean score per role; a role whose seat wants a low score (the
-  maze master, `EnvSpec.reward_signs`) ranks lowest first.
+- `points`: total score over all games; irregular results (crashes, time-outs, invalid
+  replies, and the game's own irregular statuses) are the "irregular losses" of the
+  tradition, shown and used to break ties (fewer is better).
+- `places`: only the place in each game counts (ties share a place); the places feed an
+  openskill Plackett–Luce rating, ranked by its ordinal μ − 3σ.
+- `mean-score`: mean score per role; a role whose seat wants a low score
+  (`GameInfo.better`) ranks lowest first.
 
-Labyrinth's strikes: a game with a strike is an outlier and is thrown out; a bot with three
-strikes is disqualified and every game it played is discarded (`counted_games`).
-docs/standings.md explains each choice.
+Strikes (a game's statuses of kind `StatusKind.STRIKE`): a game with a strike is an outlier
+and is thrown out; a bot with three strikes is disqualified and every game it played is
+discarded (`counted_games`). docs/standings.md explains each choice.
 """
 
 from __future__ import annotations
@@ -21,17 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from botarena.core.rules import StatusKind
 from botarena.tournament import ratings
 from botarena.tournament.records import GameRecord
 
 RANK_METHODS: tuple[str, ...] = ("points", "places", "mean-score")
 """The names `--rank-by` accepts."""
 
-IRREGULAR = frozenset({"crashed", "timeout", "invalid", "strike"})
-"""Statuses that make a game an irregular one for that bot (a crash, time-out, bad reply or,
-in Labyrinth, a strike of any kind)."""
-
-STRIKE = "strike"
 STRIKES_TO_DISQUALIFY = 3
 
 
@@ -80,7 +77,7 @@ class Standing:
 
 def default_rank_by(game: str) -> str:
     """The game's own tradition; raises KeyError naming the known games for an unknown one."""
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     return get_game(game).info.rank_by
 
@@ -93,37 +90,47 @@ def _method(game: str, rank_by: str | None) -> str:
     return method
 
 
-def strikes(records: Sequence[GameRecord]) -> dict[str, int]:
-    """Strikes per bot over every game it played (a seat with status `strike`)."""
+def irregular_statuses(game: str) -> frozenset[str]:
+    """The statuses that make a game an irregular one for that bot: the match's faults and
+    the game's own irregular and strike words (`GameInfo.statuses`)."""
+    from botarena.core.registry import game_info
+
+    info = game_info(game)
+    return info.status_words(StatusKind.IRREGULAR) | info.status_words(StatusKind.STRIKE)
+
+
+def _strike_statuses(game: str) -> frozenset[str]:
+    from botarena.core.registry import game_info
+
+    return game_info(game).status_words(StatusKind.STRIKE)
+
+
+def strikes(game: str, records: Sequence[GameRecord]) -> dict[str, int]:
+    """Strikes per bot over every game it played (a seat with a strike status)."""
+    words = _strike_statuses(game)
     count: dict[str, int] = {}
     for record in records:
         for bot, status in zip(record.bots, record.statuses, strict=True):
-            if status == STRIKE:
+            if status in words:
                 count[bot] = count.get(bot, 0) + 1
     return count
 
 
-def disqualified(records: Sequence[GameRecord]) -> set[str]:
+def disqualified(game: str, records: Sequence[GameRecord]) -> set[str]:
     """Bots with three strikes or more."""
-    return {bot for bot, n in strikes(records).items() if n >= STRIKES_TO_DISQUALIFY}
+    return {bot for bot, n in strikes(game, records).items() if n >= STRIKES_TO_DISQUALIFY}
 
 
 def counted_games(game: str, records: Sequence[GameRecord]) -> list[GameRecord]:
     """The records standings count, in the order given: without games that have a strike
-    (outliers) and without every game of a disqualified bot.
-
-    Only Labyrinth gives the `strike` status, so for the other games every record counts;
-    `game` is part of the interface so that a game with other exclusions can add them here.
-    """
-    return _without_strikes(records)
-
-
-def _without_strikes(records: Sequence[GameRecord]) -> list[GameRecord]:
-    out = disqualified(records)
+    (outliers) and without every game of a disqualified bot (in a game without strike
+    statuses, every record)."""
+    words = _strike_statuses(game)
+    out = disqualified(game, records)
     return [
         record
         for record in records
-        if STRIKE not in record.statuses and out.isdisjoint(record.bots)
+        if words.isdisjoint(record.statuses) and out.isdisjoint(record.bots)
     ]
 
 
@@ -137,8 +144,8 @@ def outcome(record: GameRecord, seat: int) -> str:
 @dataclass
 class _Tally:
     """What one bot collected; faults over every game it played, the rest over counted ones.
-    A game with an irregular status counts at least one fault: a Labyrinth strike for a bad
-    maze is the rules' verdict, not a transport fault the referee counted."""
+    A game with an irregular status counts at least one fault: a strike for a bad
+    board is the rules' verdict, not a transport fault the referee counted."""
 
     games: int = 0
     points: float = 0.0
@@ -156,7 +163,10 @@ class _Tally:
 
 
 def _tallies(
-    records: Sequence[GameRecord], counted: Sequence[GameRecord], bots: Sequence[str]
+    irregular_words: frozenset[str],
+    records: Sequence[GameRecord],
+    counted: Sequence[GameRecord],
+    bots: Sequence[str],
 ) -> dict[str, _Tally]:
     tallies = {bot: _Tally() for bot in bots}
     for record in records:
@@ -164,7 +174,7 @@ def _tallies(
             if bot not in tallies:
                 continue
             tally = tallies[bot]
-            irregular = record.statuses[seat] in IRREGULAR
+            irregular = record.statuses[seat] in irregular_words
             tally.faults += max(record.faults[seat], irregular)
             tally.irregular += irregular
             tally.timeouts += record.statuses[seat] == "timeout"
@@ -187,12 +197,11 @@ def _tallies(
 def _role_facts(game: str) -> tuple[list[str], dict[str, int]]:
     """The game's roles in seat order (lower case, as records name them) and, per role, +1
     when a higher score is better for it, -1 when a lower one is."""
-    from botarena.games import get_game
+    from botarena.core.registry import game_info
 
-    rules = get_game(game)
-    names = [name.lower() for name in rules.info.seat_names]
-    signs = rules.env_spec.reward_signs if rules.env_spec is not None else None
-    return names, {name: (signs[seat] if signs else 1) for seat, name in enumerate(names)}
+    info = game_info(game)
+    names = [name.lower() for name in info.seat_names]
+    return names, {name: info.score_sign(seat) for seat, name in enumerate(names)}
 
 
 def standings(
@@ -209,8 +218,8 @@ def standings(
     disqualified bots last. Raises ValueError for an unknown `rank_by`."""
     method = _method(game, rank_by)
     counted = counted_games(game, records)
-    out = disqualified(records)
-    tallies = _tallies(records, counted, bots)
+    out = disqualified(game, records)
+    tallies = _tallies(irregular_statuses(game), records, counted, bots)
     for bot, role in (roles or {}).items():
         if bot in tallies:
             tallies[bot].role = role
@@ -271,13 +280,13 @@ def standings(
 
 
 def cross_table(
-    records: Sequence[GameRecord], bots: Sequence[str]
+    game: str, records: Sequence[GameRecord], bots: Sequence[str]
 ) -> dict[str, dict[str, tuple[int, int, int, float]]]:
     """Row bot -> column bot -> (wins, draws, losses, points) from the row bot's side, over
     the 2-player games standings count (strike games and disqualified bots' games are left
     out, as in `counted_games`); no cell for a bot against itself."""
     cells = {row: {col: [0, 0, 0, 0.0] for col in bots if col != row} for row in bots}
-    for record in _without_strikes(records):
+    for record in counted_games(game, records):
         if record.seats != 2:
             continue
         for seat in (0, 1):

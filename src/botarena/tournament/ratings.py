@@ -1,10 +1,10 @@
 """Ratings from places: openskill's Plackett–Luce replayed game by game, read as μ − 3σ.
 
-The 2011 Ants contest rated bots with TrueSkill and ranked them by the conservative estimate
-μ − 3σ; openskill's Plackett–Luce model is the open, multi-player equivalent, and its
-`ordinal()` is that same μ − 3σ. Only places enter the model (ties share a place), never the
-difference in points. The model has no randomness, so the same records in the same order
-always give the same numbers.
+The Google AI Challenge of 2011 rated bots with TrueSkill and ranked them by the
+conservative estimate μ − 3σ; openskill's Plackett–Luce model is the open, multi-player
+equivalent, and its `ordinal()` is that same μ − 3σ. Only places enter the model (ties
+share a place), never the difference in points. The model has no randomness, so the same
+records in the same order always give the same numbers.
 """
 
 from __future__ import annotations

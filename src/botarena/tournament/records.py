@@ -9,9 +9,10 @@ from dataclasses import dataclass
 class GameRecord:
     """A finished game: per seat, in seat order, the bot's name and what it got.
 
-    `roles` holds each seat's role name in role games (Labyrinth: the game's seat names,
-    "adventurers" and "maze master"), None elsewhere. `order` is the position of the game in
-    the order games finished, so ratings can be replayed game by game.
+    `roles` holds each seat's role name in role games (the game's seat names in lower
+    case, `GameInfo.roles`), None elsewhere. `order` is the position of the game in
+    the schedule, so ratings are replayed game by game in the same order however many workers
+    played them and whatever order they finished in.
     """
 
     key: str
@@ -20,7 +21,8 @@ class GameRecord:
     ranks: tuple[int, ...]
     """1 is first; tied seats share a rank (the rules' places)."""
     statuses: tuple[str, ...]
-    """`ok`, or the game's word: `crashed`, `timeout`, `invalid`, `eliminated`, `strike`, ..."""
+    """`ok`, `crashed`, `timeout`, `invalid`, or a word of the game's own
+    (`GameInfo.statuses`)."""
     faults: tuple[int, ...]
     roles: tuple[str, ...] | None = None
     order: int = 0

@@ -161,10 +161,10 @@ def _start_worker(runner: int, shares: Any) -> None:
 def default_workers(tournament: Tournament | None = None, specs: Sequence[str] = ()) -> int:
     """Games at once that do not starve the bots: a sequential game keeps one core busy (the
     referee and the bot on turn take turns), a simultaneous game with process bots one per
-    seat, since all of them think at once (Ants). Without a tournament: one per core."""
+    seat, since all of them think at once. Without a tournament: one per core."""
     if tournament is None:
         return cores()
-    from botarena.games import game_info
+    from botarena.core.registry import game_info
 
     info = game_info(tournament.game)
     processes = any(not spec.startswith("builtin:") for spec in specs)
@@ -383,11 +383,13 @@ def work(
     seconds: float | None = None,
     stop: Callable[[], bool] = lambda: False,
     report: Callable[[WorkProgress], None] = lambda progress: None,
+    idle_exit: bool = True,
 ) -> int:
     """Claim and play games of running tournaments (`names`, default all): pending games
     first (test competitions, finals, finite tournaments), then ladder games chosen on the
     spot. Stops claiming after `games` games, `seconds`, or when `stop()`; the games in
-    progress finish and are recorded. Returns the games this worker finished."""
+    progress finish and are recorded. With nothing to play it returns when `idle_exit` and
+    no ladder runs, else it waits for work. Returns the games this worker finished."""
     import random
 
     from botarena.tournament import ladder
@@ -441,9 +443,12 @@ def work(
                     table = spec_map(tournament)
                 inflight[executor.submit(_ladder_job(tournament, game, table))] = (tournament, game)
             if not inflight:
-                if not wanted() or not ladders:
+                if not wanted() or (idle_exit and not ladders):
                     break
-                time.sleep(1.0)  # too few bots yet: wait for add-bot
+                time.sleep(1.0)  # nothing to play yet: wait for add-bot, a new tournament
+                if time.monotonic() - beat > HEARTBEAT_S:
+                    store.heartbeat(runner)
+                    beat = time.monotonic()
                 continue
             finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
             for future in finished:

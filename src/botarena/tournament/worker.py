@@ -15,7 +15,7 @@ from typing import Any
 
 @functools.lru_cache(maxsize=64)
 def _map(game: str, path: str) -> Any:
-    from botarena.games import get_game
+    from botarena.core.registry import get_game
 
     return get_game(game).read_map(path)
 
@@ -23,35 +23,29 @@ def _map(game: str, path: str) -> Any:
 def play_game(job: dict[str, Any]) -> dict[str, Any]:
     """Play `job` = {game, seats: [[label, spec, workdir]], seed, map, options, replay};
     return {scores, ranks, statuses, faults, turns, end_reason, replay} or {error}."""
-    from botarena import sandbox_limits
     from botarena.core.match import run_match
-    from botarena.core.player import ProcessPlayer
     from botarena.core.replay import save
     from botarena.core.rules import GameError
-    from botarena.core.spec import BotSpecError, make_player
-    from botarena.games import get_game
+    from botarena.core.setup import set_up
+    from botarena.core.spec import BotSpecError
 
     try:
-        rules = get_game(job["game"])
-        options = dict(job["options"])
-        limits = sandbox_limits(True, options)  # takes the jury's `memory` out of them
-        players = []
-        for label, spec, workdir in job["seats"]:
-            player = make_player(rules, spec)
-            player.name = label
-            if isinstance(player, ProcessPlayer):
-                player.sandbox = limits
-                if workdir:
-                    player.cwd = workdir
-            players.append(player)
-        options = rules.info.resolve_options(options)
-        map_data = _map(job["game"], job["map"]) if job.get("map") else None
-        result = run_match(
-            rules,
-            players,
+        setup = set_up(
+            job["game"],
+            [spec for _, spec, _ in job["seats"]],
             seed=job["seed"],
-            options=options,
-            map_data=map_data,
+            options=job["options"],
+            map=job.get("map") or None,
+            names=[label for label, _, _ in job["seats"]],
+            workdirs=[workdir for _, _, workdir in job["seats"]],
+            read_map=functools.partial(_map, job["game"]),
+        )
+        result = run_match(
+            setup.game,
+            setup.players,
+            seed=setup.seed,
+            options=setup.options,
+            map_data=setup.map_data,
             record=True,
             replay_path=job["replay"],
         )

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from botarena.cli import fail
+from botarena.cliparts import fail
 from botarena.core.replay import ReplayError, StepMismatch, load
 from botarena.core.rules import GameError
 from botarena.core.spec import BotSpecError

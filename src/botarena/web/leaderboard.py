@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 from botarena.core.replay import ReplayError, load
 from botarena.tournament import ranking
 from botarena.tournament.store import GameRow, Store, Tournament, sqlite_folder
-from botarena.web.server import STATIC, gzipped
+from botarena.web.server import RENDERER_ROUTE, STATIC, gzipped
 from botarena.web.viewdoc import page, static_text, view_document
 
 RECENT = 10
@@ -135,8 +135,7 @@ class Board:
     def cross_table(self, tournament: Tournament) -> dict[str, Any]:
         def compute() -> dict[str, Any]:
             records, names, _ = self._records(tournament)
-            counted = ranking.counted_games(tournament.game, records)
-            cells = ranking.cross_table(counted, names)
+            cells = ranking.cross_table(tournament.game, records, names)
             return {
                 "bots": names,
                 "cells": {
@@ -177,12 +176,13 @@ class Board:
             bot_row.label: bot_row.name
             for bot_row in self.store.bots(tournament, active_only=False)
         }
+        irregular = ranking.irregular_statuses(tournament.game)
         out = []
         for row in reversed(self.store.games(tournament)):
             names = [labels.get(seat, seat) for seat in row.seats]
             if bot is not None and bot not in names:
                 continue
-            if fault and not _faulty(row):
+            if fault and not _faulty(row, irregular):
                 continue
             if result is not None and (
                 row.status != "done" or bot is None or _result(row, names.index(bot)) != result
@@ -231,9 +231,9 @@ class Board:
         raise HTTPException(404, f"no game {game_id} in {tournament.name!r}")
 
 
-def _faulty(row: GameRow) -> bool:
+def _faulty(row: GameRow, irregular: frozenset[str]) -> bool:
     return bool(row.faults and any(row.faults)) or bool(
-        row.statuses and any(status in ranking.IRREGULAR for status in row.statuses)
+        row.statuses and any(status in irregular for status in row.statuses)
     )
 
 
@@ -348,6 +348,7 @@ def leaderboard_app(store: Store, db_url: str, warm: bool = True) -> Starlette:
             Route(base + "/games", api_games),
             Route(base + "/bots/{bot:path}", api_bot),
             Route(base + "/plot.png", plot),
+            RENDERER_ROUTE,
             Mount("/static", StaticFiles(directory=STATIC)),
         ]
     )

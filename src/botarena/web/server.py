@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from botarena.web.viewdoc import BotIo, page, view_document
+from botarena.web.viewdoc import BotIo, page, renderers, view_document
 
 STATIC = str(resources.files("botarena.web").joinpath("static"))
 LIVE_INTERVAL_S = 0.5
@@ -67,6 +67,18 @@ def gzipped(document: dict[str, Any]) -> bytes:
     return gzip.compress(json.dumps(document, separators=(",", ":")).encode(), 6, mtime=0)
 
 
+def renderer(request: Request) -> Response:
+    """`static/games/GAME.js`: the game's renderer, served from its own package."""
+    code = renderers().get(request.path_params["game"])
+    if code is None:
+        return Response("no such renderer", status_code=404, media_type="text/plain")
+    return Response(code, media_type="text/javascript")
+
+
+RENDERER_ROUTE = Route("/static/games/{game}.js", renderer)
+"""Mounted before `/static` wherever the viewer page is served."""
+
+
 def _b64(document: dict[str, Any]) -> str:
     return base64.b64encode(gzipped(document)).decode("ascii")
 
@@ -85,6 +97,7 @@ def replay_app(replay: dict[str, Any]) -> Starlette:
         routes=[
             Route("/", index),
             Route("/replay.json.gz", document),
+            RENDERER_ROUTE,
             Mount("/static", StaticFiles(directory=STATIC)),
         ]
     )
@@ -120,6 +133,7 @@ def live_app(game: LiveGame) -> Starlette:
         routes=[
             Route("/", index),
             Route("/events", events),
+            RENDERER_ROUTE,
             Mount("/static", StaticFiles(directory=STATIC)),
         ]
     )

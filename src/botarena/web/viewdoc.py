@@ -13,26 +13,43 @@ VIEW_VERSION = 1
 """The viewer document's own format; the page refuses any other (and any replay schema it
 does not know), with a message saying which."""
 
-SCRIPTS = (
-    "player.js",
-    "games/amazes.js",
-    "games/falldown.js",
-    "games/ants.js",
-    "games/labyrinth.js",
-)
+SCRIPTS = ("player.js", "generic.js")
+"""The viewer's own scripts (web/static); each installed game's renderer follows them."""
+
+RENDERER = "renderer.js"
+"""A game's renderer: this file in its package, registering itself in Botarena.renderers
+(docs/new-game.md); a game without one is shown by generic.js."""
+
+
+def renderers() -> dict[str, str]:
+    """The installed games' renderers: game -> its script (imports only each game's cheap
+    module, to find its folder)."""
+    from botarena.core.registry import available, entries
+
+    found = {}
+    for name in available():
+        file = resources.files(entries()[name].module).joinpath(RENDERER)
+        if file.is_file():
+            found[name] = file.read_text("utf-8")
+    return found
 
 
 def view_document(replay: dict[str, Any], io: BotIo | None = None) -> dict[str, Any]:
-    """`replay` with the renderer's derived data. Ants frames hold only scores and counts,
-    so the ants' lives (spawn, moves, end), food and hills are re-simulated here with the
-    rules, as the 2011 replay stores them; the replies they come from are then dropped.
-    `io`: the bots' texts made so far (a live game adds to one), else made here."""
-    derived: dict[str, Any] = {}
+    """`replay` with the renderer's derived data: the bots' texts (`io`: those made so far,
+    a live game adds to one; else made here) and the game's `viewer_data` hook, if it has
+    one (a replay of a game not installed here is shown as it is)."""
+    from botarena.core.registry import get_game
+
     if io is None:
         io = BotIo(replay)
         io.add(replay.get("steps", []))
-    if replay.get("game") == "ants" and replay.get("schema_version") == 1:
-        derived, replay = _ants(replay)
+    derived: dict[str, Any] = {}
+    try:
+        hook = get_game(str(replay.get("game"))).viewer_data
+    except KeyError:
+        hook = None
+    if hook is not None:
+        derived, replay = hook(replay)
     derived["io"] = io.texts()
     return {"view_version": VIEW_VERSION, "replay": replay, "derived": derived}
 
@@ -46,17 +63,17 @@ IO_TEXT_LIMITS = (4000, 1000, 250, 60)
 
 class BotIo:
     """What each bot was sent and answered at each step: `texts()[k][i]` = [sent, answered]
-    of the k-th step's i-th act. Texts a replay does not store (Ants and Labyrinth keep no
+    of the k-th step's i-th act. Texts a replay does not store (games may keep no
     `sent`; packed replies) are re-made by re-playing the recorded answers through the rules;
     where the rules refuse the replay, the stored texts alone are shown. Each text is cut at
     the longest of IO_TEXT_LIMITS that keeps the whole game within IO_BUDGET, with a note
     saying how much was cut; the cut is made as steps are added, so a long game never holds
-    its whole text (a large Labyrinth game's maze-master views are hundreds of MB)."""
+    its whole text (a large game's views can be hundreds of MB)."""
 
     def __init__(self, replay: dict[str, Any]) -> None:
+        from botarena.core.registry import get_game
         from botarena.core.replay import ReplayError, rebuild
         from botarena.core.rules import GameError, Status
-        from botarena.games import get_game
 
         self.limit = IO_TEXT_LIMITS[0]
         self.total = 0  # characters kept at self.limit
@@ -134,29 +151,6 @@ def _noted(text: str, length: int) -> str:
     return text + f"\n… ({length - len(text)} more characters not shown here)"
 
 
-def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    from botarena.games.ants.replay2011 import replay_data, state_from_botarena
-
-    state = state_from_botarena(replay)
-    data = replay_data(state)
-    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2", "attackradius2")}
-    derived["rows"], derived["cols"] = data["map"]["rows"], data["map"]["cols"]
-    derived["water"] = [
-        "".join("%" if char == "%" else "." for char in line) for line in data["map"]["data"]
-    ]
-    steps = [
-        {
-            "acts": [
-                {key: value for key, value in act.items() if key not in ("packed", "reply")}
-                for act in step["acts"]
-            ],
-            "frame": step["frame"],
-        }
-        for step in replay["steps"]
-    ]
-    return derived, {**replay, "steps": steps}
-
-
 def packed(document: dict[str, Any]) -> str:
     """The document as gzip + base64 text (the page inflates it with DecompressionStream)."""
     return _gzip64(json.dumps(document, separators=(",", ":")).encode())
@@ -188,11 +182,13 @@ def page(source: dict[str, Any], inline: bool, static: str = "static/") -> str:
     start = _script_safe(json.dumps(source))
     if inline:
         style = f"<style>{static_text('viewer.css')}</style>"
-        code = _slim("\n;\n".join(static_text(name) for name in SCRIPTS)).encode()
+        texts = [*(static_text(name) for name in SCRIPTS), *renderers().values()]
+        code = _slim("\n;\n".join(texts)).encode()
         scripts = UNPACK.replace("CODE", _gzip64(code)).replace("SOURCE", start)
     else:
         style = f'<link rel="stylesheet" href="{static}viewer.css">'
-        scripts = "".join(f'<script src="{static}{name}"></script>' for name in SCRIPTS)
+        names = [*SCRIPTS, *(f"games/{game}.js" for game in renderers())]
+        scripts = "".join(f'<script src="{static}{name}"></script>' for name in names)
         scripts += f"<script>Botarena.start({start});</script>"
     return (
         static_text("viewer.html").replace("<!--STYLE-->", style).replace("<!--SCRIPTS-->", scripts)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.maps import MapShelf
-from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
+from botarena.core.rules import CLOCK_OPTION, GameInfo, Option, RankBy, TurnModel
 
 if TYPE_CHECKING:
     from botarena.games.amazes.maze import Maze
@@ -17,9 +17,9 @@ INFO = GameInfo(
     min_seats=2,
     max_seats=2,
     seat_names=("Red", "Blue"),
-    turn_model="sequential",
+    turn_model=TurnModel.SEQUENTIAL,
     rules_version="amazes-2010.1",
-    rank_by="points",
+    rank_by=RankBy.POINTS,
     options=(
         Option("turns", 150, "turns per player", int, 1, 10_000),
         Option(
@@ -53,7 +53,7 @@ ENV_SPEC = EnvSpec(
 )
 """For the PettingZoo adapter: the look's text in, a move string out."""
 
-BOTS = builtin_bots("amazes", {"random": "RandomBot", "explorer": "ExplorerBot"})
+BOTS = builtin_bots(__name__, {"random": "RandomBot", "explorer": "ExplorerBot"})
 
 
 def _game() -> Game:
@@ -66,6 +66,7 @@ def _game() -> Game:
         new_state=new_state,
         protocol=PROTOCOL,
         bots=BOTS,
+        demo=Demo(("builtin:amazes/explorer", "builtin:amazes/random"), games_per_pair=2),
         load_map=load_maze,
         maps=MapShelf(__name__, "mazes", ".txt"),
         map_from_header=_maze_from_header,

@@ -11,11 +11,12 @@ import typer
 
 from botarena.core.mapcli import maps_command
 from botarena.core.outputs import output_path
-from botarena.core.reader import MAZE, read_text
+from botarena.core.reader import read_text
 from botarena.core.rules import GameError
 from botarena.core.starters import Starter, add_command
 from botarena.games.amazes.maze import (
     DIRECTIONS,
+    MAZE,
     SIZE,
     check_maze,
     draw_starts,

@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from botarena.core.reader import Kind, MiB
 from botarena.core.rules import GameError
 
+MAZE = Kind("maze file", 1 * MiB)
+"""A maze file as `read_text` takes it."""
 SIZE = 25
 SQUARES = SIZE * SIZE
 EDGES = (SIZE + 1) * SIZE * 2
@@ -295,7 +298,7 @@ def _parse_start(line: str, where: str) -> Start:
 
 def load_maze(path: str | Path) -> Maze:
     """Read and validate a maze file; raises GameError naming the file and the problem."""
-    from botarena.core.reader import MAZE, read_text
+    from botarena.core.reader import read_text
 
     path = Path(path)
     maze = parse_maze(read_text(path, MAZE), str(path))

@@ -6,6 +6,7 @@ file), everything else from the players' move strings and faults.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
@@ -78,6 +79,15 @@ class AmazesState(State):
             found.append(square)
 
         return score
+
+    def clone(self) -> AmazesState:
+        """A deep copy whose scorers credit the copy: the default deep copy kept the
+        original's (a closure is copied by reference), so the copy's discoveries scored in
+        the original (found by `botarena.testing.check_game`)."""
+        twin = copy.deepcopy(self)
+        for seat in (RED, BLUE):
+            twin.knowledge[seat].on_discover = twin._scorer(seat)
+        return twin
 
     # -- the turn -----------------------------------------------------------------------
     def _begin_turn(self) -> None:

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
 from botarena.core.maps import MapShelf
-from botarena.core.rules import CLOCK_OPTION, GameError, GameInfo, Option
+from botarena.core.rules import (
+    CLOCK_OPTION,
+    GameError,
+    GameInfo,
+    Option,
+    RankBy,
+    StatusKind,
+    TurnModel,
+)
 
 if TYPE_CHECKING:
     from botarena.games.ants.mapfile import AntsMap
@@ -49,9 +57,10 @@ INFO = GameInfo(
     min_seats=2,
     max_seats=10,
     seat_names=tuple(f"p{seat}" for seat in range(10)),
-    turn_model="simultaneous",
+    turn_model=TurnModel.SIMULTANEOUS,
     rules_version="ants-2011.1",
-    rank_by="places",
+    rank_by=RankBy.PLACES,
+    statuses=(("eliminated", StatusKind.REGULAR),),
     options=(
         Option("turns", 1000, "turn limit (the 2011 playgame default)", int, 1, 100_000),
         Option("loadtime", 3000, "time for turn 0 (ms)", int, 1, 3_600_000),
@@ -158,8 +167,14 @@ ENV_SPEC = EnvSpec(
 """For the PettingZoo adapter: the turn's text in, the order lines (and `go`) out."""
 
 BOTS = builtin_bots(
-    "ants", {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot", "swarm": "SwarmBot"}
+    __name__, {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot", "swarm": "SwarmBot"}
 )
+
+
+def _viewer_data(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    from botarena.games.ants.viewdata import viewer_data
+
+    return viewer_data(replay)
 
 
 def _game() -> Game:
@@ -171,6 +186,8 @@ def _game() -> Game:
         new_state=new_state,
         protocol=PROTOCOL,
         bots=BOTS,
+        demo=Demo(("builtin:ants/greedy", "builtin:ants/swarm", "builtin:ants/random")),
+        viewer_data=_viewer_data,
         load_map=load_map,
         maps=MapShelf(__name__, "maps/official.tar.xz", ".map"),
         map_from_header=_map_from_header,

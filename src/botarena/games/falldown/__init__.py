@@ -3,8 +3,8 @@ docs/games/falldown.md."""
 
 from __future__ import annotations
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
-from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.rules import CLOCK_OPTION, GameInfo, Option, RankBy, TurnModel
 
 DEFAULT_TURNS = 1000
 """Slots in a game (the engine's default -t)."""
@@ -22,9 +22,9 @@ INFO = GameInfo(
     min_seats=4,
     max_seats=4,
     seat_names=("0", "1", "2", "3"),
-    turn_model="sequential",
+    turn_model=TurnModel.SEQUENTIAL,
     rules_version="falldown-2015.1",
-    rank_by="places",
+    rank_by=RankBy.PLACES,
     options=(
         Option(
             "turns",
@@ -62,7 +62,7 @@ INFO = GameInfo(
 )
 
 
-BOTS = builtin_bots("falldown", {"random": "RandomBot", "hunter": "HunterBot"})
+BOTS = builtin_bots(__name__, {"random": "RandomBot", "hunter": "HunterBot"})
 
 
 ENV_SPEC = EnvSpec(
@@ -78,7 +78,21 @@ def _game() -> Game:
     from botarena.games.falldown.protocol import PROTOCOL
     from botarena.games.falldown.rules import new_state
 
-    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, env_spec=ENV_SPEC)
+    return Game(
+        info=INFO,
+        new_state=new_state,
+        protocol=PROTOCOL,
+        bots=BOTS,
+        env_spec=ENV_SPEC,
+        demo=Demo(
+            (
+                "builtin:falldown/hunter",
+                "builtin:falldown/random",
+                "hunter2=builtin:falldown/hunter",
+                "random2=builtin:falldown/random",
+            )
+        ),
+    )
 
 
 __getattr__ = lazy_game(__name__, _game)

@@ -48,7 +48,9 @@ class BookmakerGame:
 def read_bookmaker(path: str | Path) -> BookmakerGame:
     """Parse and check a Bookmaker result file; raises GameError naming the file and the
     problem."""
-    from botarena.core.reader import BOOKMAKER, read_json
+    from botarena.core.reader import Kind, MiB, read_json
+
+    BOOKMAKER = Kind("Bookmaker file", 16 * MiB)
 
     path = Path(path)
     document = read_json(path, BOOKMAKER)

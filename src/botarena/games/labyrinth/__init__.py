@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
-from botarena.core.rules import GameInfo, Option
+from botarena.core.game import Demo, EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.rules import Better, GameInfo, Option, RankBy, StatusKind, TurnModel
 
 if TYPE_CHECKING:
     from botarena.core.player import Player
@@ -18,9 +18,11 @@ INFO = GameInfo(
     min_seats=2,
     max_seats=2,
     seat_names=("Adventurers", "Maze Master"),
-    turn_model="roles",
+    turn_model=TurnModel.ROLES,
     rules_version="labyrinth-012a96a.1",
-    rank_by="mean-score",
+    rank_by=RankBy.MEAN_SCORE,
+    better=(Better.HIGHER, Better.LOWER),  # the maze master wants the shared score low
+    statuses=(("strike", StatusKind.STRIKE),),
     options=(
         Option(
             "max_rounds",
@@ -68,7 +70,7 @@ def new_state(
 
 
 BOTS = builtin_bots(
-    "labyrinth",
+    __name__,
     {
         "wallfollower": "WallFollower",
         "cartographer": "Cartographer",
@@ -95,7 +97,6 @@ ENV_SPEC = EnvSpec(
         sorted(set("null true false east south NaN Infinity") | set('{}[]":,-+.eE0123456789 \n'))
     ),
     action_max_length=1_000_000,
-    reward_signs=(1, -1),
 )
 """For the PettingZoo adapter: each call as its JSON line in, the JSON reply out. The spaces
 fit mazes up to n = 120 (the maze master's view is about 60 characters a cell)."""
@@ -110,6 +111,14 @@ def _game() -> Game:
         protocol=PROTOCOL,
         bots=BOTS,
         player_factories={"post": _post_player},
+        demo=Demo(
+            (
+                "builtin:labyrinth/cartographer",
+                "builtin:labyrinth/wallfollower",
+                "builtin:labyrinth/warden",
+                "builtin:labyrinth/static",
+            )
+        ),
         env_spec=ENV_SPEC,
         record_sent=False,
     )

@@ -127,7 +127,9 @@ def node_program() -> str:
 
 def load_post(path: str) -> Post:
     """Read and parse a post file; raises BotSpecError naming the file."""
-    from botarena.core.reader import POST, ReadError, read_text
+    from botarena.core.reader import Kind, MiB, ReadError, read_text
+
+    POST = Kind("post", 1 * MiB)
 
     try:
         text = read_text(path, POST)  # a saved post may start with a BOM: dropped

@@ -1,7 +1,7 @@
 // The replay viewer's shell: loads the document, checks its versions, and drives the
 // timeline (play/pause, step, seek, speed, keyboard, per-player panel, game-over banner,
-// each bot's input and output) over the game's renderer (games/<game>.js registers itself
-// in Botarena.renderers).
+// each bot's input and output) over the game's renderer (each game package's renderer.js
+// registers itself in Botarena.renderers; a game without one is shown by generic.js).
 "use strict";
 
 const Botarena = (window.Botarena = {
@@ -41,11 +41,14 @@ Botarena.refusal = function (doc) {
       `${replay.botarena_version}); this viewer reads schema ` +
       `${Botarena.SCHEMA_VERSIONS.join(", ")}. Open it with a botarena that reads it.`;
   }
-  if (!Botarena.renderers[replay.game]) {
+  if (!Botarena.rendererOf(replay.game)) {
     return `This viewer has no renderer for the game ${JSON.stringify(replay.game)}.`;
   }
   return null;
 };
+
+// The game's own renderer, else the generic one.
+Botarena.rendererOf = (game) => Botarena.renderers[game] || Botarena.renderers.generic;
 
 function showError(message) {
   const box = document.getElementById("error");
@@ -148,7 +151,7 @@ class Viewer {
     this.replay = doc.replay;
     this.last = this.replay.steps.length;
     this.times = timeline(this.replay);
-    const renderer = Botarena.renderers[this.replay.game];
+    const renderer = Botarena.rendererOf(this.replay.game);
     const options = this.el("options");
     const controls = () => [...options.querySelectorAll("select, input")];
     const kept = controls().map((c) => (c.type === "checkbox" ? c.checked : c.value));

@@ -1,0 +1,206 @@
+"""The conformance kit: `check_game(game)` asserts a hosted game keeps the plug-in contract.
+
+For a game's own test suite (pytest-friendly: a broken promise is an AssertionError naming
+the game, the seed and the promise):
+
+    from botarena.testing import check_game
+
+    def test_connect4_keeps_the_contract() -> None:
+        check_game("connect4")
+
+It checks, for `seeds` and for the fewest and the most seats the game takes: the `State`
+contract (`to_act`, `observation`, `apply`, `is_over`, `outcome`, `clone`, frames and header
+as JSON), that the seed decides the game, that the replay survives a JSON round trip and
+`verify`, that every observation's text reads back through the protocol's bot side, random
+play to the end with the game's built-in bots, and the PettingZoo `api_test` when the game
+has an env spec. docs/new-game.md describes the contract.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+from botarena.core.game import Game
+
+VOLATILE = ("ms", "cpu_s")
+"""Fields of a recorded act that measure time, so differ between two runs of one game."""
+
+
+def check_game(
+    game: str | Game,
+    *,
+    seeds: Iterable[int] = range(10),
+    options: dict[str, Any] | None = None,
+    max_steps: int = 100_000,
+    pettingzoo: bool = True,
+) -> None:
+    """Assert that the installed game `game` (its name or its `Game`) keeps the contract;
+    `options` are played with (e.g. a shorter turn limit), `max_steps` bounds each game."""
+    from botarena.core.registry import get_game
+
+    rules = get_game(game if isinstance(game, str) else game.name)
+    name = rules.name
+    _check(rules.info.min_seats <= rules.info.max_seats, name, "min_seats <= max_seats")
+    _check(bool(rules.bots), name, "it has at least one built-in bot to play with")
+    resolved = rules.info.resolve_options(options or {})
+    seat_counts = sorted({rules.info.min_seats, min(rules.info.max_seats, 4)})
+    for seed in seeds:
+        for seats in seat_counts:
+            where = f"{name}, seed {seed}, {seats} seats"
+            _check_state(rules, seed, resolved, seats, max_steps, where)
+            first = _recorded(rules, seed, options or {}, seats)
+            again = _recorded(rules, seed, options or {}, seats)
+            _check(_steady(first) == _steady(again), where, "one seed gives one game")
+            _check_replay(first, where)
+    if pettingzoo and rules.env_spec is not None:
+        _check_pettingzoo(name, options or {})
+
+
+def _check(holds: bool, where: str, promise: str) -> None:
+    if not holds:
+        raise AssertionError(f"{where}: broken promise: {promise}")
+
+
+def _json(value: Any, where: str, what: str) -> Any:
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"{where}: broken promise: {what} is JSON ({exc})") from None
+
+
+def _check_state(
+    rules: Game, seed: int, options: dict[str, Any], seats: int, max_steps: int, where: str
+) -> None:
+    """Drive the State directly with the game's built-in bots (seeded) to the end."""
+    state = rules.new_state(seed, options, None, seats)
+    _json(state.header(), where, "the header")
+    _json(state.frame(), where, "the initial frame")
+    bots = [rules.bots[bot]() for bot in _bot_names(rules, seats)]
+    for seat, bot in enumerate(bots):
+        if hasattr(bot, "setup"):
+            bot.setup(seat, str(seed))
+    steps = 0
+    while not state.is_over():
+        _check(steps < max_steps, where, f"the game ends within {max_steps} steps")
+        acting = state.to_act()
+        _check(
+            len(set(acting)) == len(acting) and all(0 <= s < seats for s in acting),
+            where,
+            f"to_act() names distinct seats of the game (step {steps}: {acting})",
+        )
+        actions = {}
+        for seat in acting:
+            observation = state.observation(seat)
+            _check_text(rules, state, seat, observation, where)
+            actions[seat] = bots[seat].act(observation)
+        twin = state.clone()
+        state.apply(actions)
+        twin.apply(actions)
+        frame = _json(state.frame(), where, f"the frame of step {steps}")
+        _check(
+            frame == _json(twin.frame(), where, "the clone's frame"),
+            where,
+            f"a clone plays as the original (step {steps})",
+        )
+        steps += 1
+    outcome = state.outcome()
+    _check(len(outcome.scores) == seats, where, "the outcome has a score per seat")
+    _check(
+        len(outcome.ranks) == seats and all(1 <= rank <= seats for rank in outcome.ranks),
+        where,
+        "the outcome ranks every seat from 1",
+    )
+    _check(bool(outcome.end_reason), where, "the outcome says why the game ended")
+    _check(state.to_act() == [] or state.is_over(), where, "nobody acts once it is over")
+
+
+def _bot_names(rules: Game, seats: int) -> list[str]:
+    """Per seat, the game's `random` bot if it has one, else its first bot (by name) that
+    takes that seat (in role games, a bot plays one role)."""
+    from botarena.core.rules import GameError
+
+    names = sorted(rules.bots, key=lambda name: (name != "random", name))
+    chosen = []
+    for seat in range(seats):
+        for name in names:
+            bot = rules.bots[name]()
+            try:
+                if hasattr(bot, "setup"):
+                    bot.setup(seat, "0")
+            except GameError:
+                continue
+            chosen.append(name)
+            break
+        else:
+            raise AssertionError(f"{rules.name}: no built-in bot takes seat {seat}")
+    return chosen
+
+
+def _check_text(rules: Game, state: Any, seat: int, observation: Any, where: str) -> None:
+    """The observation's text is lines, and the protocol's bot side reads it back (after
+    the greeting, in games with a handshake: a bot reads that first)."""
+    text = rules.protocol.encode(observation)
+    _check(isinstance(text, str), where, "encode() gives text")
+    if not text:
+        return  # the game sends nothing at this step (e.g. a call-only transport)
+    _check(text.endswith("\n"), where, "an observation's text ends with a newline")
+    try:
+        greeting = rules.protocol.greeting(state, seat) if rules.protocol.has_handshake else None
+        stream = io.StringIO((greeting or "") + text)
+        read = rules.protocol.read_observation(stream.readline)
+    except NotImplementedError:
+        return  # a game without a bot side
+    _check(read is not None, where, "read_observation() reads back what encode() wrote")
+
+
+def _recorded(rules: Game, seed: int, options: dict[str, Any], seats: int) -> dict[str, Any]:
+    """The replay document of a game of built-in bots, as read back from its file."""
+    import botarena
+
+    specs = [f"builtin:{rules.name}/{bot}" for bot in _bot_names(rules, seats)]
+    result = botarena._play(
+        rules.name,
+        specs,
+        seed=seed,
+        map=None,
+        replay=None,
+        options=dict(options),
+        observe=lambda document: None,
+    )
+    return json.loads(json.dumps(result.document))
+
+
+def _steady(document: dict[str, Any]) -> Any:
+    """The document without what measures time."""
+    steps = [
+        {
+            **step,
+            "acts": [{k: v for k, v in act.items() if k not in VOLATILE} for act in step["acts"]],
+        }
+        for step in document["steps"]
+    ]
+    players = [
+        {k: v for k, v in p.items() if k != "time_ms"} for p in document["result"]["players"]
+    ]
+    return {**document, "steps": steps, "result": {**document["result"], "players": players}}
+
+
+def _check_replay(document: dict[str, Any], where: str) -> None:
+    from botarena.core.replay import verify
+
+    verdict = verify(document)
+    _check(verdict.ok, where, f"verify() reproduces the replay ({verdict.message})")
+
+
+def _check_pettingzoo(name: str, options: dict[str, Any]) -> None:
+    from pettingzoo.test import api_test
+
+    import botarena
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(botarena.make(name, seed=1, **options), num_cycles=50)

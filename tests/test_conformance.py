@@ -1,0 +1,35 @@
+"""Every installed game keeps the plug-in contract (`botarena.testing.check_game`), and the
+kit catches a game that breaks it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from botarena.core.registry import available, get_game
+from botarena.testing import check_game
+
+SHORT: dict[str, dict[str, Any]] = {
+    "amazes": {"turns": 20},
+    "falldown": {"turns": 40},
+    "ants": {"turns": 5},
+    "labyrinth": {"max_rounds": 2, "cpu_limits": 0},  # CPU strikes depend on the machine
+}
+"""Options that keep each game short here; other games are checked as they come."""
+
+
+@pytest.mark.parametrize("name", available())
+def test_every_installed_game_keeps_the_contract(name: str) -> None:
+    check_game(name, seeds=range(3), options=SHORT.get(name, {}))
+
+
+def test_a_clone_that_shares_state_with_its_original_is_caught(monkeypatch) -> None:
+    """A State whose clone() forgets the moves played breaks "a clone plays as the
+    original"."""
+    game = get_game("falldown")
+    options = game.info.resolve_options({"turns": 5})
+    state_class = type(game.new_state(0, options, None, 4))
+    monkeypatch.setattr(state_class, "clone", lambda self: game.new_state(0, options, None, 4))
+    with pytest.raises(AssertionError, match="a clone plays as the original"):
+        check_game("falldown", seeds=range(1), options={"turns": 5}, pettingzoo=False)
