@@ -106,8 +106,9 @@ def _children() -> list[str]:
 
 
 def _files() -> set[Path]:
-    """Every file in the repository and the current folder, ignored ones too (a stray replay
-    is ignored by git but still left behind), but version control, virtualenvs and caches."""
+    """Every file in the repository, ignored ones too (a stray replay is ignored by git but
+    still left behind), but version control, virtualenvs and caches; and the files at the top
+    of the current folder when it is elsewhere (where a relative path lands)."""
     skipped = {
         ".git",
         ".venv",
@@ -118,10 +119,11 @@ def _files() -> set[Path]:
         ".ruff_cache",
     }
     found = set()
-    for root in {REPOSITORY, Path.cwd()}:
-        for folder, subfolders, names in os.walk(root):
-            subfolders[:] = [name for name in subfolders if name not in skipped]
-            found.update(Path(folder, name) for name in names)
+    for folder, subfolders, names in os.walk(REPOSITORY):
+        subfolders[:] = [name for name in subfolders if name not in skipped]
+        found.update(Path(folder, name) for name in names)
+    if not Path.cwd().is_relative_to(REPOSITORY):
+        found.update(path for path in Path.cwd().iterdir() if path.name not in skipped)
     return found
 
 

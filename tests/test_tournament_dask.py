@@ -75,6 +75,7 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory, dask_scratch: Path):
     127.0.0.1, as an organiser starts them."""
     port = free_port()
     logs = tmp_path_factory.mktemp("dask")
+    scratch = {**os.environ, "DASK_TEMPORARY_DIRECTORY": str(logs)}  # not dask's in TMPDIR
     dask = Path(sys.executable).with_name("dask")
     with (
         open(logs / "scheduler.log", "w") as scheduler_log,
@@ -84,7 +85,7 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory, dask_scratch: Path):
             [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
             stdout=scheduler_log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "DASK_TEMPORARY_DIRECTORY": str(logs)},  # its scratch folder
+            env=scratch,
         )
         wait_for_port(port)
         worker = subprocess.Popen(
@@ -102,6 +103,7 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory, dask_scratch: Path):
             ],
             stdout=worker_log,
             stderr=subprocess.STDOUT,
+            env=scratch,
         )
     yield f"tcp://127.0.0.1:{port}"
     for process in (worker, scheduler):
@@ -152,15 +154,15 @@ def test_a_cluster_plays_the_same_tournament_as_the_local_pool(
 
 
 def test_a_local_cluster_object_serves_as_well(tmp_path: Path) -> None:
+    import dask
     from distributed import LocalCluster
 
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        local_directory=tmp_path / "dask",
-    ) as cluster:
+    with (
+        dask.config.set({"temporary-directory": str(tmp_path)}),  # its scratch, not TMPDIR's
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+    ):
         rows = standings(tmp_path, "--dask", cluster.scheduler_address)
     assert [row["games"] for row in rows] == [8, 8, 8]
 

@@ -4,7 +4,9 @@ and two runners on one store share its games."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
 import signal
 import sqlite3
@@ -14,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from botarena.core.sandbox import reap_group
 
 pytestmark = pytest.mark.slow
 
@@ -95,6 +99,7 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
             cwd=tmp_path,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its group: what it leaves when killed is found by it
         )
         # a random moment while it plays: once a random number of further games is done,
         # plus a random fraction of a game (the machine's speed does not matter)
@@ -106,6 +111,11 @@ def test_kill_9_at_random_moments_loses_nothing_and_plays_nothing_twice(tmp_path
             runner.send_signal(signal.SIGKILL)
             kills += 1
         runner.wait(timeout=60)
+        # what the killed runner left (its pool's workers, its fork server) dies as it would in
+        # a crash, and is reaped here if it came to this process as a subreaper
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(runner.pid, signal.SIGKILL)
+        reap_group(runner.pid)
         games, _ = snapshot(killed, tmp_path)
         assert all(status in ("pending", "claimed", "done") for *_, status in games)
         cut_short += 0 < sum(status == "done" for *_, status in games) < 24
