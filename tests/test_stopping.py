@@ -69,7 +69,9 @@ def start_jury(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int], list
         for pid in processes
         if Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[1] == str(jury.pid)
     ]
-    assert len(bots) == 2 and len(processes) == 3, leftovers(tmp_path)
+    # the first bot and its child, and the second bot: frozen at once after its start, it
+    # may or may not have forked its own child by then (a busy machine lets it run a little)
+    assert len(bots) == 2 and len(processes) in (3, 4), leftovers(tmp_path)
     return jury, bots, processes
 
 
