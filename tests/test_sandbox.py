@@ -17,8 +17,8 @@ from botarena.cli import app
 from botarena.core import sandbox
 from conftest import ensure_debian_package, leftovers
 
-PROTECTIONS = ["network", "PID namespace", "filesystem", "memory", "processes",
-               "CPU accounting", "freezer"]
+PROTECTIONS = ["network", "PID namespace", "filesystem", "user", "/etc secrets", "memory",
+               "processes", "CPU accounting", "freezer"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -80,7 +80,9 @@ def test_doctor_reports_every_protection_on_this_machine() -> None:
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert [item["protection"] for item in report] == PROTECTIONS
-    assert [item["on"] for item in report] == [True] * 7
+    assert [item["on"] for item in report] == [True] * 9
+    if os.geteuid() == 0:
+        assert report[3]["how"].startswith(f"uid {sandbox.BOT_UID}, gid {sandbox.BOT_GID}")
 
 
 def test_doctor_says_why_a_protection_is_off(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,8 +31,21 @@ from pathlib import Path
 from botarena.core import cgroups
 from botarena.core.rules import MEMORY_OPTION
 
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
-"""Read-only in every sandbox: programs, libraries and their configuration."""
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
+"""Read-only in every sandbox: programs and libraries."""
+
+ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates",
+               "ca-certificates.conf", "localtime", "timezone", "alternatives",
+               "nsswitch.conf", "host.conf", "hosts", "gai.conf", "protocols", "services",
+               "os-release", "debian_version", "mime.types", "locale.alias", "fonts",
+               "magic", "magic.mime", "python3", "python3.*", "java-*", "gcc", "rustc")
+"""What a sandbox sees of /etc (read-only, globs allowed): what programs, their dynamic
+loader and the toolchains (alternatives, java, gcc) read. Nothing secret: no shadow,
+gshadow, ssh keys, sudoers; passwd and group are generated (see `etc_files`)."""
+
+BOT_UID = 65534
+BOT_GID = 65534
+"""The user and group (nobody, nogroup) bots and builds run as when the jury is root."""
 
 KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
 """The jury's environment variables a sandboxed bot still sees (no tokens, no paths)."""
@@ -97,7 +110,7 @@ def bubblewrap() -> tuple[str | None, str]:
     if path is None:
         return None, "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
     try:
-        probe = subprocess.Popen([path, *NAMESPACES, "--die-with-parent", "--ro-bind", "/",
+        probe = subprocess.Popen([path, *namespaces(), "--die-with-parent", "--ro-bind", "/",
                                   "/", "true"], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
@@ -113,6 +126,67 @@ def bubblewrap() -> tuple[str | None, str]:
         return None, ("bwrap cannot create namespaces here (user namespaces disabled?): "
                       + (error[-1] if error else f"exit code {probe.returncode}"))
     return path, ""
+
+
+def namespaces() -> tuple[str, ...]:
+    """bubblewrap's namespace options: as root no user namespace (it would map the bot's
+    user to root outside, the owner of every system file), setpriv drops to BOT_UID."""
+    if os.geteuid() == 0:
+        return tuple(option for option in NAMESPACES if option != "--unshare-user-try")
+    return NAMESPACES
+
+
+def become_bot_user() -> list[str]:
+    """The command prefix that runs a program as BOT_UID/BOT_GID with no supplementary
+    groups, no capabilities and no way to gain any (no_new_privs: setuid files are inert)."""
+    return ["setpriv", f"--reuid={BOT_UID}", f"--regid={BOT_GID}", "--clear-groups",
+            "--inh-caps=-all", "--no-new-privs", "--"]
+
+
+def bot_user() -> tuple[int, int]:
+    """The uid and gid sandboxed programs run as (outside their user namespace)."""
+    return (BOT_UID, BOT_GID) if os.geteuid() == 0 else (os.getuid(), os.getgid())
+
+
+@cache
+def etc_files() -> str:
+    """A folder (made once per jury process, removed at its exit) holding the generated
+    passwd and group a sandbox sees: root and the bot's own user, nothing else."""
+    import atexit
+
+    folder = tempfile.mkdtemp(prefix="botarena-etc-")
+    atexit.register(shutil.rmtree, folder, True)
+    uid, gid = bot_user()
+    users = {0: "root", uid: "nobody" if uid == BOT_UID else "bot"}
+    groups = {0: "root", gid: "nogroup" if gid == BOT_GID else "bot"}
+    with open(os.path.join(folder, "passwd"), "w") as handle:
+        for number, name in users.items():
+            handle.write(f"{name}:x:{number}:{gid if number else 0}:{name}:/tmp:"
+                         "/usr/sbin/nologin\n")
+    with open(os.path.join(folder, "group"), "w") as handle:
+        for number, name in groups.items():
+            handle.write(f"{name}:x:{number}:\n")
+    os.chmod(folder, 0o755)
+    for name in ("passwd", "group"):
+        os.chmod(os.path.join(folder, name), 0o644)
+    return folder
+
+
+@cache
+def etc_binds() -> tuple[str, ...]:
+    """The bubblewrap arguments showing a sandbox its /etc: ETC_ENTRIES that exist here,
+    read-only, and the generated passwd and group."""
+    import glob
+
+    args: list[str] = ["--dir", "/etc"]
+    for pattern in ETC_ENTRIES:
+        for path in sorted(glob.glob(os.path.join("/etc", pattern))):
+            if os.path.exists(path):
+                args += ["--ro-bind", path, path]
+    generated = etc_files()
+    for name in ("passwd", "group"):
+        args += ["--ro-bind", os.path.join(generated, name), f"/etc/{name}"]
+    return tuple(args)
 
 
 def reap_group(pgid: int, timeout: float = 2.0) -> None:
@@ -178,6 +252,15 @@ def protections() -> list[Protection]:
         ("freezer", *group("freezer", "every process of the bot frozen between turns",
                            "")),
     ]
+    uid, gid = bot_user()
+    table.insert(3, ("user", bwrap is not None and uid != 0,
+                     f"uid {uid}, gid {gid}" + (" (nobody, nogroup): no capabilities, no new"
+                                                " privileges" if uid == BOT_UID else "")
+                     if bwrap else why))
+    table.insert(4, ("/etc secrets", bwrap is not None,
+                     "hidden: a minimal /etc (generated passwd and group, loader cache, certs,"
+                     " timezone, toolchain configs), no shadow, gshadow, ssh"
+                     if bwrap else why))
     lock, lock_why = group_lock()
     if bwrap is not None and lock is not None:
         table[-1] = ("freezer", True, "SIGSTOP to the bot's process group, which no process"
@@ -206,6 +289,33 @@ def warn_once() -> None:
 
 def _covered(path: str, roots: list[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+_unreadable: set[str] = set()
+
+
+def _warn_unreadable(folders: list[str]) -> None:
+    """Say once per folder when the bots' user cannot read a bot's folder (a bot in a 0700
+    folder of root's would not find its own files)."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            if os.stat(folder).st_mode & 0o005 != 0o005 and folder not in _unreadable:
+                _unreadable.add(folder)
+                print(f"botarena: WARNING: {folder} is not readable by the bots' user"
+                      f" ({BOT_UID}): its bot cannot read it (chmod o+rx)", file=sys.stderr)
+
+
+def _parents(folders: list[str]) -> list[str]:
+    """`--dir` options making every folder above a bound one (in the sandbox's own root or
+    /tmp) walkable by the bot's user: bubblewrap would copy the host's modes (/root 0700)."""
+    made: dict[str, None] = {}
+    for folder in folders:
+        for parent in reversed(Path(folder).parents):
+            text = str(parent)
+            if text not in ("/", "/tmp") and not _covered(text, list(SYSTEM_DIRS)):
+                made[text] = None
+    made = {text: None for text in made if text not in folders}
+    return [arg for text in made for arg in ("--perms", "0755", "--dir", text)]
 
 
 @dataclass
@@ -274,8 +384,11 @@ class Confinement:
         if program is not None:  # where it is, and where it really is
             runtime += [os.path.dirname(os.path.abspath(program)),
                         str(Path(program).resolve().parent)]
-        command = [bwrap, *NAMESPACES, "--die-with-parent", "--cap-drop", "ALL",
+        command = [bwrap, *namespaces(), "--die-with-parent", "--cap-drop", "ALL",
                    "--new-session"]  # its own process group, no terminal to push keys to
+        if os.geteuid() == 0:  # setpriv (below) becomes the bot's user, then execs it
+            command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+            argv = [*become_bot_user(), *argv]
         self._info, info = os.pipe()  # bubblewrap says there its PID 1's pid
         os.set_blocking(self._info, False)
         command += ["--info-fd", str(info)]
@@ -295,21 +408,34 @@ class Confinement:
             elif os.path.isdir(folder):
                 command += ["--ro-bind", folder, folder]
                 mounted.append(folder)
-        command += ["--proc", "/proc", "--dev", "/dev",
-                    "--size", str(self.sandbox.tmp_mib << 20), "--tmpfs", "/tmp"]
+        command += [*etc_binds(), "--proc", "/proc", "--dev", "/dev",
+                    "--size", str(self.sandbox.tmp_mib << 20), "--perms", "1777", "--tmpfs",
+                    "/tmp"]
+        binds: list[tuple[str, str]] = []
         for folder in runtime:
             if not _covered(folder, mounted) and os.path.isdir(folder):
-                command += ["--ro-bind", folder, folder]
+                binds.append(("--ro-bind", folder))
                 mounted.append(folder)
         home = str(base.resolve()) if self.cwd else None
         own = [home] if home else []
         own += [folder for folder in named if not _covered(folder, runtime + mounted)]
+        own = [folder for folder in own if folder != "/"]  # never the whole machine
         writable = [str(Path(folder).resolve()) for folder in self.sandbox.writable]
         for folder in dict.fromkeys(own):
             if not _covered(folder, writable):
-                command += ["--ro-bind", folder, folder]
+                binds.append(("--ro-bind", folder))
+        uid, gid = bot_user()
         for folder in writable:
-            command += ["--bind", folder, folder]
+            if os.geteuid() == 0:  # the bot's user writes there; bubblewrap (root
+                with contextlib.suppress(OSError):  # without capabilities) enters it
+                    os.chown(folder, uid, gid)
+                    os.chmod(folder, os.stat(folder).st_mode | 0o755)
+            binds.append(("--bind", folder))
+        if os.geteuid() == 0:
+            _warn_unreadable([folder for option, folder in binds if folder in own])
+        command += _parents([folder for _, folder in binds])
+        for option, folder in binds:
+            command += [option, folder, folder]
         workdir = own[0] if own else "/tmp"
         command += ["--chdir", workdir, "--"]
         env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
