@@ -618,9 +618,11 @@ class Confinement:
 def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = (),
         timeout: float | None = None, memory_mib: int | None = None,
         input: bytes | None = None, env: dict[str, str] | None = None,
-        sandbox: Sandbox = DEFAULT) -> subprocess.CompletedProcess[bytes]:
+        sandbox: Sandbox = DEFAULT, output_cap: int | None = None
+        ) -> subprocess.CompletedProcess[bytes]:
     """Run a one-shot command (a compiler) in the sandbox, like `subprocess.run` with
-    captured output: `cwd` is its working folder (read-only unless in `writable`).
+    captured output: `cwd` is its working folder (read-only unless in `writable`); of each
+    of stdout and stderr at most `output_cap` bytes are kept (the rest is read and dropped).
 
     Raises `subprocess.TimeoutExpired` after `timeout` seconds (every process of it killed
     first); returns the CompletedProcess otherwise, a signal death as a negative code."""
@@ -635,16 +637,54 @@ def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = ()
                                 preexec_fn=box.preexec if settings.enabled else None)
         box.started(proc.pid)
         try:
-            out, err = proc.communicate(input, timeout=timeout)
+            out, err = _communicate(proc, input, timeout, output_cap)
         except subprocess.TimeoutExpired:
             box.kill()
-            proc.communicate()
+            if output_cap is None:
+                proc.communicate()
             raise
         finally:
             box.kill()  # nothing it started outlives it
             proc.wait()
             box.reap()
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
         code = box.exit_code(proc.returncode)
         return subprocess.CompletedProcess(list(argv), code, out, err)
     finally:
         box.close()
+
+
+def _communicate(proc: subprocess.Popen[bytes], data: bytes | None, timeout: float | None,
+                 cap: int | None) -> tuple[bytes, bytes]:
+    """`proc.communicate(data, timeout)` keeping at most `cap` bytes of each output (None:
+    all); raises TimeoutExpired holding what it said so far."""
+    if cap is None:
+        return proc.communicate(data, timeout=timeout)
+    import selectors
+
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    with contextlib.suppress(BrokenPipeError):
+        if data:
+            proc.stdin.write(data)
+        proc.stdin.close()
+    kept = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for stream in (proc.stdout, proc.stderr):
+            selector.register(stream.fileno(), selectors.EVENT_READ)
+        while selector.get_map():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(proc.args, timeout or 0,
+                                                bytes(kept[proc.stdout.fileno()]),
+                                                bytes(kept[proc.stderr.fileno()]))
+            for key, _ in selector.select(left):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    selector.unregister(key.fd)
+                elif len(kept[key.fd]) < cap:
+                    kept[key.fd] += chunk[:cap - len(kept[key.fd])]
+    proc.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    return bytes(kept[proc.stdout.fileno()]), bytes(kept[proc.stderr.fileno()])
