@@ -291,6 +291,47 @@ def _covered(path: str, roots: list[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
+JURY_MARKERS = (".botarena-build", "replays", "bots.toml", "*.db", "*.db-*", "*.sqlite",
+                "*.sqlite3", "*.sqlite-*", "*.json.gz")
+"""What in a folder belongs to the jury, not to a bot: stores, their journals, the build
+cache, replays, the bots file. A bot file in such a folder is bound alone."""
+
+
+def jury_files(folder: str) -> list[str]:
+    """The jury's files and folders directly in `folder` (JURY_MARKERS), if any."""
+    import fnmatch
+
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, name) for name in sorted(names)
+            if any(fnmatch.fnmatch(name, marker) for marker in JURY_MARKERS)]
+
+
+def _hide(paths: list[str]) -> list[str]:
+    """bubblewrap options covering each of `paths` with something empty: a bot shown a
+    folder (a `-cp .`) never sees the jury's store, replays or build cache in it."""
+    args: list[str] = []
+    for path in paths:  # a link leads nowhere: its target is not in the sandbox
+        if not os.path.islink(path):
+            args += (["--tmpfs", path] if os.path.isdir(path)
+                     else ["--ro-bind", "/dev/null", path])
+    return args
+
+
+_alone: set[str] = set()
+
+
+def _say_alone(folder: str) -> None:
+    """Say once per folder that a bot file in the jury's folder is shown alone."""
+    if folder not in _alone:
+        _alone.add(folder)
+        print(f"botarena: note: {folder} also holds the jury's files (store, replays, build"
+              " cache): its bots see only the files their command names, not the folder",
+              file=sys.stderr)
+
+
 _unreadable: set[str] = set()
 
 
@@ -376,14 +417,19 @@ class Confinement:
                     if not path.exists():
                         continue
                     argv[index] = os.path.abspath(path)  # a venv's python stays itself
-                    named.append(argv[index] if path.is_dir()
-                                 else os.path.dirname(argv[index]))
+                    folder = argv[index] if path.is_dir() else os.path.dirname(argv[index])
+                    if not path.is_dir() and jury_files(folder):
+                        _say_alone(folder)
+                        named.append(argv[index])  # the file alone, not the jury's folder
+                    else:
+                        named.append(folder)
         runtime = [str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
                    str(Path(__file__).resolve().parents[2])]
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
-        if program is not None:  # where it is, and where it really is
-            runtime += [os.path.dirname(os.path.abspath(program)),
-                        str(Path(program).resolve().parent)]
+        if program is not None:  # where it is, and where it really is (not the jury's)
+            runtime += [folder for folder in (os.path.dirname(os.path.abspath(program)),
+                                              str(Path(program).resolve().parent))
+                        if not jury_files(folder)]
         command = [bwrap, *namespaces(), "--die-with-parent", "--cap-drop", "ALL",
                    "--new-session"]  # its own process group, no terminal to push keys to
         if os.geteuid() == 0:  # setpriv (below) becomes the bot's user, then execs it
@@ -436,7 +482,10 @@ class Confinement:
         command += _parents([folder for _, folder in binds])
         for option, folder in binds:
             command += [option, folder, folder]
-        workdir = own[0] if own else "/tmp"
+            if os.path.isdir(folder) and not _covered(folder, runtime):
+                command += _hide(jury_files(folder))
+        workdir = (own[0] if os.path.isdir(own[0]) else os.path.dirname(own[0])) if own \
+            else "/tmp"
         command += ["--chdir", workdir, "--"]
         env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
         env.update(self.env or {})
