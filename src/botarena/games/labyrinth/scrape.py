@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import tempfile
 from collections.abc import Callable
@@ -132,6 +133,7 @@ def scrape(answers: list[Answer], out: Path, bots_file: Path | None = None,
     answers = unique_answers(answers)
     verdicts, kept, names, bots = [], [], {}, set()
     with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)  # the sandbox's user (nobody) reads the drafts
         for index, answer in enumerate(answers):
             if progress is not None:
                 progress(index, len(answers))
