@@ -15,11 +15,17 @@ def fields():
 
     return [
         (elo_field("8 bots 100 Elo apart", [100 * i for i in range(8)]), 150),
-        (elo_field("10 bots, top 5 near ties", [300, 265, 200, 150, 100, 0, -20, -40, -60,
-                                                  -80]), 400),
+        (
+            elo_field("10 bots, top 5 near ties", [300, 265, 200, 150, 100, 0, -20, -40, -60, -80]),
+            400,
+        ),
         (elo_field("30 bots 40 Elo apart", [40 * i for i in range(30)]), 250),
-        (role_field("roles 6x6, noisy", [3, 2.5, 2, 1.5, 1, 0.5],
-                    [0.5, 1, 1.5, 2, 2.5, 3], noise=2), 300),
+        (
+            role_field(
+                "roles 6x6, noisy", [3, 2.5, 2, 1.5, 1, 0.5], [0.5, 1, 1.5, 2, 2.5, 3], noise=2
+            ),
+            300,
+        ),
     ]
 
 
@@ -38,11 +44,22 @@ def run(quick: bool) -> list[dict]:
 
 def _rows(result) -> list[dict]:
     name = f"adaptive top 5, {result.field}"
-    fixed = ("none as accurate" if result.fixed_games is None
-             else f"< {result.fixed_games:.0f} (fixed, {result.fixed_rounds} rounds)")
+    fixed = (
+        "none as accurate"
+        if result.fixed_games is None
+        else f"< {result.fixed_games:.0f} (fixed, {result.fixed_rounds} rounds)"
+    )
     return [
-        {"name": f"{name}: right order ({result.trials} tournaments)",
-         "value": result.adaptive_accuracy, "unit": "share", "goal": ">= 0.95"},
-        {"name": f"{name}: games per tournament", "value": round(result.adaptive_games),
-         "unit": "games", "goal": fixed},
+        {
+            "name": f"{name}: right order ({result.trials} tournaments)",
+            "value": result.adaptive_accuracy,
+            "unit": "share",
+            "goal": ">= 0.95",
+        },
+        {
+            "name": f"{name}: games per tournament",
+            "value": round(result.adaptive_games),
+            "unit": "games",
+            "goal": fixed,
+        },
     ]

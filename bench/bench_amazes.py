@@ -55,8 +55,10 @@ def compile_bot(folder: Path) -> Path:
 def raw_pipes(binary: Path, turns: int) -> float:
     """Seconds for `turns` turns each of two bots driven by plain pipes, start-up included."""
     started = time.perf_counter()
-    bots = [subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            for _ in range(2)]
+    bots = [
+        subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        for _ in range(2)
+    ]
     for turn in range(turns):
         for seat, bot in enumerate(bots):
             bot.stdin.write((b"Start\n" if turn == seat == 0 else b"") + LOOK)
@@ -79,8 +81,9 @@ def referee(binary: Path, turns: int) -> float:
 def least_cost(measure, binary: Path, repeats: int) -> float:
     """Seconds for 150 turns beyond a 1-turn game (start-up subtracted), the least of
     `repeats` tries: the machine's noise only ever adds time."""
-    return (min(measure(binary, 150) for _ in range(repeats))
-            - min(measure(binary, 1) for _ in range(repeats)))
+    return min(measure(binary, 150) for _ in range(repeats)) - min(
+        measure(binary, 1) for _ in range(repeats)
+    )
 
 
 def run(quick: bool) -> list[dict]:
@@ -94,12 +97,23 @@ def run(quick: bool) -> list[dict]:
             raw = min(raw, least_cost(raw_pipes, binary, 3))
             ours = min(ours, least_cost(referee, binary, 3))
     return [
-        {"name": "amazes in-process random vs random (per CPU second)", "value": rate,
-         "unit": "games/s", "goal": ">= 100"},
-        {"name": "amazes 298 exchanges, raw pipes", "value": raw * 1000, "unit": "ms",
-         "goal": ""},
-        {"name": "amazes 298 exchanges, botarena referee", "value": ours * 1000, "unit": "ms",
-         "goal": ""},
-        {"name": "amazes referee cost / raw pipes", "value": ours / raw, "unit": "x",
-         "goal": "<= 2"},
+        {
+            "name": "amazes in-process random vs random (per CPU second)",
+            "value": rate,
+            "unit": "games/s",
+            "goal": ">= 100",
+        },
+        {"name": "amazes 298 exchanges, raw pipes", "value": raw * 1000, "unit": "ms", "goal": ""},
+        {
+            "name": "amazes 298 exchanges, botarena referee",
+            "value": ours * 1000,
+            "unit": "ms",
+            "goal": "",
+        },
+        {
+            "name": "amazes referee cost / raw pipes",
+            "value": ours / raw,
+            "unit": "x",
+            "goal": "<= 2",
+        },
     ]

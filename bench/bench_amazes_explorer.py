@@ -42,33 +42,64 @@ def run(quick: bool) -> list[dict]:
     from test_amazes_explorer_frontier import CompleterBot, ContestantBot, FrontierBot
 
     rows = []
-    for name, opponent in (("random", RandomBot), ("frontier", FrontierBot),
-                           ("completer", CompleterBot), ("contestant", ContestantBot),
-                           ("rival", RivalBot)):
+    for name, opponent in (
+        ("random", RandomBot),
+        ("frontier", FrontierBot),
+        ("completer", CompleterBot),
+        ("contestant", ContestantBot),
+        ("rival", RivalBot),
+    ):
         rate, mine, theirs, sudden = _duel(opponent, quick)
         goal = {"random": "1.0", "frontier": ">= 0.9"}.get(name, ">= 0.5")
         rows += [
-            {"name": f"amazes explorer vs {name}: win rate", "value": rate, "unit": "games",
-             "goal": goal},
-            {"name": f"amazes explorer vs {name}: mean score", "value": mine, "unit": "points",
-             "goal": f"> {name}'s"},
-            {"name": f"amazes {name} vs explorer: mean score", "value": theirs, "unit": "points",
-             "goal": ""},
-            {"name": f"amazes explorer vs {name}: decided by sudden death", "value": sudden,
-             "unit": "games", "goal": ""},
+            {
+                "name": f"amazes explorer vs {name}: win rate",
+                "value": rate,
+                "unit": "games",
+                "goal": goal,
+            },
+            {
+                "name": f"amazes explorer vs {name}: mean score",
+                "value": mine,
+                "unit": "points",
+                "goal": f"> {name}'s",
+            },
+            {
+                "name": f"amazes {name} vs explorer: mean score",
+                "value": theirs,
+                "unit": "points",
+                "goal": "",
+            },
+            {
+                "name": f"amazes explorer vs {name}: decided by sudden death",
+                "value": sudden,
+                "unit": "games",
+                "goal": "",
+            },
         ]
     games = 3 if quick else 10
     started = time.process_time()
     for seed in range(games):
         botarena.play("amazes", ["builtin:amazes/explorer", "builtin:amazes/random"], seed=seed)
-    rows.append({"name": "amazes explorer vs random in-process: CPU per game",
-                 "value": (time.process_time() - started) / games * 1000, "unit": "ms",
-                 "goal": "< 100"})
+    rows.append(
+        {
+            "name": "amazes explorer vs random in-process: CPU per game",
+            "value": (time.process_time() - started) / games * 1000,
+            "unit": "ms",
+            "goal": "< 100",
+        }
+    )
     command = f"{sys.executable} -m botarena.games.amazes.bots.explorer"
     waited = []
     for seed in range(1 if quick else 4):
         result = botarena.play("amazes", [command, "builtin:amazes/random"], seed=seed)
         waited.append(result.to_dict()["players"][0]["time_ms"])
-    rows.append({"name": "amazes explorer as a process: time charged per game",
-                 "value": sum(waited) / len(waited), "unit": "ms", "goal": "<= 1000 (of 5000)"})
+    rows.append(
+        {
+            "name": "amazes explorer as a process: time charged per game",
+            "value": sum(waited) / len(waited),
+            "unit": "ms",
+            "goal": "<= 1000 (of 5000)",
+        }
+    )
     return rows

@@ -61,9 +61,14 @@ def process_game_s(turns: int) -> float:
         best = float("inf")
         for _ in range(2):  # the first run also pays for imports and cold caches
             started = time.perf_counter()
-            result = botarena.play("ants", [spec] * 4, seed=1,
-                                   map=MAPS / "maze/maze_04p_01.map", turns=turns,
-                                   cutoff_turn=100_000)
+            result = botarena.play(
+                "ants",
+                [spec] * 4,
+                seed=1,
+                map=MAPS / "maze/maze_04p_01.map",
+                turns=turns,
+                cutoff_turn=100_000,
+            )
             best = min(best, time.perf_counter() - started)
             assert result.turns == turns
     return best
@@ -96,8 +101,9 @@ def playable_maps(turns: int) -> int:
     playable = 0
     for path in sorted(MAPS.glob("*/*.map")):
         players = load_map(str(path)).players
-        result = botarena.play("ants", ["builtin:ants/greedy"] * players, seed=1, map=path,
-                               turns=turns)
+        result = botarena.play(
+            "ants", ["builtin:ants/greedy"] * players, seed=1, map=path, turns=turns
+        )
         playable += result.turns == turns or result.end_reason != "turn limit reached"
     return playable
 
@@ -110,9 +116,19 @@ def replay_size_ratio(turns: int) -> float:
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "game.replay.gz"
-        botarena.play("ants", ["builtin:ants/swarm", "builtin:ants/greedy",
-                               "builtin:ants/greedy", "builtin:ants/random"], seed=7,
-                      map=MAPS / "maze/maze_04p_01.map", turns=turns, replay=path)
+        botarena.play(
+            "ants",
+            [
+                "builtin:ants/swarm",
+                "builtin:ants/greedy",
+                "builtin:ants/greedy",
+                "builtin:ants/random",
+            ],
+            seed=7,
+            map=MAPS / "maze/maze_04p_01.map",
+            turns=turns,
+            replay=path,
+        )
         ours = path.stat().st_size
         theirs = len(gzip.compress(json.dumps(export_replay(load(path))).encode(), mtime=0))
     return ours / theirs
@@ -127,42 +143,91 @@ def engine_game_s(turns: int) -> float | None:
     with tempfile.TemporaryDirectory() as folder:
         bot = Path(folder) / "holdbot.py"
         bot.write_text(HOLD_BOT)
-        command = [sys.executable, playgame, "--engine_seed", "1", "--player_seed", "1",
-                   "--turns", str(turns), "--cutoff_turn", "100000", "--nolaunch",
-                   "--log_dir", str(Path(folder) / "logs"),
-                   "--map_file", str(MAPS / "maze/maze_04p_01.map"),
-                   *[f"{sys.executable} {bot}"] * 4]
+        command = [
+            sys.executable,
+            playgame,
+            "--engine_seed",
+            "1",
+            "--player_seed",
+            "1",
+            "--turns",
+            str(turns),
+            "--cutoff_turn",
+            "100000",
+            "--nolaunch",
+            "--log_dir",
+            str(Path(folder) / "logs"),
+            "--map_file",
+            str(MAPS / "maze/maze_04p_01.map"),
+            *[f"{sys.executable} {bot}"] * 4,
+        ]
         started = time.perf_counter()
-        subprocess.run(command, cwd=Path(playgame).parent, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(command, cwd=Path(playgame).parent, check=True, stdout=subprocess.DEVNULL)
         return time.perf_counter() - started
 
 
 def side_by_side(turns: int) -> list[dict]:
     ours = process_game_s(turns)
-    return [{"name": f"ants {turns} turns, maze_04p_01, 4 process hold bots", "value": ours,
-             "unit": "s",
-             "goal": f"<= {0.81 * turns / 500:.2f} (2011 engine: {8.1 * turns / 500:.1f})"},
-            *compared("ants", "2011 engine", "ANTS_PLAYGAME to its playgame.py", ours,
-                      engine_game_s(turns), "<= 0.1")]
+    return [
+        {
+            "name": f"ants {turns} turns, maze_04p_01, 4 process hold bots",
+            "value": ours,
+            "unit": "s",
+            "goal": f"<= {0.81 * turns / 500:.2f} (2011 engine: {8.1 * turns / 500:.1f})",
+        },
+        *compared(
+            "ants",
+            "2011 engine",
+            "ANTS_PLAYGAME to its playgame.py",
+            ours,
+            engine_game_s(turns),
+            "<= 0.1",
+        ),
+    ]
 
 
 def run(quick: bool) -> list[dict]:
     turns = 100 if quick else 500
     rows = []
-    for label, map_name in (("2p", "maze/maze_02p_02.map"), ("4p", "maze/maze_04p_01.map"),
-                            ("8p", "maze/maze_p08_02.map"),
-                            ("largest 120x200 8p", "cell_maze/cell_maze_p08_04.map")):
-        rows.append({"name": f"ants rules per turn, {label} ({map_name.split('/')[1]})",
-                     "value": rules_ms_per_turn(map_name, turns), "unit": "ms",
-                     "goal": "<= 2 (4p)"})
+    for label, map_name in (
+        ("2p", "maze/maze_02p_02.map"),
+        ("4p", "maze/maze_04p_01.map"),
+        ("8p", "maze/maze_p08_02.map"),
+        ("largest 120x200 8p", "cell_maze/cell_maze_p08_04.map"),
+    ):
+        rows.append(
+            {
+                "name": f"ants rules per turn, {label} ({map_name.split('/')[1]})",
+                "value": rules_ms_per_turn(map_name, turns),
+                "unit": "ms",
+                "goal": "<= 2 (4p)",
+            }
+        )
     rows += side_by_side(turns)
     rate, games = swarm_win_rate(4 if quick else 50, 300 if quick else 500)
-    rows.append({"name": f"ants swarm beats greedy, 2p official maps ({games} games)",
-                 "value": round(100 * rate, 1), "unit": "%", "goal": ">= 95"})
+    rows.append(
+        {
+            "name": f"ants swarm beats greedy, 2p official maps ({games} games)",
+            "value": round(100 * rate, 1),
+            "unit": "%",
+            "goal": ">= 95",
+        }
+    )
     if not quick:
-        rows.append({"name": "ants official maps that start and play 10 turns (greedy bots)",
-                     "value": playable_maps(10), "unit": "maps", "goal": "302 of 302"})
-    rows.append({"name": "ants replay size / 2011 replay (gzip, 4p)",
-                 "value": replay_size_ratio(200 if quick else 500), "unit": "x", "goal": "<= 2"})
+        rows.append(
+            {
+                "name": "ants official maps that start and play 10 turns (greedy bots)",
+                "value": playable_maps(10),
+                "unit": "maps",
+                "goal": "302 of 302",
+            }
+        )
+    rows.append(
+        {
+            "name": "ants replay size / 2011 replay (gzip, 4p)",
+            "value": replay_size_ratio(200 if quick else 500),
+            "unit": "x",
+            "goal": "<= 2",
+        }
+    )
     return rows

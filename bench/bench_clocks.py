@@ -36,10 +36,13 @@ def timeouts(game: str, games: int, clock: str, folder: Path) -> int:
     seats, options = GAMES[game]
     bots = [f"b{seat}={sys.executable} {path} {game}" for seat in range(seats)]
     with concurrent.futures.ProcessPoolExecutor(cores()) as pool:
-        futures = [pool.submit(botarena.play, game, bots, seed=seed, clock=clock, **options)
-                   for seed in range(games)]
-        return sum(player.status == "timeout" for future in futures
-                   for player in future.result().players)
+        futures = [
+            pool.submit(botarena.play, game, bots, seed=seed, clock=clock, **options)
+            for seed in range(games)
+        ]
+        return sum(
+            player.status == "timeout" for future in futures for player in future.result().players
+        )
 
 
 def run(quick: bool) -> list[dict]:
@@ -48,8 +51,13 @@ def run(quick: bool) -> list[dict]:
         for game in GAMES:
             for clock, games in (("wall", 30 if quick else 200), ("cpu", 30 if quick else 1000)):
                 count = timeouts(game, games, clock, Path(tmp))
-                rows.append({"name": f"{game}: time-outs of bots at 60 % of the limit,"
-                                     f" clock={clock}, {games} games",
-                             "value": count, "unit": "time-outs",
-                             "goal": "0" if clock == "cpu" else "(the rules' wall clock)"})
+                rows.append(
+                    {
+                        "name": f"{game}: time-outs of bots at 60 % of the limit,"
+                        f" clock={clock}, {games} games",
+                        "value": count,
+                        "unit": "time-outs",
+                        "goal": "0" if clock == "cpu" else "(the rules' wall clock)",
+                    }
+                )
     return rows

@@ -26,15 +26,24 @@ def games_per_second(workers: int, per_pair: int) -> float:
     from botarena.tournament.manage import Settings, create, parse_bot_option
     from botarena.tournament.store import Store
 
-    with tempfile.TemporaryDirectory() as tmp, LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True,
-            dashboard_address=":0") as cluster:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+    ):
         folder = Path(tmp)
         store = Store.open(f"sqlite:///{folder / 'cluster.db'}")
         rules = get_game("amazes")
-        tournament, _ = create(store, "c", rules, [parse_bot_option(rules, b) for b in BOTS],
-                               Settings(games_per_pair=per_pair, seed=1,
-                                        replay_dir=folder / "replays"), folder, print)
+        tournament, _ = create(
+            store,
+            "c",
+            rules,
+            [parse_bot_option(rules, b) for b in BOTS],
+            Settings(games_per_pair=per_pair, seed=1, replay_dir=folder / "replays"),
+            folder,
+            print,
+        )
         executor = DaskExecutor(cluster.scheduler_address)
         pin(executor.client, workers)
         started = time.perf_counter()
@@ -65,10 +74,22 @@ def run(quick: bool) -> list[dict]:
         one = max(one, games_per_second(1, per_pair))
         two = max(two, games_per_second(2, per_pair))
     return [
-        {"name": "Dask cluster, 1 worker: process-bot games (best of 2)", "value": one,
-         "unit": "games/s", "goal": ""},
-        {"name": "Dask cluster, 2 workers: process-bot games (best of 2)", "value": two,
-         "unit": "games/s", "goal": ""},
-        {"name": "Dask cluster, 2 workers / 1 worker", "value": two / one, "unit": "x",
-         "goal": ">= 1.8 on an idle 2-core machine"},
+        {
+            "name": "Dask cluster, 1 worker: process-bot games (best of 2)",
+            "value": one,
+            "unit": "games/s",
+            "goal": "",
+        },
+        {
+            "name": "Dask cluster, 2 workers: process-bot games (best of 2)",
+            "value": two,
+            "unit": "games/s",
+            "goal": "",
+        },
+        {
+            "name": "Dask cluster, 2 workers / 1 worker",
+            "value": two / one,
+            "unit": "x",
+            "goal": ">= 1.8 on an idle 2-core machine",
+        },
     ]

@@ -20,9 +20,17 @@ def run(quick: bool) -> list[dict]:
     goal = f"<= 0.05 (+{noise:.3f}: 2 s.e. of {runs} runs)"
     label = f"SPRT [{elo0},{elo1}]"
     return [
-        {"name": f"{label} false positives (truth {elo0})", "value": false_h1,
-         "unit": "share of runs", "goal": goal},
-        {"name": f"{label} false negatives (truth {elo1})", "value": false_h0,
-         "unit": "share of runs", "goal": goal},
+        {
+            "name": f"{label} false positives (truth {elo0})",
+            "value": false_h1,
+            "unit": "share of runs",
+            "goal": goal,
+        },
+        {
+            "name": f"{label} false negatives (truth {elo1})",
+            "value": false_h0,
+            "unit": "share of runs",
+            "goal": goal,
+        },
         {"name": f"{label} mean length", "value": pairs, "unit": "game pairs", "goal": ""},
     ]

@@ -41,25 +41,63 @@ def ants_command(folder: Path) -> list[str]:
     bot = folder / "holdbot.py"
     bot.write_text(HOLD_BOT)
     spec = f"{sys.executable} {bot}"
-    return [*botarena_command(), "play", "ants", spec, spec, spec, spec, "--seed", "1",
-            "--map", str(MAPS / "maze/maze_04p_01.map"), "-o", "turns=500",
-            "-o", "cutoff_turn=100000", "--replay", str(folder / "ants.replay.gz")]
+    return [
+        *botarena_command(),
+        "play",
+        "ants",
+        spec,
+        spec,
+        spec,
+        spec,
+        "--seed",
+        "1",
+        "--map",
+        str(MAPS / "maze/maze_04p_01.map"),
+        "-o",
+        "turns=500",
+        "-o",
+        "cutoff_turn=100000",
+        "--replay",
+        str(folder / "ants.replay.gz"),
+    ]
 
 
 def falldown_command(folder: Path) -> list[str]:
     """The 1000-slot game of 4 probe bots of the Falldown recordings (`move_only`)."""
     argvs, start = probe_bots(str(folder))
-    return [*botarena_command(), "play", "falldown", *(shlex.join(argv) for argv in argvs),
-            "--seed", "0", "-o", f"start={start}"]
+    return [
+        *botarena_command(),
+        "play",
+        "falldown",
+        *(shlex.join(argv) for argv in argvs),
+        "--seed",
+        "0",
+        "-o",
+        f"start={start}",
+    ]
 
 
 def rows(name: str, ours: float, theirs: float, ratio_goal: float, moonshot: str) -> list[dict]:
-    return [{"name": f"{name}: botarena play (whole process, best of runs)", "value": ours,
-             "unit": "s", "goal": f"<= {theirs / ratio_goal:.2f}{moonshot}"},
-            {"name": f"{name}: the original engine (recorded, issue 11)", "value": theirs,
-             "unit": "s", "goal": ""},
-            {"name": f"{name}: original engine / botarena", "value": theirs / ours, "unit": "x",
-             "goal": f">= {ratio_goal:g}"}]
+    return [
+        {
+            "name": f"{name}: botarena play (whole process, best of runs)",
+            "value": ours,
+            "unit": "s",
+            "goal": f"<= {theirs / ratio_goal:.2f}{moonshot}",
+        },
+        {
+            "name": f"{name}: the original engine (recorded, issue 11)",
+            "value": theirs,
+            "unit": "s",
+            "goal": "",
+        },
+        {
+            "name": f"{name}: original engine / botarena",
+            "value": theirs / ours,
+            "unit": "x",
+            "goal": f">= {ratio_goal:g}",
+        },
+    ]
 
 
 def run(quick: bool) -> list[dict]:
@@ -67,6 +105,13 @@ def run(quick: bool) -> list[dict]:
     with tempfile.TemporaryDirectory() as folder:
         ants = best_wall_s(ants_command(Path(folder)), runs)
         falldown = best_wall_s(falldown_command(Path(folder)), runs)
-    return [*rows("ants 500 turns, maze_04p_01, 4 process hold bots", ants, ANTS_2011_S, 10,
-                  f" (moonshot 20x: <= {ANTS_2011_S / 20:.2f})"),
-            *rows("falldown 1000 slots, 4 probe-bot processes", falldown, FALLDOWN_JAVA_S, 5, "")]
+    return [
+        *rows(
+            "ants 500 turns, maze_04p_01, 4 process hold bots",
+            ants,
+            ANTS_2011_S,
+            10,
+            f" (moonshot 20x: <= {ANTS_2011_S / 20:.2f})",
+        ),
+        *rows("falldown 1000 slots, 4 probe-bot processes", falldown, FALLDOWN_JAVA_S, 5, ""),
+    ]

@@ -34,12 +34,20 @@ def in_process_speed(seconds: float) -> list[dict]:
         slots += result.turns
     elapsed = time.process_time() - started
     return [
-        {"name": "falldown in-process, 4 random: 1000-slot games per CPU second"
-                 " (slots/s / 1000)", "value": slots / elapsed / 1000, "unit": "games/s",
-         "goal": ">= 100"},
-        {"name": f"falldown in-process, 4 random: games per CPU second as played (mean"
-                 f" {slots / games:.0f} slots)", "value": games / elapsed, "unit": "games/s",
-         "goal": ""},
+        {
+            "name": "falldown in-process, 4 random: 1000-slot games per CPU second"
+            " (slots/s / 1000)",
+            "value": slots / elapsed / 1000,
+            "unit": "games/s",
+            "goal": ">= 100",
+        },
+        {
+            "name": f"falldown in-process, 4 random: games per CPU second as played (mean"
+            f" {slots / games:.0f} slots)",
+            "value": games / elapsed,
+            "unit": "games/s",
+            "goal": "",
+        },
     ]
 
 
@@ -50,19 +58,32 @@ def hunter_win_rate(games: int) -> dict:
         bots = [RANDOM] * 4
         bots[seed % 4] = HUNTER
         wins += botarena.play("falldown", bots, seed=seed).scores[seed % 4] == 1
-    return {"name": f"falldown hunter wins against 3 random ({games} seeded games)",
-            "value": 100 * wins / games, "unit": "%", "goal": ">= 95"}
+    return {
+        "name": f"falldown hunter wins against 3 random ({games} seeded games)",
+        "value": 100 * wins / games,
+        "unit": "%",
+        "goal": ">= 95",
+    }
 
 
 def probe_bots(logs: str) -> tuple[list[list[str]], str]:
     """The golden `move_only` game's four probe-bot command lines (logs written to `logs`)
     and its start cells: a 1000-slot game whatever the engine."""
     meta = json.loads((GOLDEN / "move_only" / "meta.json").read_text())
-    start = "/".join(",".join(cell) for cell in json.loads(
-        (GOLDEN / "move_only" / "bookmaker.json").read_text())["replay"]["initial"])
-    argvs = [[sys.executable, str(GOLDEN / "probe_bot.py"),
-              *(str(Path(logs) / arg) if arg.endswith(".txt") else arg for arg in argv[2:])]
-             for argv in meta["bots_argv"]]
+    start = "/".join(
+        ",".join(cell)
+        for cell in json.loads((GOLDEN / "move_only" / "bookmaker.json").read_text())["replay"][
+            "initial"
+        ]
+    )
+    argvs = [
+        [
+            sys.executable,
+            str(GOLDEN / "probe_bot.py"),
+            *(str(Path(logs) / arg) if arg.endswith(".txt") else arg for arg in argv[2:]),
+        ]
+        for argv in meta["bots_argv"]
+    ]
     return argvs, start
 
 
@@ -71,8 +92,9 @@ def process_game() -> float:
     with tempfile.TemporaryDirectory() as logs:
         argvs, start = probe_bots(logs)
         started = time.perf_counter()
-        result = botarena.play("falldown", [shlex.join(argv) for argv in argvs], seed=0,
-                               start=start)
+        result = botarena.play(
+            "falldown", [shlex.join(argv) for argv in argvs], seed=0, start=start
+        )
         elapsed = time.perf_counter() - started
     assert result.turns == 1000
     return elapsed
@@ -98,10 +120,22 @@ def java_game() -> float | None:
 
 def side_by_side() -> list[dict]:
     ours = process_game()
-    return [{"name": "falldown 1000-slot game, 4 probe-bot processes", "value": ours,
-             "unit": "s", "goal": "<= 1/5 of the Java engine"},
-            *compared("falldown", "Java engine", "FALLDOWN_BOOKMAKER to its command line",
-                      ours, java_game(), "<= 0.2")]
+    return [
+        {
+            "name": "falldown 1000-slot game, 4 probe-bot processes",
+            "value": ours,
+            "unit": "s",
+            "goal": "<= 1/5 of the Java engine",
+        },
+        *compared(
+            "falldown",
+            "Java engine",
+            "FALLDOWN_BOOKMAKER to its command line",
+            ours,
+            java_game(),
+            "<= 0.2",
+        ),
+    ]
 
 
 def run(quick: bool) -> list[dict]:

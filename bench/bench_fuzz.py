@@ -35,11 +35,18 @@ def run(quick: bool) -> list[dict]:
                     print(f"fuzz {name}: {kind}: {str(exc)[:200]}", file=sys.stderr)
         spent = time.perf_counter() - started
         rows += [
-            {"name": f"fuzz {name}: inputs tried", "value": count, "unit": "inputs",
-             "goal": f">= {count}"},
-            {"name": f"fuzz {name}: failures", "value": failures, "unit": "inputs",
-             "goal": "0"},
-            {"name": f"fuzz {name}: time per input", "value": spent / count * 1e6,
-             "unit": "µs", "goal": ""},
+            {
+                "name": f"fuzz {name}: inputs tried",
+                "value": count,
+                "unit": "inputs",
+                "goal": f">= {count}",
+            },
+            {"name": f"fuzz {name}: failures", "value": failures, "unit": "inputs", "goal": "0"},
+            {
+                "name": f"fuzz {name}: time per input",
+                "value": spent / count * 1e6,
+                "unit": "µs",
+                "goal": "",
+            },
         ]
     return rows

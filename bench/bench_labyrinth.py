@@ -84,9 +84,12 @@ def average_score(adventurers: str, seeds: list[str]) -> float:
     """The adventurers' average game score against `warden` (default options)."""
     import botarena
 
-    scores = [botarena.play("labyrinth", [f"builtin:labyrinth/{adventurers}",
-                                          "builtin:labyrinth/warden"], seed=seed).scores[0]
-              for seed in seeds]
+    scores = [
+        botarena.play(
+            "labyrinth", [f"builtin:labyrinth/{adventurers}", "builtin:labyrinth/warden"], seed=seed
+        ).scores[0]
+        for seed in seeds
+    ]
     return sum(scores) / len(scores)
 
 
@@ -97,8 +100,15 @@ def posts_game() -> tuple[float, float]:
     import botarena
 
     posts = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
-    command = [*botarena_command(), "play", "labyrinth", f"post:{posts / 'wallfollower.md'}",
-               f"post:{posts / 'static.md'}", "--seed", POSTS_SEED]
+    command = [
+        *botarena_command(),
+        "play",
+        "labyrinth",
+        f"post:{posts / 'wallfollower.md'}",
+        f"post:{posts / 'static.md'}",
+        "--seed",
+        POSTS_SEED,
+    ]
     best = (float("inf"), 0.0)
     for _ in range(5):
         cpu, started = children_cpu_s(), time.perf_counter()
@@ -111,16 +121,32 @@ def posts_rows() -> list[dict]:
     wall, cpu = posts_game()
     goal = 4 * ORIGINAL_POSTS_GAME_S
     return [
-        {"name": f"labyrinth posts wallfollower vs static, --seed {POSTS_SEED} (9 552 turns),"
-                 " whole `botarena play`, best of 5", "value": wall, "unit": "s",
-         "goal": f"<= {goal:.1f}"},
-        {"name": "  its CPU time: jury + both Node runners, user + system", "value": cpu,
-         "unit": "s", "goal": ""},
-        {"name": "labyrinth original controller, wall follower vs static DFS maze (10 435"
-                 " turns), recorded for issue 11", "value": ORIGINAL_POSTS_GAME_S, "unit": "s",
-         "goal": ""},
-        {"name": "labyrinth posts game / original controller's game", "value":
-         wall / ORIGINAL_POSTS_GAME_S, "unit": "x", "goal": "<= 4"},
+        {
+            "name": f"labyrinth posts wallfollower vs static, --seed {POSTS_SEED} (9 552 turns),"
+            " whole `botarena play`, best of 5",
+            "value": wall,
+            "unit": "s",
+            "goal": f"<= {goal:.1f}",
+        },
+        {
+            "name": "  its CPU time: jury + both Node runners, user + system",
+            "value": cpu,
+            "unit": "s",
+            "goal": "",
+        },
+        {
+            "name": "labyrinth original controller, wall follower vs static DFS maze (10 435"
+            " turns), recorded for issue 11",
+            "value": ORIGINAL_POSTS_GAME_S,
+            "unit": "s",
+            "goal": "",
+        },
+        {
+            "name": "labyrinth posts game / original controller's game",
+            "value": wall / ORIGINAL_POSTS_GAME_S,
+            "unit": "x",
+            "goal": "<= 4",
+        },
     ]
 
 
@@ -128,17 +154,34 @@ def run(quick: bool) -> list[dict]:
     seeds = [f"bench{i}" for i in range(3 if quick else 10)]
     rate, recordings, turns = whole_games(seeds)
     rows = [
-        {"name": f"labyrinth in-process cartographer vs warden, n = 3..12 ({turns} turns)",
-         "value": rate, "unit": "turns/s", "goal": ""},
-        {"name": "labyrinth rules alone, recorded replies, with every call's arguments",
-         "value": rules_alone(seeds, recordings, True), "unit": "turns/s", "goal": ">= 20000"},
-        {"name": "labyrinth rules alone, recorded replies, apply only",
-         "value": rules_alone(seeds, recordings, False), "unit": "turns/s", "goal": ">= 20000"},
+        {
+            "name": f"labyrinth in-process cartographer vs warden, n = 3..12 ({turns} turns)",
+            "value": rate,
+            "unit": "turns/s",
+            "goal": "",
+        },
+        {
+            "name": "labyrinth rules alone, recorded replies, with every call's arguments",
+            "value": rules_alone(seeds, recordings, True),
+            "unit": "turns/s",
+            "goal": ">= 20000",
+        },
+        {
+            "name": "labyrinth rules alone, recorded replies, apply only",
+            "value": rules_alone(seeds, recordings, False),
+            "unit": "turns/s",
+            "goal": ">= 20000",
+        },
     ]
     strength_seeds = [f"strength{i}" for i in range(3 if quick else 12)]
     for name in ("cartographer", "wallfollower"):
-        rows.append({"name": f"labyrinth {name} vs warden, average adventurer score"
-                             f" ({len(strength_seeds)} games)",
-                     "value": average_score(name, strength_seeds), "unit": "points",
-                     "goal": "cartographer > wallfollower"})
+        rows.append(
+            {
+                "name": f"labyrinth {name} vs warden, average adventurer score"
+                f" ({len(strength_seeds)} games)",
+                "value": average_score(name, strength_seeds),
+                "unit": "points",
+                "goal": "cartographer > wallfollower",
+            }
+        )
     return rows + posts_rows()

@@ -58,8 +58,9 @@ FLOOD_GAME = textwrap.dedent("""
 def peak_kib(spec: str) -> int:
     """The jury's peak resident memory (KiB) over one game against `spec`, in a fresh
     Python process."""
-    done = subprocess.run([sys.executable, "-c", FLOOD_GAME, spec], capture_output=True,
-                          check=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", FLOOD_GAME, spec], capture_output=True, check=True, text=True
+    )
     return int(done.stdout.split()[-1])
 
 
@@ -123,18 +124,27 @@ def run(quick: bool) -> list[dict]:
         plain = (best["long"] - best["short"]) / exchanges * 1e6
         boxed = (best["long_box"] - best["short_box"]) / exchanges * 1e6
         rows += [
-            {"name": "sandbox extra cost per bot start", "value": start_ms, "unit": "ms",
-             "goal": "<= 30"},
+            {
+                "name": "sandbox extra cost per bot start",
+                "value": start_ms,
+                "unit": "ms",
+                "goal": "<= 30",
+            },
             {"name": "amazes exchange, no sandbox", "value": plain, "unit": "us", "goal": ""},
             {"name": "amazes exchange, sandbox", "value": boxed, "unit": "us", "goal": ""},
-            {"name": "sandbox exchange cost / no sandbox", "value": boxed / plain,
-             "unit": "x", "goal": "<= 1.1"},
+            {
+                "name": "sandbox exchange cost / no sandbox",
+                "value": boxed / plain,
+                "unit": "x",
+                "goal": "<= 1.1",
+            },
         ]
         for choice, op, calls, what in (
-                ("v1", "cpu", 20000, "bot CPU read, cgroup v1 cpuacct.usage"),
-                ("v2", "cpu", 20000, "bot CPU read, cgroup v2 cpu.stat"),
-                ("v1", "freeze", 200, "freeze and thaw, cgroup v1 freezer.state"),
-                ("v2", "freeze", 200, "freeze and thaw, cgroup v2 cgroup.freeze")):
+            ("v1", "cpu", 20000, "bot CPU read, cgroup v1 cpuacct.usage"),
+            ("v2", "cpu", 20000, "bot CPU read, cgroup v2 cpu.stat"),
+            ("v1", "freeze", 200, "freeze and thaw, cgroup v1 freezer.state"),
+            ("v2", "freeze", 200, "freeze and thaw, cgroup v2 cgroup.freeze"),
+        ):
             took = group_op_us(choice, op, calls // 10 if quick else calls)
             if took is not None:
                 rows.append({"name": what, "value": took, "unit": "us", "goal": ""})
@@ -142,19 +152,41 @@ def run(quick: bool) -> list[dict]:
             path = folder / bot / "bot.py"
             path.parent.mkdir()
             path.write_text(HARNESS + "\n" + PYTHON_BOTS[bot] + "\n")
-            rows.append({"name": f"jury peak memory, game against {bot}",
-                         "value": peak_kib(f"{sys.executable} {path} amazes") / 1024,
-                         "unit": "MiB", "goal": "<= 200"})
-        rows.append({"name": "jury peak memory, game against a quiet bot",
-                     "value": peak_kib(f"{binary}") / 1024, "unit": "MiB", "goal": ""})
+            rows.append(
+                {
+                    "name": f"jury peak memory, game against {bot}",
+                    "value": peak_kib(f"{sys.executable} {path} amazes") / 1024,
+                    "unit": "MiB",
+                    "goal": "<= 200",
+                }
+            )
+        rows.append(
+            {
+                "name": "jury peak memory, game against a quiet bot",
+                "value": peak_kib(f"{binary}") / 1024,
+                "unit": "MiB",
+                "goal": "",
+            }
+        )
         bomb = folder / "bomb"
         bomb.mkdir()
         (bomb / "bot.c").write_text(c_source("fork_bomb"))
-        subprocess.run(["gcc", "-O1", "-o", str(bomb / "bot"), str(bomb / "bot.c")],
-                       check=True)
+        subprocess.run(["gcc", "-O1", "-o", str(bomb / "bot"), str(bomb / "bot.c")], check=True)
         tries = [fork_bomb_kill_s(bomb / "bot") for _ in range(3 if quick else 10)]
-        rows.append({"name": "kill and reap a fork bomb (64 processes)",
-                     "value": min(tries) * 1000, "unit": "ms", "goal": "<= 100"})
-        rows.append({"name": "kill and reap a fork bomb, slowest try",
-                     "value": max(tries) * 1000, "unit": "ms", "goal": ""})
+        rows.append(
+            {
+                "name": "kill and reap a fork bomb (64 processes)",
+                "value": min(tries) * 1000,
+                "unit": "ms",
+                "goal": "<= 100",
+            }
+        )
+        rows.append(
+            {
+                "name": "kill and reap a fork bomb, slowest try",
+                "value": max(tries) * 1000,
+                "unit": "ms",
+                "goal": "",
+            }
+        )
     return rows

@@ -24,8 +24,9 @@ def tournament(games: int, seats: int, bots: list[str], seed: int = 1) -> list[G
         names = tuple(rng.sample(bots, seats))
         scores = tuple(float(rng.randint(0, 100)) for _ in names)
         ranks = tuple(1 + sum(other > mine for other in scores) for mine in scores)
-        records.append(GameRecord(str(index), names, scores, ranks, ("ok",) * seats,
-                                  (0,) * seats, order=index))
+        records.append(
+            GameRecord(str(index), names, scores, ranks, ("ok",) * seats, (0,) * seats, order=index)
+        )
     return records
 
 
@@ -41,15 +42,32 @@ def run(quick: bool) -> list[dict]:
     duel = tournament(games, 2, bots)
     four = tournament(games, 4, bots)
     standings("amazes", duel[:10], bots)  # the game registry and openskill imported
-    rows = [{"name": f"standings {method}, 2 seats, {games} games",
-             "value": per_game_ms("amazes", duel, bots, method), "unit": "ms/game",
-             "goal": "<= 0.2"} for method in ("points", "places", "mean-score")]
-    rows.append({"name": f"standings places, 4 seats, {games} games",
-                 "value": per_game_ms("falldown", four, bots, "places"), "unit": "ms/game",
-                 "goal": "<= 0.5"})
+    rows = [
+        {
+            "name": f"standings {method}, 2 seats, {games} games",
+            "value": per_game_ms("amazes", duel, bots, method),
+            "unit": "ms/game",
+            "goal": "<= 0.2",
+        }
+        for method in ("points", "places", "mean-score")
+    ]
+    rows.append(
+        {
+            "name": f"standings places, 4 seats, {games} games",
+            "value": per_game_ms("falldown", four, bots, "places"),
+            "unit": "ms/game",
+            "goal": "<= 0.5",
+        }
+    )
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
         plot_history("amazes", duel, bots, Path(folder) / "history.png", rank_by="places")
-        rows.append({"name": f"history plot, 50 bots, {games} games",
-                     "value": time.perf_counter() - started, "unit": "s", "goal": "<= 10"})
+        rows.append(
+            {
+                "name": f"history plot, 50 bots, {games} games",
+                "value": time.perf_counter() - started,
+                "unit": "s",
+                "goal": "<= 10",
+            }
+        )
     return rows

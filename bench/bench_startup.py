@@ -45,17 +45,26 @@ def median_ms(command: list[str], runs: int) -> tuple[float, float]:
 def run(quick: bool) -> list[dict]:
     runs = 5 if quick else 21
     botarena = botarena_command()
-    rows = [("python3 -c pass", [sys.executable, "-c", "pass"], ""),
-            ("botarena --version", [*botarena, "--version"], "<= 150"),
-            ("botarena games", [*botarena, "games"], ""),
-            ("botarena play amazes builtin:amazes/random builtin:amazes/random",
-             [*botarena, "play", "amazes", "builtin:amazes/random", "builtin:amazes/random"],
-             "<= 300")]
+    rows = [
+        ("python3 -c pass", [sys.executable, "-c", "pass"], ""),
+        ("botarena --version", [*botarena, "--version"], "<= 150"),
+        ("botarena games", [*botarena, "games"], ""),
+        (
+            "botarena play amazes builtin:amazes/random builtin:amazes/random",
+            [*botarena, "play", "amazes", "builtin:amazes/random", "builtin:amazes/random"],
+            "<= 300",
+        ),
+    ]
     table = []
     for name, command, goal in rows:
         wall, cpu = median_ms(command, runs)
-        table += [{"name": f"start-up: {name} (whole process, median of {runs})",
-                   "value": wall, "unit": "ms", "goal": goal},
-                  {"name": "  its CPU time, user + system", "value": cpu, "unit": "ms",
-                   "goal": ""}]
+        table += [
+            {
+                "name": f"start-up: {name} (whole process, median of {runs})",
+                "value": wall,
+                "unit": "ms",
+                "goal": goal,
+            },
+            {"name": "  its CPU time, user + system", "value": cpu, "unit": "ms", "goal": ""},
+        ]
     return table

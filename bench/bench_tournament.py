@@ -21,9 +21,15 @@ def _tournament(folder: Path, name: str, bots: list[str], per_pair: int):
 
     store = Store.open(f"sqlite:///{folder / (name + '.db')}")
     rules = get_game("amazes")
-    tournament, _ = create(store, name, rules, [parse_bot_option(rules, b) for b in bots],
-                           Settings(games_per_pair=per_pair, seed=1,
-                                    replay_dir=folder / "replays"), folder, print)
+    tournament, _ = create(
+        store,
+        name,
+        rules,
+        [parse_bot_option(rules, b) for b in bots],
+        Settings(games_per_pair=per_pair, seed=1, replay_dir=folder / "replays"),
+        folder,
+        print,
+    )
     return store, tournament
 
 
@@ -47,8 +53,9 @@ class _TimedInline:
         self.inner.shutdown()
 
 
-def _timed_run(folder: Path, name: str, bots: list[str], per_pair: int, executor
-               ) -> tuple[float, list]:
+def _timed_run(
+    folder: Path, name: str, bots: list[str], per_pair: int, executor
+) -> tuple[float, list]:
     from botarena.tournament import runner
 
     store, tournament = _tournament(folder, name, bots, per_pair)
@@ -79,8 +86,12 @@ def overhead_ms(quick: bool) -> tuple[float, float, int]:
             outside = min(outside, elapsed - executor.in_games)
             started = time.perf_counter()
             for index, game in enumerate(games):
-                botarena.play("amazes", [specs[s] for s in game.seats], seed=game.seed,
-                              replay=folder / "loop" / f"{index}.json.gz")
+                botarena.play(
+                    "amazes",
+                    [specs[s] for s in game.seats],
+                    seed=game.seed,
+                    replay=folder / "loop" / f"{index}.json.gz",
+                )
             loop = min(loop, time.perf_counter() - started)
         count = len(games)
     return (tournament - loop) / count * 1000, outside / count * 1000, count
@@ -101,8 +112,9 @@ def workers_speedup(quick: bool) -> tuple[float, float]:
                 executor = LocalExecutor(workers)
                 for warm in [executor.pool.submit(time.sleep, 0.3) for _ in range(workers)]:
                     warm.result()  # the workers are started before the clock: paid once
-                elapsed, games = _timed_run(Path(tmp), f"w{workers}-{attempt}", bots,
-                                            per_pair, executor)
+                elapsed, games = _timed_run(
+                    Path(tmp), f"w{workers}-{attempt}", bots, per_pair, executor
+                )
                 best[workers] = max(best[workers], len(games) / elapsed)
     return best[1], best[2]
 
@@ -111,14 +123,34 @@ def run(quick: bool) -> list[dict]:
     overhead, outside, count = overhead_ms(quick)
     one, two = workers_speedup(quick)
     return [
-        {"name": f"tournament overhead per game ({count} in-process Amazes games)",
-         "value": round(overhead, 2), "unit": "ms", "goal": "<= 5"},
-        {"name": "runner time outside the games, per game", "value": round(outside, 2),
-         "unit": "ms", "goal": "<= 5"},
-        {"name": "process-bot games/s, 1 worker (best of 3)", "value": round(one, 2),
-         "unit": "games/s", "goal": ""},
-        {"name": "process-bot games/s, 2 workers (best of 3)", "value": round(two, 2),
-         "unit": "games/s", "goal": ""},
-        {"name": "speed-up 1 -> 2 workers", "value": round(two / one, 2), "unit": "x",
-         "goal": ">= 1.8"},
+        {
+            "name": f"tournament overhead per game ({count} in-process Amazes games)",
+            "value": round(overhead, 2),
+            "unit": "ms",
+            "goal": "<= 5",
+        },
+        {
+            "name": "runner time outside the games, per game",
+            "value": round(outside, 2),
+            "unit": "ms",
+            "goal": "<= 5",
+        },
+        {
+            "name": "process-bot games/s, 1 worker (best of 3)",
+            "value": round(one, 2),
+            "unit": "games/s",
+            "goal": "",
+        },
+        {
+            "name": "process-bot games/s, 2 workers (best of 3)",
+            "value": round(two, 2),
+            "unit": "games/s",
+            "goal": "",
+        },
+        {
+            "name": "speed-up 1 -> 2 workers",
+            "value": round(two / one, 2),
+            "unit": "x",
+            "goal": ">= 1.8",
+        },
     ]

@@ -46,8 +46,12 @@ def main() -> int:
     table = Table("benchmark", "value", "unit", "goal")
     for row in rows:
         value = row["value"]
-        table.add_row(row["name"], f"{value:.4g}" if isinstance(value, float) else str(value),
-                      row["unit"], str(row.get("goal", "")))
+        table.add_row(
+            row["name"],
+            f"{value:.4g}" if isinstance(value, float) else str(value),
+            row["unit"],
+            str(row.get("goal", "")),
+        )
     Console().print(table)
     return 0
 

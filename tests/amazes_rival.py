@@ -142,8 +142,9 @@ class RivalBot:
         gain = self.gains.gain
         offset = RICH_OFFSET if self.points > 900 else OFFSET
         look = 0.0 if self.turn == 149 else 1.0
-        ranked = sorted(reachable, key=lambda s: -(walked[s] + look * gain[s])
-                        / (steps[s] + offset))
+        ranked = sorted(
+            reachable, key=lambda s: -(walked[s] + look * gain[s]) / (steps[s] + offset)
+        )
         fear = min(1.0, max(0.0, (self.turn - FEAR_FROM) / (FEAR_FULL - FEAR_FROM)))
         if fear == 0 or not self.belief:
             return ranked[0]
@@ -167,6 +168,9 @@ class RivalBot:
         me_row, me_col = divmod(self.square, FRAME)
         mine = (row - me_row) ** 2 + (col - me_col) ** 2
         ring = squares_at(self.map, hunter, (row - hrow) ** 2 + (col - hcol) ** 2)
-        rivals = sum(1 for s in ring if s != square
-                     and (s // FRAME - me_row) ** 2 + (s % FRAME - me_col) ** 2 <= mine)
+        rivals = sum(
+            1
+            for s in ring
+            if s != square and (s // FRAME - me_row) ** 2 + (s % FRAME - me_col) ** 2 <= mine
+        )
         return 1.0 / (1 + rivals)

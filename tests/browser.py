@@ -7,8 +7,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 
 def launch(playwright: Any) -> Any:
@@ -31,8 +38,10 @@ def open_viewer(browser: Any, url: str, *, ready: bool = True) -> Viewer:
     """Open `url` in a fresh page; with `ready`, wait until the viewer (or its refusal) is up."""
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     viewer = Viewer(page)
-    page.on("console", lambda message: viewer.errors.append(message.text)
-            if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: viewer.errors.append(message.text) if message.type == "error" else None,
+    )
     page.on("pageerror", lambda error: viewer.errors.append(str(error)))
     page.goto(url)
     if ready:

@@ -1,11 +1,14 @@
-"""Test fixtures: the repository's data folder, and system tools the tests need."""
+"""Test fixtures (the data folder, system tools, servers) and the suite's own rules: tests
+that need a server, a browser or PostgreSQL are `slow`; in CI a skip is a failure; a test
+session leaves no process and no file behind."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -13,22 +16,19 @@ import pytest
 from testdata import DATA
 
 
-def ensure_debian_package(program: str, package: str) -> str:
-    """The path of `program`, installing Debian's `package` first if it is missing."""
+def debian_program(program: str, package: str) -> str:
+    """The path of `program`; the test is skipped, naming the Debian package to install,
+    when it is missing (tests install nothing; in CI a skip fails the run: see
+    `pytest_runtest_makereport`)."""
     path = shutil.which(program)
     if path is None:
-        subprocess.run(["apt-get", "update", "-qq"], check=True, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", package], check=True,
-                       capture_output=True)
-        path = shutil.which(program)
-    assert path is not None, f"{program} is still missing after installing {package}"
+        pytest.skip(f"{program} is missing: apt-get install {package}")
     return path
 
 
-def leftovers(marker: str | Path) -> list[str]:
-    """Processes still alive whose command line names `marker`, and zombie children of this
-    process (a zombie has no command line): what a finished game must not leave behind."""
-    found = []
+def _processes() -> Iterator[tuple[int, str, int, bytes]]:
+    """(pid, state, parent pid, command line) of every process, from /proc; a zombie, which
+    has no command line, is named by its [program name]."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -37,10 +37,171 @@ def leftovers(marker: str | Path) -> list[str]:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        state, parent = stat[stat.rfind(")") + 2:].split()[:2]
-        if str(marker).encode() in cmdline or (state == "Z" and int(parent) == os.getpid()):
-            found.append(f"{entry}: {cmdline!r} {state}")
+        state, parent = stat[stat.rfind(")") + 2 :].split()[:2]
+        name = stat[stat.find("(") + 1 : stat.rfind(")")]
+        yield int(entry), state, int(parent), cmdline or f"[{name}]".encode()
+
+
+def leftovers(marker: str | Path) -> list[str]:
+    """Processes still alive whose command line names `marker`, and zombie children of this
+    process (a zombie has no command line): what a finished game must not leave behind."""
+    return [
+        f"{pid}: {cmdline!r} {state}"
+        for pid, state, parent, cmdline in _processes()
+        if str(marker).encode() in cmdline or (state == "Z" and parent == os.getpid())
+    ]
+
+
+SLOW_FIXTURES = {"postgres_server", "browser"}
+"""Tests using these (a real server, a browser) are marked slow wherever they are."""
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        params = getattr(item, "callspec", None)
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())) or (
+            params is not None and "postgresql" in params.params.values()
+        ):
+            item.add_marker(pytest.mark.slow)
+
+
+def _ci_fails_skips(report: pytest.TestReport | pytest.CollectReport) -> None:
+    """In CI (`CI` set, as .ci/run does) a skipped test fails: CI installs every tool the
+    suite needs, so a skip there means something silently went untested."""
+    if report.skipped and os.environ.get("CI") and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where nothing may be: {reason}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport() -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    _ci_fails_skips(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report() -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    """A whole module skipped at collection (pytest.importorskip, a module-level skip) too."""
+    report = yield
+    _ci_fails_skips(report)
+    return report
+
+
+INTERPRETER_HELPERS = (b"multiprocessing.forkserver", b"multiprocessing.resource_tracker")
+"""Children that multiprocessing keeps for the whole interpreter once a pool has run (the
+tournament's local pool, in-process): they end with it and are nobody's leak."""
+
+
+def _children() -> list[str]:
+    """This process's live and zombie children, but multiprocessing's own helpers."""
+    return [
+        f"{pid} ({state}): {cmdline!r}"
+        for pid, state, parent, cmdline in _processes()
+        if parent == os.getpid() and not any(helper in cmdline for helper in INTERPRETER_HELPERS)
+    ]
+
+
+def _files() -> set[Path]:
+    """Every file in the repository and the current folder, ignored ones too (a stray replay
+    is ignored by git but still left behind), but version control, virtualenvs and caches."""
+    skipped = {
+        ".git",
+        ".venv",
+        "__pycache__",
+        ".hypothesis",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+    }
+    found = set()
+    for root in {REPOSITORY, Path.cwd()}:
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = [name for name in subfolders if name not in skipped]
+            found.update(Path(folder, name) for name in names)
     return found
+
+
+@pytest.fixture(autouse=True)
+def not_a_subreaper() -> Iterator[None]:
+    """After each test, this process stops being a child subreaper (an in-process jury made
+    it one, to reap its own bots): orphans of the `botarena` commands later tests start must
+    go to init, as they do under a user's shell, not become zombies of the test process."""
+    yield
+    from botarena.core.sandbox import PR_SET_CHILD_SUBREAPER
+
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def nothing_left_behind(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Fails the session (an error in its last teardown) if its tests left a process (a
+    child, or any process naming their temporary folders), a zombie or a file in the
+    repository or the current folder: every test works in its own temporary folder and ends
+    what it starts. (Files left in TMPDIR: pytest_sessionfinish.)"""
+    before = _files()
+    yield
+    import time
+
+    deadline = time.monotonic() + 5  # a bot killed at a game's end may still be exiting
+    while _children() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    temporary = str(tmp_path_factory.getbasetemp()).encode()
+    named = [
+        f"{pid} ({state}): {cmdline!r}"
+        for pid, state, parent, cmdline in _processes()
+        if temporary in cmdline and parent != os.getpid()
+    ]
+    problems = [f"process left running: {process}" for process in _children() + named]
+    problems += [f"file left behind: {path}" for path in sorted(_files() - before)]
+    assert not problems, "\n".join(problems)
+
+
+_SESSION_TMP = pytest.StashKey[str]()
+TMP_CACHES = ("pytest-of-", "botarena-testdata-", "botarena-maps-", "pymp-")
+"""What may stay in the session's TMPDIR: pytest's temporary folders (tmp_path), data
+unpacked once (tests/testdata.py, botarena.core.maps), and multiprocessing's folders, which a
+process removes at exit unless the test kills it (kill -9, as test_tournament_kill does)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session gets a private TMPDIR (inherited by the xdist workers and every program the
+    tests start), so a file a test leaves outside its tmp_path is seen at the end."""
+    if hasattr(config, "workerinput"):
+        return
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="botarena-tests-")
+    os.chmod(folder, 0o755)  # the postgres user reaches its server's folder in there
+    config.stash[_SESSION_TMP] = folder
+    os.environ["TMPDIR"] = folder
+    tempfile.tempdir = None  # forget a choice made before TMPDIR was set
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fails the run if a test left something in the session's TMPDIR outside its tmp_path;
+    removes TMPDIR when the run passed (kept otherwise, with the failed tests' folders)."""
+    folder = session.config.stash.get(_SESSION_TMP, None)
+    if folder is None:
+        return
+    left = sorted(name for name in os.listdir(folder) if not name.startswith(TMP_CACHES))
+    if left:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"\nFAILED: tests left {', '.join(left)} in {folder}, outside their tmp_path",
+                red=True,
+            )
+    if session.exitstatus == 0:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -51,13 +212,13 @@ def data() -> Path:
 
 @pytest.fixture(scope="session")
 def cc() -> str:
-    """A C compiler, installed from Debian when missing."""
-    return ensure_debian_package("gcc", "gcc")
+    """A C compiler (Debian's gcc)."""
+    return debian_program("gcc", "gcc")
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A real PostgreSQL server for this test session (Debian's, installed when missing):
+    """A real PostgreSQL server for this test session (Debian's):
     `initdb` in a temporary folder, a free port on 127.0.0.1, run as the `postgres` user
     when the tests run as root (initdb refuses root); yields its URL without a database."""
     import glob
@@ -66,7 +227,7 @@ def postgres_server() -> Iterator[str]:
     import time
 
     if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
-        ensure_debian_package("pg_ctlcluster", "postgresql")
+        pytest.skip("PostgreSQL's initdb is missing: apt-get install postgresql")
     bindir = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))[-1]).parent
     folder = Path(tempfile.mkdtemp(prefix="botarena-pg-"))
     as_user: list[str] = []
@@ -76,11 +237,37 @@ def postgres_server() -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(folder / "data"), "-U",
-                    "postgres", "--auth=trust", "-E", "UTF8"], check=True, capture_output=True)
-    server = subprocess.Popen([*as_user, str(bindir / "postgres"), "-D", str(folder / "data"),
-                               "-p", str(port), "-h", "127.0.0.1", "-k", str(folder)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            *as_user,
+            str(bindir / "initdb"),
+            "-D",
+            str(folder / "data"),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    server = subprocess.Popen(
+        [
+            *as_user,
+            str(bindir / "postgres"),
+            "-D",
+            str(folder / "data"),
+            "-p",
+            str(port),
+            "-h",
+            "127.0.0.1",
+            "-k",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         for _ in range(300):
             with socket.socket() as client:
@@ -96,13 +283,13 @@ def postgres_server() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium, headless, driven by Playwright (tests/browser.py), installed from
-    Debian when missing (never a downloaded browser)."""
+    """Debian's chromium, headless, driven by Playwright (tests/browser.py); never a
+    downloaded browser."""
     from playwright.sync_api import sync_playwright
 
     from browser import launch
 
-    ensure_debian_package("chromium", "chromium")
+    debian_program("chromium", "chromium")
     with sync_playwright() as playwright:
         chromium = launch(playwright)
         yield chromium
@@ -110,8 +297,9 @@ def browser():
 
 
 @pytest.fixture
-def cgroups_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-                    ) -> Iterator[str]:
+def cgroups_backend(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
     """BOTARENA_CGROUPS set to the test's parameter (v1, v2 or off; none: the machine's
     choice), the cached choice cleared around the test."""
     from botarena.core import cgroups

@@ -21,19 +21,92 @@ from typing import Any
 
 import botarena
 from botarena.core.rules import GameError, ProtocolError
-from testdata import DATA
+from testdata import AMAZES_MAZES, DATA
 
 # bits that break parsers: numbers at and past every bound, separators, control and
 # non-ASCII characters, JSON structure
-TOKENS = ["0", "-1", "1", "7", "255", "256", "65536", "2147483648", "9" * 30, "1e400", "nan",
-          "NaN", "Infinity", "-0", "1.5", " ", "  ", "\t", "\n", "\r", "\r\n", "\x00", "\ufeff",
-          "é", "\U0001f600", "\udcff", '"', "'", ",", ":", "[", "]", "{", "}", "[" * 300,
-          "{\"a\":" * 300, "[" * 5000 + "]" * 5000, "null", "true", "go", "o", "N", "E",
-          "S", "W", "F", "L", "R", "T",
-          "%", "*", "m ", "rows", "cols", "players", "#", "```", "    ", "-", "|", "+"]
+TOKENS = [
+    "0",
+    "-1",
+    "1",
+    "7",
+    "255",
+    "256",
+    "65536",
+    "2147483648",
+    "9" * 30,
+    "1e400",
+    "nan",
+    "NaN",
+    "Infinity",
+    "-0",
+    "1.5",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r",
+    "\r\n",
+    "\x00",
+    "\ufeff",
+    "é",
+    "\U0001f600",
+    "\udcff",
+    '"',
+    "'",
+    ",",
+    ":",
+    "[",
+    "]",
+    "{",
+    "}",
+    "[" * 300,
+    '{"a":' * 300,
+    "[" * 5000 + "]" * 5000,
+    "null",
+    "true",
+    "go",
+    "o",
+    "N",
+    "E",
+    "S",
+    "W",
+    "F",
+    "L",
+    "R",
+    "T",
+    "%",
+    "*",
+    "m ",
+    "rows",
+    "cols",
+    "players",
+    "#",
+    "```",
+    "    ",
+    "-",
+    "|",
+    "+",
+]
 
-JSON_VALUES: list[Any] = [None, True, False, 0, -1, 1, 2**63, 10**30, 1.5, "", "x", [], {},
-                          [[]], {"a": None}, "1"]
+JSON_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2**63,
+    10**30,
+    1.5,
+    "",
+    "x",
+    [],
+    {},
+    [[]],
+    {"a": None},
+    "1",
+]
 
 
 def mutate(text: str, rng: random.Random, rounds: int | None = None) -> str:
@@ -44,19 +117,23 @@ def mutate(text: str, rng: random.Random, rounds: int | None = None) -> str:
         at = rng.randint(0, size)
         kind = rng.randrange(7)
         if kind == 0 and size:
-            text = text[:at] + chr(rng.randrange(0x80 if rng.random() < 0.8 else 0x3000))\
-                + text[at + 1:]
+            text = (
+                text[:at]
+                + chr(rng.randrange(0x80 if rng.random() < 0.8 else 0x3000))
+                + text[at + 1 :]
+            )
         elif kind == 1:
-            text = text[:at] + text[at + rng.randint(1, 40):]
+            text = text[:at] + text[at + rng.randint(1, 40) :]
         elif kind == 2:
-            span = text[at:at + rng.randint(1, 60)]
+            span = text[at : at + rng.randint(1, 60)]
             text = text[:at] + span * rng.randint(2, 6) + text[at:]
         elif kind == 3:
             text = text[:at] + rng.choice(TOKENS) + text[at:]
         elif kind == 4:
             lines = text.split("\n")
             rng.shuffle(lines) if len(lines) < 4 else lines.insert(
-                rng.randrange(len(lines)), lines.pop(rng.randrange(len(lines))))
+                rng.randrange(len(lines)), lines.pop(rng.randrange(len(lines)))
+            )
             text = "\n".join(lines)
         elif kind == 5:
             text = text[:at]
@@ -71,8 +148,13 @@ def mutate_json(value: Any, rng: random.Random) -> Any:
     stack = [value]
     while stack:
         node = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node) \
-            if isinstance(node, list) else ()
+        items = (
+            node.items()
+            if isinstance(node, dict)
+            else enumerate(node)
+            if isinstance(node, list)
+            else ()
+        )
         for key, child in items:
             nodes.append((node, key))
             if len(nodes) < 5000:
@@ -83,8 +165,11 @@ def mutate_json(value: Any, rng: random.Random) -> Any:
     roll = rng.random()
     if roll < 0.15:
         del container[key]
-    elif roll < 0.3 and isinstance(container[key], int | float) and not isinstance(
-            container[key], bool):
+    elif (
+        roll < 0.3
+        and isinstance(container[key], int | float)
+        and not isinstance(container[key], bool)
+    ):
         container[key] = container[key] + rng.choice([-1, 1, 10**6, -(10**6)])
     elif roll < 0.4 and isinstance(container, dict):
         container[rng.choice(["x", "reply", "fault", "seat"])] = rng.choice(JSON_VALUES)
@@ -120,8 +205,10 @@ GAMES = {
     "amazes": (["builtin:amazes/random", "builtin:amazes/random"], {"turns": 3}),
     "ants": (["builtin:ants/greedy", "builtin:ants/random"], {"turns": 3}),
     "falldown": (["builtin:falldown/random"] * 3 + ["builtin:falldown/hunter"], {"turns": 4}),
-    "labyrinth": (["builtin:labyrinth/wallfollower", "builtin:labyrinth/static"],
-                  {"max_rounds": 1}),
+    "labyrinth": (
+        ["builtin:labyrinth/wallfollower", "builtin:labyrinth/static"],
+        {"max_rounds": 1},
+    ),
 }
 APPLY_EVERY = 50  # applying to a copy of the state costs milliseconds: a sample of replies
 
@@ -193,7 +280,7 @@ def _map_text(ants: bool) -> str:
         from botarena.games.ants.mapfile import bundled_map, map_text
 
         return map_text(bundled_map(2))
-    return (DATA / "amazes" / "maze01.txt").read_text()
+    return (AMAZES_MAZES / "maze01.txt").read_text()
 
 
 def amazes_maze_target() -> Target:
@@ -287,8 +374,10 @@ def replay_target() -> Target:
 
 TARGETS: dict[str, Callable[[], Target]] = {
     **{f"{game} reply": (lambda game=game: reply_target(game)) for game in GAMES},
-    "amazes maze": amazes_maze_target, "ants map": ants_map_target,
-    "labyrinth post": post_target, "falldown bookmaker": bookmaker_target,
+    "amazes maze": amazes_maze_target,
+    "ants map": ants_map_target,
+    "labyrinth post": post_target,
+    "falldown bookmaker": bookmaker_target,
     "replay": replay_target,
 }
 

@@ -72,10 +72,13 @@ def sleeper():
     return ["/bin/sh", "-c", "sleep 600; :", MARK]
 '''
 
+
 def busy_bot(seconds: float) -> str:
     """A bot for any game (its argument) that burns `seconds` of CPU before each reply to a
     turn: not hostile, a bot that uses its time (the CPU clock's tests and bench)."""
-    return HARNESS + f"""
+    return (
+        HARNESS
+        + f"""
 def burn(seconds):
     end = time.process_time() + seconds
     while time.process_time() < end:
@@ -90,6 +93,7 @@ while True:
     burn({seconds!r})
     answer(reply)
 """
+    )
 
 
 PYTHON_BOTS: dict[str, str] = {
@@ -99,54 +103,53 @@ PYTHON_BOTS: dict[str, str] = {
     "hang_start": "time.sleep(600)",
     "hang_mid": "prelude(); play(2); request(); time.sleep(600)",
     "sleep_past_budget": "prelude(); play(1); reply = request(); time.sleep(5); answer(reply)"
-                         "; finish()",
-    "late_reply": "prelude(); play(1); reply = request(); time.sleep(2.5); answer(reply)"
-                  "; finish()",
+    "; finish()",
+    "late_reply": "prelude(); play(1); reply = request(); time.sleep(2.5); answer(reply); finish()",
     "flood_stdout": "prelude(); play(1); request()\n"
-                    "line = b'x' * 999 + b'\\n'\n"
-                    "for _ in range(100_000):\n    sys.stdout.buffer.write(line)\n"
-                    "sys.stdout.flush(); finish()",
+    "line = b'x' * 999 + b'\\n'\n"
+    "for _ in range(100_000):\n    sys.stdout.buffer.write(line)\n"
+    "sys.stdout.flush(); finish()",
     "flood_stderr": "def flood():\n    block = 'e' * 1_000_000\n"
-                    "    for _ in range(100):\n        sys.stderr.write(block)\n"
-                    "threading.Thread(target=flood, daemon=True).start()\n"
-                    "prelude(); finish()",
+    "    for _ in range(100):\n        sys.stderr.write(block)\n"
+    "threading.Thread(target=flood, daemon=True).start()\n"
+    "prelude(); finish()",
     "no_newline": "prelude(); play(1); sys.stdout.write(request()); sys.stdout.flush()"
-                  "; time.sleep(600)",
+    "; time.sleep(600)",
     "line_1gb": "prelude(); play(1); request()\nblock = b'x' * (1 << 20)\n"
-                "for _ in range(1024):\n    sys.stdout.buffer.write(block)\n"
-                "sys.stdout.flush(); finish()",
+    "for _ in range(1024):\n    sys.stdout.buffer.write(block)\n"
+    "sys.stdout.flush(); finish()",
     "binary_garbage": "prelude(); play(1); request()\n"
-                      "sys.stdout.buffer.write(bytes(range(256)) * 64 + b'\\n')\n"
-                      "sys.stdout.flush(); time.sleep(600)",
+    "sys.stdout.buffer.write(bytes(range(256)) * 64 + b'\\n')\n"
+    "sys.stdout.flush(); time.sleep(600)",
     "invalid_utf8": "prelude(); play(1); reply = request()\n"
-                    "sys.stdout.buffer.write(b'\\xff\\xfe\\xc3' + reply.encode() + b'\\n')\n"
-                    "sys.stdout.flush(); finish()",
+    "sys.stdout.buffer.write(b'\\xff\\xfe\\xc3' + reply.encode() + b'\\n')\n"
+    "sys.stdout.flush(); finish()",
     "close_stdout": "prelude(); play(1); request(); os.close(1); time.sleep(600)",
     "close_stdin": "prelude(); play(1); os.close(0); time.sleep(600)",
     "ignores_sigterm": "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-                       "prelude()\ntry:\n    finish()\nfinally:\n"
-                       "    while True:\n        time.sleep(1)",
+    "prelude()\ntry:\n    finish()\nfinally:\n"
+    "    while True:\n        time.sleep(1)",
     "double_fork": "prelude(); play(1)\n"
-                   "if os.fork() == 0:\n    try:\n        os.setsid()\n    except OSError:\n"
-                   "        pass\n    if os.fork() == 0:\n"
-                   "        os.execv('/bin/sh', sleeper())\n"
-                   "    os._exit(0)\n"
-                   "os.wait(); finish()",
+    "if os.fork() == 0:\n    try:\n        os.setsid()\n    except OSError:\n"
+    "        pass\n    if os.fork() == 0:\n"
+    "        os.execv('/bin/sh', sleeper())\n"
+    "    os._exit(0)\n"
+    "os.wait(); finish()",
     "setsid_child": "prelude(); play(1)\n"
-                    "if os.fork() == 0:\n    try:\n        os.setsid()\n"
-                    "    except OSError:\n        pass\n    os.execv('/bin/sh', sleeper())\n"
-                    "sys.exit(4)",
+    "if os.fork() == 0:\n    try:\n        os.setsid()\n"
+    "    except OSError:\n        pass\n    os.execv('/bin/sh', sleeper())\n"
+    "sys.exit(4)",
     "changes_pgid": "if os.fork() == 0:\n    try:\n        os.setsid()\n"
-                    "    except OSError:\n        pass\n    while True:\n        pass\n"
-                    "prelude(); finish()",
+    "    except OSError:\n        pass\n    while True:\n        pass\n"
+    "prelude(); finish()",
     "alloc_10gb": "prelude(); play(1); request()\nheld = []\n"
-                  "for _ in range(160):\n    held.append(b'm' * (64 << 20))\nfinish()",
+    "for _ in range(160):\n    held.append(b'm' * (64 << 20))\nfinish()",
     "fork_bomb_py": "prelude(); play(1); request()\n"
-                    "while True:\n    try:\n        os.fork()\n    except OSError:\n"
-                    "        pass",
+    "while True:\n    try:\n        os.fork()\n    except OSError:\n"
+    "        pass",
     "spin_between_turns": "def spin():\n    while True:\n        pass\n"
-                          "threading.Thread(target=spin, daemon=True).start()\n"
-                          "prelude(); finish()",
+    "threading.Thread(target=spin, daemon=True).start()\n"
+    "prelude(); finish()",
 }
 """Python bots that need nothing from the test: name -> body after HARNESS."""
 
@@ -207,19 +210,19 @@ C_BOTS: dict[str, str] = {
     "segv_start": "int main(int c, char **v) { volatile int *p = 0; *p = 1; return 0; }",
     "fork_bomb": "int main(int c, char **v) { prelude(v[1]); for (;;) fork(); }",
     "alloc_10gb_c": "int main(int c, char **v) { prelude(v[1]);\n"
-                    "  for (int i = 0; i < 160; i++) { char *p = malloc(64 << 20);"
-                    " if (p) memset(p, 1, 64 << 20); }\n  pause(); return 0; }",
+    "  for (int i = 0; i < 160; i++) { char *p = malloc(64 << 20);"
+    " if (p) memset(p, 1, 64 << 20); }\n  pause(); return 0; }",
     "spin_child": "int main(int c, char **v) { prelude(v[1]);\n"
-                  "  if (fork() == 0) for (;;) {}\n  pause(); return 0; }",
+    "  if (fork() == 0) for (;;) {}\n  pause(); return 0; }",
     "threads_cpu": "#include <pthread.h>\n#include <time.h>\n"
-                   "static void *spin(void *a) { for (;;) {} return a; }\n"
-                   "int main(int c, char **v) { pthread_t t[4]; prelude(v[1]);\n"
-                   "  for (int i = 0; i < 4; i++) pthread_create(&t[i], 0, spin, 0);\n"
-                   "  struct timespec pause_ = {0, 100000000}; nanosleep(&pause_, 0);\n"
-                   "  fputs(MAZE3, stdout); fflush(stdout); pause(); return 0; }",
+    "static void *spin(void *a) { for (;;) {} return a; }\n"
+    "int main(int c, char **v) { pthread_t t[4]; prelude(v[1]);\n"
+    "  for (int i = 0; i < 4; i++) pthread_create(&t[i], 0, spin, 0);\n"
+    "  struct timespec pause_ = {0, 100000000}; nanosleep(&pause_, 0);\n"
+    "  fputs(MAZE3, stdout); fflush(stdout); pause(); return 0; }",
     "flood_c": "int main(int c, char **v) { prelude(v[1]);\n"
-               "  static char buf[1 << 16]; memset(buf, 'y', sizeof buf);\n"
-               "  for (;;) fwrite(buf, 1, sizeof buf, stdout); }",
+    "  static char buf[1 << 16]; memset(buf, 'y', sizeof buf);\n"
+    "  for (;;) fwrite(buf, 1, sizeof buf, stdout); }",
 }
 """C bots: name -> source after C_PRELUDE (`prelude(game)` reaches the first request;
 threads_cpu answers generateMaze(3) after 100 ms of four spinning threads)."""

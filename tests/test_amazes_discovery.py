@@ -50,14 +50,23 @@ def knowing(maze: Maze) -> tuple[Knowledge, list[int]]:
 def test_look_discovers_corridors_and_one_square_beyond_each_side_opening() -> None:
     # From (10,10): a corridor east of 3 squares; (10,12) has openings north and south,
     # and (9,12) continues north: it is beyond a side opening, (8,12) is not seen.
-    maze = maze_with((10, 10, E), (10, 11, E), (10, 12, E), (10, 12, N), (10, 12, S),
-                     (9, 12, N), (10, 10, W))
+    maze = maze_with(
+        (10, 10, E), (10, 11, E), (10, 12, E), (10, 12, N), (10, 12, S), (9, 12, N), (10, 10, W)
+    )
     knowledge, found = knowing(maze)
     knowledge.look(sq(10, 10))
-    assert sorted(found) == sorted([sq(10, 10), sq(10, 11), sq(10, 12), sq(10, 13),
-                                    sq(9, 12), sq(11, 12), sq(10, 9)])
-    for known in (edge(10, 11, N), edge(10, 11, S), edge(10, 12, N), edge(10, 13, E),
-                  edge(10, 10, N), edge(10, 10, S), edge(10, 9, W)):
+    assert sorted(found) == sorted(
+        [sq(10, 10), sq(10, 11), sq(10, 12), sq(10, 13), sq(9, 12), sq(11, 12), sq(10, 9)]
+    )
+    for known in (
+        edge(10, 11, N),
+        edge(10, 11, S),
+        edge(10, 12, N),
+        edge(10, 13, E),
+        edge(10, 10, N),
+        edge(10, 10, S),
+        edge(10, 9, W),
+    ):
         assert knowledge.known[known]
     assert not knowledge.known[edge(9, 12, N)]  # the far square's other edges stay unknown
     assert not knowledge.discovered[sq(8, 12)]
@@ -159,20 +168,32 @@ def test_turn_five_narrative() -> None:
     squares 4 (1,0) and (1,24), become dead ends. The squares below the squares 4 keep two
     unknown sides and stay undiscovered."""
     openings = [(r, 12, S) for r in range(SIZE - 1)] + [(1, c, E) for c in range(1, 23)]
-    openings += [(0, 0, E), (0, 0, S), (1, 0, S), (0, 22, E), (0, 23, E), (0, 24, S),
-                 (1, 24, S)]
+    openings += [(0, 0, E), (0, 0, S), (1, 0, S), (0, 22, E), (0, 23, E), (0, 24, S), (1, 24, S)]
     maze = maze_with(*openings)
     knowledge, found = knowing(maze)
-    for known in ([edge(r, 12, S) for r in range(SIZE - 1)]
-                  + [edge(1, c, E) for c in range(1, 23)]
-                  + [edge(0, 22, S), edge(0, 22, W), edge(0, 1, S), edge(0, 1, E),
-                     edge(0, 23, S), edge(1, 0, E), edge(1, 24, W)]):
+    for known in (
+        [edge(r, 12, S) for r in range(SIZE - 1)]
+        + [edge(1, c, E) for c in range(1, 23)]
+        + [
+            edge(0, 22, S),
+            edge(0, 22, W),
+            edge(0, 1, S),
+            edge(0, 1, E),
+            edge(0, 23, S),
+            edge(1, 0, E),
+            edge(1, 24, W),
+        ]
+    ):
         knowledge.learn(known)
     assert not found
     knowledge.infer()
     assert all(knowledge.known[e] for side in OUTER_SIDES for e in side)
-    fields = {"1": [sq(0, 1), sq(0, 22)], "2": [sq(0, 23)], "3": [sq(0, 0), sq(0, 24)],
-              "4": [sq(1, 0), sq(1, 24)]}
+    fields = {
+        "1": [sq(0, 1), sq(0, 22)],
+        "2": [sq(0, 23)],
+        "3": [sq(0, 0), sq(0, 24)],
+        "4": [sq(1, 0), sq(1, 24)],
+    }
     for mark, squares in fields.items():
         for square in squares:
             assert knowledge.dead[square] and knowledge.discovered[square], mark
@@ -186,8 +207,12 @@ def naive_closure(maze: Maze, looks: list[int]) -> tuple[bytearray, bytearray]:
     """The rules applied by brute force: look at every square in `looks`, then apply every
     rule to every square, point and edge until nothing changes."""
     walls = maze.walls
-    discovered, exists, known, dead = (bytearray(SQUARES), bytearray(SQUARES),
-                                       bytearray(EDGES), bytearray(SQUARES))
+    discovered, exists, known, dead = (
+        bytearray(SQUARES),
+        bytearray(SQUARES),
+        bytearray(EDGES),
+        bytearray(SQUARES),
+    )
     for square in looks:
         discovered[square] = 1
         for d in range(4):
@@ -217,8 +242,12 @@ def naive_closure(maze: Maze, looks: list[int]) -> tuple[bytearray, bytearray]:
         for s in range(SQUARES):
             if dead[s]:
                 continue
-            closed = sum(1 for d in range(4) if known[SQUARE_EDGE[s * 4 + d]]
-                         and (walls[SQUARE_EDGE[s * 4 + d]] or dead[NEIGHBOUR[s * 4 + d]]))
+            closed = sum(
+                1
+                for d in range(4)
+                if known[SQUARE_EDGE[s * 4 + d]]
+                and (walls[SQUARE_EDGE[s * 4 + d]] or dead[NEIGHBOUR[s * 4 + d]])
+            )
             if closed >= 3:
                 dead[s] = discovered[s] = 1
                 for d in range(4):
@@ -236,8 +265,7 @@ def naive_closure(maze: Maze, looks: list[int]) -> tuple[bytearray, bytearray]:
             sides += [0, 2]
         if len(cols) == SIZE:
             sides += [1, 3]
-        sides += [(side + 2) % 4 for side in range(4)
-                  if all(known[e] for e in OUTER_SIDES[side])]
+        sides += [(side + 2) % 4 for side in range(4) if all(known[e] for e in OUTER_SIDES[side])]
         for side in sides:
             for e in OUTER_SIDES[side]:
                 if not known[e]:
@@ -247,8 +275,10 @@ def naive_closure(maze: Maze, looks: list[int]) -> tuple[bytearray, bytearray]:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), looks=st.lists(st.integers(0, SQUARES - 1), min_size=1,
-                                                   max_size=40))
+@given(
+    seed=st.integers(0, 10_000),
+    looks=st.lists(st.integers(0, SQUARES - 1), min_size=1, max_size=40),
+)
 def test_incremental_inference_equals_the_naive_fixed_point(seed: int, looks: list[int]) -> None:
     maze = generate_maze(random.Random(seed))
     knowledge, found = knowing(maze)

@@ -52,6 +52,7 @@ def test_the_open_field_is_where_the_tests_put_it() -> None:
 
 # -- the filter --------------------------------------------------------------------------------
 
+
 def test_first_reading_is_uniform_over_the_ring() -> None:
     """25 = 0+25 = 9+16: from the corner (0, 0) the opponent is on (0,5), (3,4), (4,3) or
     (5,0), nothing more likely than the rest."""
@@ -59,7 +60,8 @@ def test_first_reading_is_uniform_over_the_ring() -> None:
     tracker = Tracker()
     tracker.observe(walks, at(0, 0), 25)
     assert tracker.belief == pytest.approx(
-        {at(0, 5): 0.25, at(3, 4): 0.25, at(4, 3): 0.25, at(5, 0): 0.25})
+        {at(0, 5): 0.25, at(3, 4): 0.25, at(4, 3): 0.25, at(5, 0): 0.25}
+    )
 
 
 def test_capture_plan_from_a_distance_history() -> None:
@@ -127,6 +129,7 @@ def test_no_hunter_move_is_weighed_before_the_opponent_can_hunt() -> None:
 
 # -- evasion -----------------------------------------------------------------------------------
 
+
 def test_the_hunters_own_square_is_safe() -> None:
     """A turn never ends where it began: the hunter cannot land on its own square."""
     walks = Walks(open_field())
@@ -145,8 +148,7 @@ def test_evasion_avoids_a_square_alone_on_its_ring() -> None:
     assert evasion.guess_chance(walks, hunter, me, at(0, 1)) == pytest.approx(0.5)
     assert evasion.guess_chance(walks, hunter, me, at(2, 2)) == pytest.approx(1.0)
     threats = [(1.0, hunter)]
-    assert evasion.risk(walks, threats, me, at(2, 2)) > evasion.risk(walks, threats, me,
-                                                                     at(0, 1))
+    assert evasion.risk(walks, threats, me, at(2, 2)) > evasion.risk(walks, threats, me, at(0, 1))
 
 
 def test_evasion_weighs_how_likely_the_bot_walked_to_each_ring_square() -> None:
@@ -155,19 +157,22 @@ def test_evasion_weighs_how_likely_the_bot_walked_to_each_ring_square() -> None:
     exp(-steps / 6); the nearest-square hunter finds both 1 step away: 1/2."""
     walks = Walks(open_field())
     near, far = math.exp(-1 / 6), math.exp(-3 / 6)
-    expected = ((1 - evasion.NEAREST_SHARE) * near / (near + far)
-                + evasion.NEAREST_SHARE * 0.5)
+    expected = (1 - evasion.NEAREST_SHARE) * near / (near + far) + evasion.NEAREST_SHARE * 0.5
     assert evasion.guess_chance(walks, at(0, 0), at(0, 2), at(0, 1)) == pytest.approx(expected)
 
 
 # -- danger ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("left", "danger"), [
-    (DANGER_LEFT, 0.0),
-    (DANGER_LEFT_FULL, 1.0),
-    (30, (DANGER_LEFT - 30) / (DANGER_LEFT - DANGER_LEFT_FULL)),
-    (SIZE * SIZE, 0.0),
-])
+
+@pytest.mark.parametrize(
+    ("left", "danger"),
+    [
+        (DANGER_LEFT, 0.0),
+        (DANGER_LEFT_FULL, 1.0),
+        (30, (DANGER_LEFT - 30) / (DANGER_LEFT - DANGER_LEFT_FULL)),
+        (SIZE * SIZE, 0.0),
+    ],
+)
 def test_danger_grows_as_this_bot_nears_a_complete_map(left: int, danger: float) -> None:
     """The opponent explores about as fast: with few squares left here, it may be done
     (early in the game, so the turn alone says nothing)."""

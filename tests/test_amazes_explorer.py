@@ -58,10 +58,14 @@ def play_by_hand(seed: int, seat: int, check_each_turn: bool = True) -> None:
         state.apply({mover: reply})
         if mover == seat and check_each_turn:
             assert to_absolute(start.square, start.facing, explorer.square) == state.square[seat]
-            mine = {to_absolute(start.square, start.facing, square)
-                    for square in range(FRAME * FRAME) if explorer.map.discovered[square]}
-            jury = {square for square in range(SIZE * SIZE)
-                    if state.knowledge[seat].discovered[square]}
+            mine = {
+                to_absolute(start.square, start.facing, square)
+                for square in range(FRAME * FRAME)
+                if explorer.map.discovered[square]
+            }
+            jury = {
+                square for square in range(SIZE * SIZE) if state.knowledge[seat].discovered[square]
+            }
             assert mine == jury, f"turn {state.turns_taken[seat]}"
     assert explorer.done or state.end_reason == "sudden_death"
 
@@ -125,6 +129,7 @@ def test_moves_are_well_formed_and_never_pay_for_a_wall(seed: int) -> None:
             state.apply({1: other.act(state.observation(1))})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seat", [0, 1])
 def test_beats_random_every_game(seat: int) -> None:
     for seed in range(20):
@@ -148,6 +153,7 @@ def test_beats_the_frontier_player_on_the_official_mazes(maze: int) -> None:
         assert scores[seat] > scores[1 - seat], f"seat {seat}: {scores}"
 
 
+@pytest.mark.slow
 def test_beats_the_contestant_on_most_official_mazes() -> None:
     """Both reach the 1000 cap, so the explorer must win by sudden death: all 625 squares
     discovered first, then a capture. Mazes 1-5, seats both ways."""
@@ -189,10 +195,12 @@ def test_an_unknown_edge_is_worth_less_when_the_square_past_it_is_discovered() -
     assert look_gain(bot_map, CENTRE) == pytest.approx(4 * UNKNOWN_AHEAD + 2 * UNKNOWN_SIDE)
     bot_map.discover(north - FRAME)
     assert look_gain(bot_map, CENTRE) == pytest.approx(
-        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + 2 * UNKNOWN_SIDE)
+        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + 2 * UNKNOWN_SIDE
+    )
     bot_map.discover(north + 1)
     assert look_gain(bot_map, CENTRE) == pytest.approx(
-        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + UNKNOWN_SIDE)
+        3 * UNKNOWN_AHEAD + UNKNOWN_AHEAD_SEEN + UNKNOWN_SIDE
+    )
 
 
 @settings(max_examples=5, deadline=None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from collections import deque
 
+import pytest
+
 import botarena
 from botarena.games.amazes.bots.mapping import (
     CENTRE,
@@ -56,8 +58,9 @@ class FrontierBot:
         target = -1
         while queue:
             square = queue.popleft()
-            if square != self.square and any(edge[SIDE_EDGE[square * 4 + d]] == UNKNOWN
-                                             for d in range(4)):
+            if square != self.square and any(
+                edge[SIDE_EDGE[square * 4 + d]] == UNKNOWN for d in range(4)
+            ):
                 target = square
                 break
             for d in range(4):
@@ -66,8 +69,11 @@ class FrontierBot:
                     parent[nxt] = square
                     queue.append(nxt)
         if target < 0:  # nothing left to see: one step to any open neighbour
-            target = next(NEIGHBOUR[self.square * 4 + d] for d in range(4)
-                          if edge[SIDE_EDGE[self.square * 4 + d]] == OPEN)
+            target = next(
+                NEIGHBOUR[self.square * 4 + d]
+                for d in range(4)
+                if edge[SIDE_EDGE[self.square * 4 + d]] == OPEN
+            )
             parent.setdefault(target, self.square)
         path = []
         while target != self.square:
@@ -100,17 +106,26 @@ class CompleterBot(FrontierBot):
                     queue.append(nxt)
         if bot_map.count == 625 and bot_map.located:
             me_row, me_col = bot_map.maze_coords(self.square)
-            targets = [s for s in order
-                       if (bot_map.maze_coords(s)[0] - me_row) ** 2
-                       + (bot_map.maze_coords(s)[1] - me_col) ** 2 == self.distance2]
+            targets = [
+                s
+                for s in order
+                if (bot_map.maze_coords(s)[0] - me_row) ** 2
+                + (bot_map.maze_coords(s)[1] - me_col) ** 2
+                == self.distance2
+            ]
         else:
+
             def unknown_neighbours(square: int) -> int:
-                return sum(1 for d in range(4) if not exists[NEIGHBOUR[square * 4 + d]]
-                           and edge[SIDE_EDGE[square * 4 + d]] != 2)
+                return sum(
+                    1
+                    for d in range(4)
+                    if not exists[NEIGHBOUR[square * 4 + d]]
+                    and edge[SIDE_EDGE[square * 4 + d]] != 2
+                )
+
             most = max(unknown_neighbours(s) for s in order)
             targets = [s for s in order if unknown_neighbours(s) == most] if most else []
-        target = next((s for s in targets if s != self.square), order[1] if len(order) > 1
-                      else -1)
+        target = next((s for s in targets if s != self.square), order[1] if len(order) > 1 else -1)
         path = []
         while target != self.square:
             path.append(target)
@@ -250,8 +265,10 @@ class ContestantBot:
         capped = self.points > 1050
         offset = 25.0 if capped or self.turn >= 70 else 2.0
         look = 0.0 if self.turn == 149 else 1.0
-        scored = sorted(((walked[s] + look * self._look_value(s), s) for s in reachable),
-                        key=lambda item: -item[0] / (depth[item[1]] + offset))
+        scored = sorted(
+            ((walked[s] + look * self._look_value(s), s) for s in reachable),
+            key=lambda item: -item[0] / (depth[item[1]] + offset),
+        )
         if not capped:
             prey = max(reachable, key=lambda s: 100 * self.belief.get(s, 0.0) - depth[s])
             if 100 * self.belief.get(prey, 0.0) - depth[prey] > CAPTURE_MARGIN:
@@ -259,11 +276,13 @@ class ContestantBot:
         fear = 1000 * min(1.0, max(0.0, (self.turn - 95) / 35))
         if fear == 0:
             return scored[0][1]
-        return max(scored[:20],
-                   key=lambda item: (item[0] - fear * self._danger(item[1]))
-                   / (depth[item[1]] + offset))[1]
+        return max(
+            scored[:20],
+            key=lambda item: (item[0] - fear * self._danger(item[1])) / (depth[item[1]] + offset),
+        )[1]
 
 
+@pytest.mark.slow
 def test_contestant_beats_the_completer_on_official_mazes() -> None:
     """The contestant is a stronger yardstick than the completer: it wins more of the
     official mazes' games, seats both ways."""

@@ -86,8 +86,10 @@ def test_validator_names_each_problem() -> None:
     # In maze01 the top-left square opens east to (1,2), a dead end, and south. Closing both
     # cuts off the corner square and that dead end: three parts.
     maze.walls[v_edge(0, 1)] = maze.walls[h_edge(1, 0)] = 1
-    assert check_maze(maze) == ["the maze falls apart into 3 separate parts; the smallest has"
-                                " 1 squares, e.g. row 1 column 1"]
+    assert check_maze(maze) == [
+        "the maze falls apart into 3 separate parts; the smallest has"
+        " 1 squares, e.g. row 1 column 1"
+    ]
 
     maze = parse_maze(OFFICIAL[1].read_text())
     for edge in (v_edge(4, 5), v_edge(5, 5), h_edge(5, 4), h_edge(5, 5)):
@@ -106,17 +108,21 @@ def test_start_lines_are_read_and_checked(tmp_path: Path) -> None:
     maze = load_maze(path)
     assert maze.starts is not None
     assert [(s.square, s.facing) for s in maze.starts] == [(0, 3), (624, blue_facing)]
-    result = botarena.play("amazes", ["builtin:amazes/random"] * 2, map=path, seed=1,
-                           replay=tmp_path / "r.json")
+    result = botarena.play(
+        "amazes", ["builtin:amazes/random"] * 2, map=path, seed=1, replay=tmp_path / "r.json"
+    )
     assert result.document["header"]["starts"] == [[0, 3], [624, blue_facing]]
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("", "the drawing has 0 lines"),
-    ("1 1 N\n", "1 start line(s)"),
-    ("1 1 Q\n2 2 N\n", "is not 'row col facing'"),
-    ("30 1 N\n2 2 N\n", "outside the 25x25 maze"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "the drawing has 0 lines"),
+        ("1 1 N\n", "1 start line(s)"),
+        ("1 1 Q\n2 2 N\n", "is not 'row col facing'"),
+        ("30 1 N\n2 2 N\n", "outside the 25x25 maze"),
+    ],
+)
 def test_bad_maze_files_raise_one_line_errors(tmp_path: Path, text: str, words: str) -> None:
     path = tmp_path / "bad.txt"
     path.write_text(text + ("" if text in ("",) else OFFICIAL[0].read_text()))
@@ -135,7 +141,8 @@ def test_start_squares_too_close_are_refused(tmp_path: Path) -> None:
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_scores_stay_within_bounds(seed: int) -> None:
-    result = botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/explorer"],
-                           seed=seed)
+    result = botarena.play(
+        "amazes", ["builtin:amazes/random", "builtin:amazes/explorer"], seed=seed
+    )
     for player in result.players:
         assert 0 <= player.score <= 1000

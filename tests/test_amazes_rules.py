@@ -34,8 +34,16 @@ def closed_maze(*openings: tuple[int, int, int]) -> Maze:
 # The Dutch sample game (amazes.nl.txt §10), rebuilt square by square from its dialogue:
 # Red starts at (5,20) facing north in a dead end; Blue at (17,1) facing west.
 RED_OPENINGS = [(5, 20, S), (6, 20, W), (6, 19, S), (7, 19, E), (7, 19, W)]
-BLUE_OPENINGS = [(17, 1, E), (17, 2, E), (17, 3, E), (17, 4, E), (17, 2, N), (17, 3, N),
-                 (17, 4, N), (17, 4, S)]
+BLUE_OPENINGS = [
+    (17, 1, E),
+    (17, 2, E),
+    (17, 3, E),
+    (17, 4, E),
+    (17, 2, N),
+    (17, 3, N),
+    (17, 4, N),
+    (17, 4, S),
+]
 
 
 def sample_game() -> AmazesState:
@@ -112,8 +120,7 @@ def test_walking_back_to_the_start_square_also_adds_a_T() -> None:
 def test_a_walked_square_is_discovered_at_once_with_the_first_bonus() -> None:
     # From (10,10) facing north Red sees its square, the one behind and the one beyond that
     # square's side opening; (11,12) around the corner is discovered by walking onto it.
-    maze = closed_maze((10, 10, S), (11, 10, E), (11, 11, E), (11, 12, S), (12, 12, S),
-                       (24, 24, N))
+    maze = closed_maze((10, 10, S), (11, 10, E), (11, 11, E), (11, 12, S), (12, 12, S), (24, 24, N))
     state = AmazesState(maze, (Start(sq(10, 10), N), Start(sq(24, 24), S)))
     assert state.points[0] == 6
     state.apply({0: "TLF"})

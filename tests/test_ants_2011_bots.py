@@ -24,7 +24,7 @@ from botarena.core.replay import load
 from botarena.games.ants.replay2011 import export_replay
 from conftest import leftovers
 
-ANTS_PY = textwrap.dedent('''
+ANTS_PY = textwrap.dedent("""
     import sys
     import time
     import traceback
@@ -118,9 +118,9 @@ ANTS_PY = textwrap.dedent('''
                 except Exception:
                     traceback.print_exc(file=sys.stderr)
                     sys.stderr.flush()
-''')
+""")
 
-MYBOT_PY = textwrap.dedent('''
+MYBOT_PY = textwrap.dedent("""
     from ants import Ants
 
 
@@ -154,9 +154,9 @@ MYBOT_PY = textwrap.dedent('''
             Ants.run(MyBot())
         except KeyboardInterrupt:
             print("ctrl-c, leaving ...")
-''')
+""")
 
-C_BOT = r'''
+C_BOT = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,9 +190,9 @@ int main(int argc, char **argv) {
     }
     return 0;
 }
-'''
+"""
 
-PIECES_BOT = textwrap.dedent('''
+PIECES_BOT = textwrap.dedent("""
     import os, sys, time
     # Java on Windows / C# style: CR LF line ends, upper case, written a few bytes at a time
     ants = []
@@ -212,7 +212,7 @@ PIECES_BOT = textwrap.dedent('''
                 time.sleep(0.001)
         elif words[0] == "end":
             break
-''')
+""")
 
 ROWS = ["0" + "." * 19] + ["." * 20] * 19
 ROWS[10] = "." * 10 + "1" + "." * 9
@@ -226,8 +226,13 @@ def test_the_2011_starter_pair_plays_a_whole_game_and_is_stopped(tmp_path: Path)
     result = botarena.play("ants", [spec, "builtin:ants/greedy"], seed=2, turns=300)
     starter = result.players[0]
     assert starter.faults == 0 and starter.status in ("ok", "eliminated")
-    assert result.end_reason in ("lone survivor", "rank stabilized", "turn limit reached",
-                                 "food not being gathered", "ants not razing hills")
+    assert result.end_reason in (
+        "lone survivor",
+        "rank stabilized",
+        "turn limit reached",
+        "food not being gathered",
+        "ants not razing hills",
+    )
     assert leftovers(tmp_path / "MyBot.py") == []  # it spun at the end: the jury stopped it
 
 
@@ -235,8 +240,7 @@ def _two_bot_game(tmp_path: Path, specs: list[str], **options) -> dict:
     ants_map = tmp_path / "two.map"
     ants_map.write_text(MAP)
     path = tmp_path / "game.replay.gz"
-    botarena.play("ants", specs, seed=1, map=ants_map, replay=path, turns=5, food="none",
-                  **options)
+    botarena.play("ants", specs, seed=1, map=ants_map, replay=path, turns=5, food="none", **options)
     return export_replay(load(path))
 
 
@@ -246,13 +250,11 @@ def c_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "bot.c").write_text(C_BOT)
     compiler = shutil.which("cc") or shutil.which("gcc")
     assert compiler, "a C compiler is needed to build the C bot"
-    subprocess.run([compiler, "-O1", "-o", str(folder / "cbot"), str(folder / "bot.c")],
-                   check=True)
+    subprocess.run([compiler, "-O1", "-o", str(folder / "cbot"), str(folder / "bot.c")], check=True)
     return folder / "cbot"
 
 
-def test_a_c_bot_whose_lines_leave_in_pieces_is_read_whole(c_bot: Path,
-                                                           tmp_path: Path) -> None:
+def test_a_c_bot_whose_lines_leave_in_pieces_is_read_whole(c_bot: Path, tmp_path: Path) -> None:
     (tmp_path / "pieces.py").write_text(PIECES_BOT)
     exported = _two_bot_game(tmp_path, [str(c_bot), f"{sys.executable} {tmp_path}/pieces.py"])
     assert exported["status"] == ["survived", "survived"]
@@ -263,8 +265,7 @@ def test_a_c_bot_whose_lines_leave_in_pieces_is_read_whole(c_bot: Path,
 def test_go_without_a_line_break_is_a_timeout_as_in_2011(c_bot: Path, tmp_path: Path) -> None:
     """The 2011 engine reads whole lines (its reader thread's readline): a `go` that is never
     ended by a line break is never seen, and the bot times out at its first turn."""
-    exported = _two_bot_game(tmp_path, [f"{c_bot} nogo", "builtin:ants/hold"],
-                             turntime=300)
+    exported = _two_bot_game(tmp_path, [f"{c_bot} nogo", "builtin:ants/hold"], turntime=300)
     assert exported["status"] == ["timeout", "survived"]
     assert exported["playerturns"][0] == 1
     assert leftovers(c_bot) == []

@@ -27,7 +27,7 @@ ROWS[0] = "0" + "." * 11 + "1" + "." * 7
 ROWS[10] = "." * 10 + "2" + "." * 9
 MAP = "rows 20\ncols 20\nplayers 3\n" + "".join(f"m {row}\n" for row in ROWS)
 
-BOT = textwrap.dedent('''
+BOT = textwrap.dedent("""
     import os, subprocess, sys, time
     mode = sys.argv[1]
     turn = 0
@@ -75,7 +75,7 @@ BOT = textwrap.dedent('''
                 sys.stderr.write("x" * 1000000)
                 sys.stderr.flush()
             send("".join(order + "\\n" for order in orders) + "go\\n")
-''')
+""")
 
 
 @pytest.fixture
@@ -92,8 +92,16 @@ def play(arena: tuple[Path, Path], mode: str, tmp_path: Path, **options) -> dict
     bot, ants_map = arena
     spec = f"{sys.executable} {bot}"
     path = tmp_path / f"{mode}.replay.gz"
-    botarena.play("ants", [f"{spec} {mode}", f"{spec} walker", "builtin:ants/hold"],
-                  seed=1, map=ants_map, replay=path, turns=10, food="none", **options)
+    botarena.play(
+        "ants",
+        [f"{spec} {mode}", f"{spec} walker", "builtin:ants/hold"],
+        seed=1,
+        map=ants_map,
+        replay=path,
+        turns=10,
+        food="none",
+        **options,
+    )
     assert leftovers(bot) == []
     return export_replay(load(path))
 
@@ -103,16 +111,19 @@ def ant_of(exported: dict, owner: int) -> list:
     return next(ant for ant in exported["replaydata"]["ants"] if ant[4] == owner)
 
 
-@pytest.mark.parametrize(("mode", "options", "status", "moves"), [
-    ("crash", {}, "crashed", "sss-------"),
-    ("hang", {"turntime": 300}, "timeout", "sss-------"),
-    ("child", {"turntime": 300}, "timeout", "sss-------"),
-    ("babble", {"turntime": 300}, "timeout", "sss-------"),
-    ("invalid", {"strict": 1}, "invalid", "ssse------"),
-])
+@pytest.mark.parametrize(
+    ("mode", "options", "status", "moves"),
+    [
+        ("crash", {}, "crashed", "sss-------"),
+        ("hang", {"turntime": 300}, "timeout", "sss-------"),
+        ("child", {"turntime": 300}, "timeout", "sss-------"),
+        ("babble", {"turntime": 300}, "timeout", "sss-------"),
+        ("invalid", {"strict": 1}, "invalid", "ssse------"),
+    ],
+)
 def test_a_killed_bot_stands_still_and_its_hill_is_razed(
-        arena: tuple[Path, Path], tmp_path: Path, mode: str, options: dict, status: str,
-        moves: str) -> None:
+    arena: tuple[Path, Path], tmp_path: Path, mode: str, options: dict, status: str, moves: str
+) -> None:
     exported = play(arena, mode, tmp_path, **options)
     data = exported["replaydata"]
     assert exported["status"] == [status, "survived", "survived"]
@@ -125,8 +136,7 @@ def test_a_killed_bot_stands_still_and_its_hill_is_razed(
     assert data["cutoff"] == "turn limit reached"
 
 
-def test_a_bot_that_floods_its_stderr_plays_on(arena: tuple[Path, Path],
-                                               tmp_path: Path) -> None:
+def test_a_bot_that_floods_its_stderr_plays_on(arena: tuple[Path, Path], tmp_path: Path) -> None:
     """1 MB of stderr a turn: drained as it comes, so the bot never blocks on it."""
     exported = play(arena, "flood_err", tmp_path)
     assert exported["status"] == ["survived"] * 3
@@ -136,8 +146,9 @@ def test_a_bot_that_floods_its_stderr_plays_on(arena: tuple[Path, Path],
     assert exported["score"] == [0, 3, 1]
 
 
-def test_a_flood_of_invalid_orders_is_dropped_and_logged_capped(arena: tuple[Path, Path],
-                                                                tmp_path: Path) -> None:
+def test_a_flood_of_invalid_orders_is_dropped_and_logged_capped(
+    arena: tuple[Path, Path], tmp_path: Path
+) -> None:
     """5 000 orders a turn for a square it does not hold: each is `not player ant`, dropped;
     its valid orders run; the replay keeps the first 10 errors of each turn."""
     exported = play(arena, "flood_out", tmp_path)
@@ -148,8 +159,9 @@ def test_a_flood_of_invalid_orders_is_dropped_and_logged_capped(arena: tuple[Pat
     assert errors == [["o 19 19 n # not player ant"] * 10] * 10
 
 
-def test_invalid_orders_are_dropped_without_strict(arena: tuple[Path, Path],
-                                                   tmp_path: Path) -> None:
+def test_invalid_orders_are_dropped_without_strict(
+    arena: tuple[Path, Path], tmp_path: Path
+) -> None:
     exported = play(arena, "invalid", tmp_path)
     assert exported["status"] == ["survived"] * 3
     assert ant_of(exported, 0)[5] == "ssse------"  # the valid order of turn 4 ran

@@ -45,15 +45,23 @@ def test_seeded_food_equals_the_2011_engine(path: str, monkeypatch) -> None:
     original = AntsState.__init__
 
     def seeded(self, seed, options, _map, food_script=None, spawn_script=None):
-        options = dict(options, food_rate=(5, 11), food_turn=(19, 37), food_start=(75, 175),
-                       food_visible=(3, 5))
+        options = dict(
+            options,
+            food_rate=(5, 11),
+            food_turn=(19, 37),
+            food_start=(75, 175),
+            food_visible=(3, 5),
+        )
         original(self, seed, options, ants_map)
 
     monkeypatch.setattr(AntsState, "__init__", seeded)
     state = replay2011.resimulate(document)
     ours = replay2011.replay_data(state)
     assert (ours["food_rate"], ours["food_turn"], ours["food_start"]) == (
-        data["food_rate"], data["food_turn"], data["food_start"])
+        data["food_rate"],
+        data["food_turn"],
+        data["food_start"],
+    )
     assert ours["food"] == data["food"]
     assert ours["ants"] == data["ants"]
     assert ours["map"]["data"] == data["map"]["data"]
@@ -61,13 +69,19 @@ def test_seeded_food_equals_the_2011_engine(path: str, monkeypatch) -> None:
 
 
 def test_cli_exit_codes(tmp_path: Path) -> None:
-    ok = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay", GOLDEN[0]],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "check-replay", GOLDEN[0]],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stdout + ok.stderr
     broken = tmp_path / "broken.replay"
     broken.write_text("{not json")
-    bad = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay",
-                          str(broken)], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "check-replay", str(broken)],
+        capture_output=True,
+        text=True,
+    )
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "broken.replay" in bad.stderr
     import gzip
@@ -76,14 +90,29 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     document = json.loads(gzip.decompress(Path(GOLDEN[0]).read_bytes()))
     del document["replaydata"]["ants"]
     broken.write_text(json.dumps(document))
-    missing = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay",
-                              str(broken)], capture_output=True, text=True)
+    missing = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "check-replay", str(broken)],
+        capture_output=True,
+        text=True,
+    )
     assert (missing.returncode, missing.stderr) == (
-        2, f"botarena: error: {broken}: malformed 2011 replay: replaydata:"
-            " Object missing required field `ants`\n")
-    export = subprocess.run([sys.executable, "-m", "botarena", "ants", "export-replay",
-                             GOLDEN[0], str(tmp_path / "out.replay")],
-                            capture_output=True, text=True)
+        2,
+        f"botarena: error: {broken}: malformed 2011 replay: replaydata:"
+        " Object missing required field `ants`\n",
+    )
+    export = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "ants",
+            "export-replay",
+            GOLDEN[0],
+            str(tmp_path / "out.replay"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert export.returncode == 2 and export.stderr.count("\n") == 1
     assert "not a botarena replay" in export.stderr
 
@@ -101,6 +130,9 @@ def test_a_tampered_replay_fails_at_the_first_difference(tmp_path: Path) -> None
     ok, message = replay2011.check_replay(tampered)
     assert not ok
     assert "first difference at turn 20" in message and "score of player 1" in message
-    result = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay",
-                             str(tampered)], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "check-replay", str(tampered)],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1

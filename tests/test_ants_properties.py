@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,8 +48,11 @@ def check_invariants(state: AntsState, base: int) -> None:
         razed = sum(hill.killed_by == player for hill in state.hills.values())
         charged = sum(hill.raze_points for hill in state.hills.values() if hill.owner == player)
         assert state.score[player] == base + 2 * razed - charged
-        assert state.score_history[player][-1] == state.score[player] or not state.is_alive(
-            player) or state.is_over()
+        assert (
+            state.score_history[player][-1] == state.score[player]
+            or not state.is_alive(player)
+            or state.is_over()
+        )
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -76,8 +80,9 @@ def test_random_games_keep_the_invariants(seed: int, players: int) -> None:
 @given(seed=st.integers(0, 10**6))
 def test_replay_round_trip_verify_and_2011_export(seed: int, tmp_path_factory) -> None:
     path = tmp_path_factory.mktemp("r") / "game.replay.gz"
-    result = botarena.play("ants", ["builtin:ants/random", "builtin:ants/greedy"], seed=seed,
-                           replay=path, turns=50)
+    result = botarena.play(
+        "ants", ["builtin:ants/random", "builtin:ants/greedy"], seed=seed, replay=path, turns=50
+    )
     document = load(path)
     assert verify(document).ok
     exported = export_replay(document)
@@ -87,6 +92,7 @@ def test_replay_round_trip_verify_and_2011_export(seed: int, tmp_path_factory) -
     assert compare(exported, again) is None
 
 
+@pytest.mark.slow
 def test_swarm_beats_greedy_on_a_sample_of_official_maps() -> None:
     maps = ants_maps()
     names = ["maze/maze_02p_02", "cell_maze/cell_maze_p02_04", "random_walk/random_walk_02p_02"]
@@ -95,8 +101,7 @@ def test_swarm_beats_greedy_on_a_sample_of_official_maps() -> None:
         for seat in (0, 1):
             bots = ["builtin:ants/greedy"] * 2
             bots[seat] = "builtin:ants/swarm"
-            result = botarena.play("ants", bots, seed=index, map=maps / f"{name}.map",
-                                   turns=300)
+            result = botarena.play("ants", bots, seed=index, map=maps / f"{name}.map", turns=300)
             wins += result.scores[seat] > result.scores[1 - seat]
     assert wins >= 5
 
@@ -119,15 +124,22 @@ def test_builtin_bots_move_and_hold() -> None:
 
 def test_starter_writes_a_bot_that_plays(tmp_path: Path) -> None:
     bot = tmp_path / "mybot.py"
-    made = subprocess.run([sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
-                          capture_output=True, text=True)
+    made = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
+        capture_output=True,
+        text=True,
+    )
     assert made.returncode == 0, made.stderr
-    result = botarena.play("ants", [f"{sys.executable} {bot}", "builtin:ants/hold"], seed=3,
-                           turns=40)
+    result = botarena.play(
+        "ants", [f"{sys.executable} {bot}", "builtin:ants/hold"], seed=3, turns=40
+    )
     starter = result.players[0]
     assert starter.status in ("ok", "eliminated") and starter.faults == 0
-    again = subprocess.run([sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
-                           capture_output=True, text=True)
+    again = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
+        capture_output=True,
+        text=True,
+    )
     assert again.returncode == 2 and "already exists" in again.stderr
 
 
@@ -135,8 +147,11 @@ def test_the_starter_never_walks_two_of_its_ants_onto_one_square(tmp_path: Path)
     """Two starters for 200 turns (seed 2 made the first starter kill 14 of its own ants):
     no square ever sees two ants of one player die together (a collision)."""
     bot = tmp_path / "mybot.py"
-    subprocess.run([sys.executable, "-m", "botarena", "ants", "starter", str(bot)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "starter", str(bot)],
+        check=True,
+        capture_output=True,
+    )
     path = tmp_path / "starters.replay.gz"
     botarena.play("ants", [f"{sys.executable} {bot}"] * 2, seed=2, turns=200, replay=path)
     data = export_replay(load(path))["replaydata"]
@@ -165,8 +180,7 @@ class CrashAtTurnFive:
         return []
 
 
-def test_a_ten_player_game_with_a_crash_round_trips_through_the_2011_format(
-        tmp_path: Path) -> None:
+def test_a_ten_player_game_with_a_crash_round_trips_through_the_2011_format(tmp_path: Path) -> None:
     path = tmp_path / "ten.replay.gz"
     ten = ants_maps() / "random_walk/random_walk_p10_02.map"
     bots = ["builtin:ants/random"] * 4 + [CrashAtTurnFive()] + ["builtin:ants/greedy"] * 5

@@ -27,27 +27,49 @@ def scenario(rows: list[str], players: int, **options):
 
 def test_the_2011_options_with_the_servers_defaults(tmp_path: Path) -> None:
     """The engine's own option names, with the 2011 server's values (research §3)."""
-    expected = {"turns": "1000", "loadtime": "3000", "turntime": "500", "viewradius2": "77",
-                "attackradius2": "5", "spawnradius2": "1", "food_rate": "5,11",
-                "food_turn": "19,37", "food_start": "75,175", "food_visible": "3,5",
-                "food": "symmetric", "cutoff_turn": "150", "cutoff_percent": "0.85",
-                "strict": "0", "scenario": "0", "player_seed": ""}
+    expected = {
+        "turns": "1000",
+        "loadtime": "3000",
+        "turntime": "500",
+        "viewradius2": "77",
+        "attackradius2": "5",
+        "spawnradius2": "1",
+        "food_rate": "5,11",
+        "food_turn": "19,37",
+        "food_start": "75,175",
+        "food_visible": "3,5",
+        "food": "symmetric",
+        "cutoff_turn": "150",
+        "cutoff_percent": "0.85",
+        "strict": "0",
+        "scenario": "0",
+        "player_seed": "",
+    }
     expected["clock"] = "wall"  # botarena's own: the 2011 engine timed bots by the wall clock
     assert {opt.name: str(opt.default) for opt in INFO.options} == expected
-    shown = subprocess.run([sys.executable, "-m", "botarena", "games", "ants"],
-                           capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"})
+    shown = subprocess.run(
+        [sys.executable, "-m", "botarena", "games", "ants"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     rows = [line.split("│")[1:3] for line in shown.stdout.splitlines() if "│" in line]
     # and, after the game's own, the jury's memory option every game takes
-    assert {name.strip(): value.strip() for name, value in rows} == {**expected,
-                                                                     "memory": "1024"}
+    assert {name.strip(): value.strip() for name, value in rows} == {**expected, "memory": "1024"}
 
 
 def test_turn_zero_parameters_in_the_2011_order() -> None:
-    state = scenario(["A." + "." * 18, "." * 20, "." * 18 + "B."] + ["." * 20] * 17, 2,
-                     turntime=1000, turns=500, viewradius2=55)
+    state = scenario(
+        ["A." + "." * 18, "." * 20, "." * 18 + "B."] + ["." * 20] * 17,
+        2,
+        turntime=1000,
+        turns=500,
+        viewradius2=55,
+    )
     assert PROTOCOL.greeting(state, 0) == (
         "turn 0\nloadtime 3000\nturntime 1000\nrows 20\ncols 20\nturns 500\n"
-        "viewradius2 55\nattackradius2 5\nspawnradius2 1\nplayer_seed 42\nready\n")
+        "viewradius2 55\nattackradius2 5\nspawnradius2 1\nplayer_seed 42\nready\n"
+    )
     assert PROTOCOL.handshake_done("GO ") and not PROTOCOL.handshake_done("ready")
 
 
@@ -56,7 +78,7 @@ def test_the_spec_sample_turn_in_both_numberings() -> None:
     rows = ["." * 20 for _ in range(20)]
 
     def put(row: int, col: int, char: str) -> None:
-        rows[row] = rows[row][:col] + char + rows[row][col + 1:]
+        rows[row] = rows[row][:col] + char + rows[row][col + 1 :]
 
     put(6, 5, "*")
     put(7, 6, "%")
@@ -69,10 +91,8 @@ def test_the_spec_sample_turn_in_both_numberings() -> None:
     state.to_act()
     a_text = PROTOCOL.encode(state.observation(0))
     b_text = PROTOCOL.encode(state.observation(1))
-    assert a_text == ("turn 1\nw 7 6\nh 7 12 1\nh 12 8 0\na 7 9 1\na 10 8 0\na 10 9 0\n"
-                      "f 6 5\ngo\n")
-    assert b_text == ("turn 1\nw 7 6\nh 7 12 0\nh 12 8 1\na 7 9 0\na 10 8 1\na 10 9 1\n"
-                      "f 6 5\ngo\n")
+    assert a_text == ("turn 1\nw 7 6\nh 7 12 1\nh 12 8 0\na 7 9 1\na 10 8 0\na 10 9 0\nf 6 5\ngo\n")
+    assert b_text == ("turn 1\nw 7 6\nh 7 12 0\nh 12 8 1\na 7 9 0\na 10 8 1\na 10 9 1\nf 6 5\ngo\n")
     state.apply({0: ["o 10 8 n", "o 10 9 n"], 1: ["o 7 9 w"]})
     # the 2v1 fight: b's ant dies; it is reported to both as a dead ant
     assert "d 7 8 1\n" in PROTOCOL.encode(state.observation(0))
@@ -113,30 +133,58 @@ def test_end_message_uses_the_players_numbering() -> None:
     assert state.is_over()
     text = AntsProtocol().farewell(state, 1)
     # the enemy was never seen: the 2011 engine prints None for it
-    assert text == ("end\nplayers 2\nscore 1 None\nstatus survived None\nplayerturns 1 None\n"
-                    "h 10 10 0\na 10 10 0\ngo\n")
+    assert text == (
+        "end\nplayers 2\nscore 1 None\nstatus survived None\nplayerturns 1 None\n"
+        "h 10 10 0\na 10 10 0\ngo\n"
+    )
 
 
 def test_bot_side_reader_round_trip() -> None:
     reader = AntsProtocol()
-    lines = iter(["turn 0\n", "loadtime 3000\n", "turntime 500\n", "rows 5\n", "cols 6\n",
-                  "turns 9\n", "viewradius2 77\n", "attackradius2 5\n", "spawnradius2 1\n",
-                  "player_seed 7\n", "new_param xyz\n", "ready\n",
-                  "turn 1\n", "w 1 2\n", "a 0 0 0\n", "h 3 3 1\n", "f 2 2\n", "d 4 4 1\n",
-                  "go\n", "end\n", "players 2\n", "go\n"])
+    lines = iter(
+        [
+            "turn 0\n",
+            "loadtime 3000\n",
+            "turntime 500\n",
+            "rows 5\n",
+            "cols 6\n",
+            "turns 9\n",
+            "viewradius2 77\n",
+            "attackradius2 5\n",
+            "spawnradius2 1\n",
+            "player_seed 7\n",
+            "new_param xyz\n",
+            "ready\n",
+            "turn 1\n",
+            "w 1 2\n",
+            "a 0 0 0\n",
+            "h 3 3 1\n",
+            "f 2 2\n",
+            "d 4 4 1\n",
+            "go\n",
+            "end\n",
+            "players 2\n",
+            "go\n",
+        ]
+    )
     first = reader.read_observation(lambda: next(lines, ""))
     assert first is not None and first.turn == 0 and first.params.rows == 5
     assert first.params.player_seed == 7
     second = reader.read_observation(lambda: next(lines, ""))
     assert second is not None and second.turn == 1
     assert (second.water, second.ants, second.hills, second.food, second.dead) == (
-        [(1, 2)], [(0, 0, 0)], [(3, 3, 1)], [(2, 2)], [(4, 4, 1)])
+        [(1, 2)],
+        [(0, 0, 0)],
+        [(3, 3, 1)],
+        [(2, 2)],
+        [(4, 4, 1)],
+    )
     assert PROTOCOL.encode(second) == "turn 1\nw 1 2\nh 3 3 1\na 0 0 0\nf 2 2\nd 4 4 1\ngo\n"
     assert reader.read_observation(lambda: next(lines, "")) is None
 
 
 # -- real processes --------------------------------------------------------------------
-SAMPLE_BOT = textwrap.dedent('''
+SAMPLE_BOT = textwrap.dedent("""
     import sys
     MODE = sys.argv[1] if len(sys.argv) > 1 else "north"
     turn = 0
@@ -159,7 +207,7 @@ SAMPLE_BOT = textwrap.dedent('''
             for row, col in ants:
                 sys.stdout.write("o %s %s n\\n" % (row, col))
             sys.stdout.write("go\\n"); sys.stdout.flush()
-''')
+""")
 
 
 @pytest.fixture
@@ -170,8 +218,13 @@ def bot(tmp_path: Path) -> str:
 
 
 def play(*bots: str, **options) -> dict:
-    result = botarena.play("ants", list(bots), seed=5, sandbox=False,  # bots log to files
-                           **options)
+    result = botarena.play(
+        "ants",
+        list(bots),
+        seed=5,
+        sandbox=False,  # bots log to files
+        **options,
+    )
     return result.to_dict()
 
 
@@ -184,40 +237,82 @@ def test_a_2011_style_bot_process_plays_a_whole_game(bot: str) -> None:
 
 def test_cli_play_json_and_verify(tmp_path: Path) -> None:
     replay = tmp_path / "g.replay.gz"
-    run = subprocess.run([sys.executable, "-m", "botarena", "play", "ants",
-                          "builtin:ants/greedy", "python -m botarena.games.ants.bots.random",
-                          "--seed", "4", "-o", "turns=40", "--replay", str(replay), "--json"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            "builtin:ants/greedy",
+            "python -m botarena.games.ants.bots.random",
+            "--seed",
+            "4",
+            "-o",
+            "turns=40",
+            "--replay",
+            str(replay),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["game"] == "ants" and len(result["players"]) == 2
-    check = subprocess.run([sys.executable, "-m", "botarena", "verify", str(replay)],
-                           capture_output=True, text=True, timeout=120)
+    check = subprocess.run(
+        [sys.executable, "-m", "botarena", "verify", str(replay)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert check.returncode == 0, check.stdout + check.stderr
     out = tmp_path / "g2011.replay"
-    export = subprocess.run([sys.executable, "-m", "botarena", "ants", "export-replay",
-                             str(replay), str(out)], capture_output=True, text=True)
+    export = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "export-replay", str(replay), str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert export.returncode == 0, export.stderr
     data = json.loads(out.read_text())
     assert data["replaydata"]["revision"] == 3
     assert data["game_length"] == result["turns"]
     assert data["score"] == [p["score"] for p in result["players"]]
-    back = subprocess.run([sys.executable, "-m", "botarena", "ants", "check-replay", str(out)],
-                          capture_output=True, text=True)
+    back = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "check-replay", str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert back.returncode == 0, back.stdout + back.stderr
 
 
 def test_bad_map_is_one_line_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "bad.map"
     bad.write_text("rows 2\ncols 3\nplayers 2\nm 0.1\nm .x.\n")
-    run = subprocess.run([sys.executable, "-m", "botarena", "play", "ants",
-                          "builtin:ants/hold", "builtin:ants/hold", "--map", str(bad)],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            "builtin:ants/hold",
+            "builtin:ants/hold",
+            "--map",
+            str(bad),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0
     assert "bad.map: line 5" in run.stderr and "'x'" in run.stderr
-    check = subprocess.run([sys.executable, "-m", "botarena", "ants", "map", "check", str(bad)],
-                           capture_output=True, text=True)
+    check = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "map", "check", str(bad)],
+        capture_output=True,
+        text=True,
+    )
     assert (check.returncode, check.stderr) == (2, run.stderr)
 
 
@@ -228,9 +323,14 @@ def test_faulty_games_export_to_2011_and_check_back(bot: str, tmp_path: Path) ->
     from botarena.games.ants.replay2011 import compare, export_replay, resimulate
 
     path = tmp_path / "faults.replay.gz"
-    botarena.play("ants", [f"{bot} crash", f"{bot} hang", "builtin:ants/greedy",
-                           "builtin:ants/random"], seed=2, turns=12, turntime=300,
-                  replay=path)
+    botarena.play(
+        "ants",
+        [f"{bot} crash", f"{bot} hang", "builtin:ants/greedy", "builtin:ants/random"],
+        seed=2,
+        turns=12,
+        turntime=300,
+        replay=path,
+    )
     exported = export_replay(load(path))
     assert exported["status"][:2] == ["crashed", "timeout"]
     assert exported["playerturns"][:2] == [3, 2]
@@ -244,7 +344,8 @@ def test_turn_zero_reaches_every_bot_at_once(tmp_path: Path) -> None:
     barrier = tmp_path / "barrier"
     barrier.mkdir()
     program = tmp_path / "barrier_bot.py"
-    program.write_text(textwrap.dedent(f"""\
+    program.write_text(
+        textwrap.dedent(f"""\
         import os, sys, time
         from pathlib import Path
         barrier = Path({str(barrier)!r})
@@ -257,10 +358,12 @@ def test_turn_zero_reaches_every_bot_at_once(tmp_path: Path) -> None:
                 print("go", flush=True)
             elif word == "go":
                 print("go", flush=True)
-        """))
+        """)
+    )
     bot = f"{sys.executable} {program}"
-    result = botarena.play("ants", [bot, bot], seed=1, turns=3, loadtime=1500,
-                           sandbox=False)  # the bots meet through a file
+    result = botarena.play(
+        "ants", [bot, bot], seed=1, turns=3, loadtime=1500, sandbox=False
+    )  # the bots meet through a file
     assert [player.status for player in result.players] == ["ok", "ok"]
 
 
@@ -271,16 +374,34 @@ def test_a_game_over_at_turn_0_exports_the_lone_survivors_bonus(tmp_path: Path) 
     crash = tmp_path / "crash.py"
     crash.write_text("import sys\nsys.exit(3)\n")
     replay = tmp_path / "g.replay.gz"
-    run = subprocess.run([sys.executable, "-m", "botarena", "play", "ants",
-                          "builtin:ants/greedy", f"{sys.executable} {crash}", "--seed", "4",
-                          "--replay", str(replay), "--json"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            "builtin:ants/greedy",
+            f"{sys.executable} {crash}",
+            "--seed",
+            "4",
+            "--replay",
+            str(replay),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     result = json.loads(run.stdout)
     assert result["turns"] == 0 and result["end_reason"] == "lone survivor"
     assert [p["score"] for p in result["players"]] == [3, 0]
     out = tmp_path / "g2011.replay"
-    export = subprocess.run([sys.executable, "-m", "botarena", "ants", "export-replay",
-                             str(replay), str(out)], capture_output=True, text=True)
+    export = subprocess.run(
+        [sys.executable, "-m", "botarena", "ants", "export-replay", str(replay), str(out)],
+        capture_output=True,
+        text=True,
+    )
     assert export.returncode == 0, export.stderr
     data = json.loads(out.read_text())
     assert data["score"] == [3, 0] and data["replaydata"]["bonus"] == [2, 0]

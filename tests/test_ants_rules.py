@@ -105,17 +105,41 @@ def test_water_and_food_block_and_are_ignored_not_invalid() -> None:
     assert state.all_food[0].owner == 0  # both neighbours are player 0's: it is gathered
     assert state.bot_status[0] == "survived"
     assert [e.split(" # ")[1] for e in state.order_errors[0]] == [
-        "move blocked (ignored)", "move blocked (ignored)"]
+        "move blocked (ignored)",
+        "move blocked (ignored)",
+    ]
 
 
 def test_order_errors_are_named_as_in_2011_and_dropped() -> None:
     state = scenario(board("", "a", "", "a"), 2)
-    turn(state, {0: ["x 1 0 n", "o 1 0", "o one 0 n", "o 1 0 q", "o 1 0 e", "o 1 0 s",
-                     "o 5 5 n", "o 99 0 n", "# comment", "", "O 3 0 E"]})
+    turn(
+        state,
+        {
+            0: [
+                "x 1 0 n",
+                "o 1 0",
+                "o one 0 n",
+                "o 1 0 q",
+                "o 1 0 e",
+                "o 1 0 s",
+                "o 5 5 n",
+                "o 99 0 n",
+                "# comment",
+                "",
+                "O 3 0 E",
+            ]
+        },
+    )
     reasons = [e.split(" # ")[1] for e in state.order_errors[0]]
-    assert reasons == ["unknown action", "incorrectly formatted order", "invalid row or col",
-                       "invalid direction", "duplicate order", "not player ant",
-                       "out of bounds"]
+    assert reasons == [
+        "unknown action",
+        "incorrectly formatted order",
+        "invalid row or col",
+        "invalid direction",
+        "duplicate order",
+        "not player ant",
+        "out of bounds",
+    ]
     assert ants(state) == {(1, 1): 0, (3, 1): 0}  # the first order stands; case is ignored
     assert state.bot_status[0] == "survived"
     assert state.frame()["order_errors"]["0"][0] == "x 1 0 n # unknown action"
@@ -156,13 +180,11 @@ def test_own_ant_on_own_hill_only_touches_it() -> None:
 def test_gather_single_owner_feeds_the_hive_then_spawns_next_turn() -> None:
     state = scenario(board("A*"), 2)
     turn(state)  # the ant next to the food gathers it; spawn ran before gather
-    assert (state.hive_food, state.all_food[0].owner, state.all_food[0].end_turn) == (
-        [1, 0], 0, 1)
+    assert (state.hive_food, state.all_food[0].owner, state.all_food[0].end_turn) == ([1, 0], 0, 1)
     assert [a for a in state.all_ants if a.spawn_turn == 1] == []
     turn(state, {0: ["o 0 0 s"]})  # free the hill: the new ant is born there
     assert state.hive_food == [0, 0]
-    assert [(a.initial_loc, a.spawn_turn) for a in state.all_ants if a.spawn_turn] == [
-        ((0, 0), 2)]
+    assert [(a.initial_loc, a.spawn_turn) for a in state.all_ants if a.spawn_turn] == [((0, 0), 2)]
 
 
 def test_contested_food_is_destroyed() -> None:
@@ -265,7 +287,8 @@ def test_a_killed_players_hive_still_spawns_and_its_ants_stand() -> None:
     turn(state, {0: ["o 0 2 e"]})  # a dead bot's orders are never read
     assert state.current_ants[(0, 2)].orders == ["-", "-"]
     assert [(a.initial_loc, a.spawn_turn) for a in state.all_ants if a.spawn_turn] == [
-        ((0, 0), 2)]  # the hive of a killed player still spawns
+        ((0, 0), 2)
+    ]  # the hive of a killed player still spawns
     assert state.hive_food[0] == 0
 
 
@@ -287,7 +310,10 @@ def test_ants_cutoff_stalls_on_a_hill_kill_and_restarts_after_a_raze() -> None:
         {0: ["o 9 10 s", "o 11 10 n"]},  # two ants collide on 1's hill: a hill kill
         {0: ["o 8 10 s"]},
         {0: ["o 9 10 s"]},  # razes 1's hill at (10, 10)
-        {}, {}, {}]
+        {},
+        {},
+        {},
+    ]
     for given in orders:
         assert not state.is_over()
         turn(state, given)

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 from botarena.games.ants.vision import STAMP_LIMIT, Vision
 
 
-def seen_by_definition(rows: int, cols: int, radius2: int,
-                       ants: list[tuple[int, int, int]]) -> np.ndarray:
+def seen_by_definition(
+    rows: int, cols: int, radius2: int, ants: list[tuple[int, int, int]]
+) -> np.ndarray:
     """The 2011 engine's rule: square (r + dr, c + dc), wrapped, for every offset with
     dr² + dc² <= viewradius2 of every ant (r, c) of a player."""
-    reach = int(radius2 ** 0.5) + 1
+    reach = int(radius2**0.5) + 1
     seen = np.zeros((rows, cols), dtype=np.uint16)
     for row, col, owner in ants:
         for drow in range(-reach, reach + 1):

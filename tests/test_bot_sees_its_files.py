@@ -15,7 +15,7 @@ import pytest
 
 import botarena
 from botarena.core import sandbox
-from conftest import ensure_debian_package
+from conftest import debian_program
 from hostile_bots import HARNESS, SPY_BODY
 
 pytestmark = pytest.mark.slow
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def bwrap() -> str:
-    return ensure_debian_package("bwrap", "bubblewrap")
+    return debian_program("bwrap", "bubblewrap")
 
 
 def tournament_folder(tmp_path: Path) -> dict[str, Path]:

@@ -15,11 +15,14 @@ def write(folder: Path, text: str) -> Path:
     return path
 
 
-def test_a_good_file_resolves_paths_against_its_folder(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_good_file_resolves_paths_against_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "bob.c").write_text("int main(void) { return 0; }\n")
-    path = write(tmp_path, """\
+    path = write(
+        tmp_path,
+        """\
 # a comment
 [[bot]]
 name = "alice"
@@ -42,11 +45,15 @@ command = "python3 -u bot.py"
 [[bot]]
 name = "eve"
 command = "post:posts/eve.md"
-""")
+""",
+    )
     monkeypatch.chdir("/")
     assert load_bots_file(Path(path)) == [
-        BotEntry(name="alice", command=f"{tmp_path}/bots/alice --fast 'two words'",
-                 workdir=tmp_path / "bots"),
+        BotEntry(
+            name="alice",
+            command=f"{tmp_path}/bots/alice --fast 'two words'",
+            workdir=tmp_path / "bots",
+        ),
         BotEntry(name="bob", source=tmp_path / "bots" / "bob.c", role="maze master"),
         BotEntry(name="carol", command="builtin:amazes/explorer"),
         BotEntry(name="dave", command="python3 -u bot.py"),
@@ -54,28 +61,42 @@ command = "post:posts/eve.md"
     ]
 
 
-@pytest.mark.parametrize(("text", "line", "message"), [
-    ('[[bot]]\nname = "a"\ncommand = "x"\n[[bot]\n', 4, "invalid TOML"),
-    ('[[bot]]\nname = "a"\ncommand = "x\n', 3, "invalid TOML"),
-    ('[[bot]]\nname = "a"\n\ncommand "x"\n', 4, "invalid TOML"),
-    ('[[bot]]\ncommand = "x"\n', 1, "has no name"),
-    ('[[bot]]\nname = "a"\ncommand = "x"\n\n[[bot]]\nname = "b"\n', 6,
-     "bot 'b' has no command or source: give exactly one"),
-    ('[[bot]]\nname = "a"\ncommand = "x"\nsource = "a.c"\n', 4,
-     "bot 'a' has both a command and a source"),
-    ('[[bot]]\nname = "a"\ncommand = "x"\n[[bot]]\nname = "b"\ncommand = "y"\n'
-     '[[bot]]\n  name = "a"\ncommand = "z"\n', 8, "bot name 'a' is already used on line 2"),
-    ('[[bot]]\nname = "a"\ncomand = "x"\n', 3, "unknown key 'comand'"),
-    ('[[bot]]\nname = "a"\ncommand = 7\n', 3, "command must be a non-empty string"),
-    ('[[bot]]\nname = "a b"\ncommand = "x"\n', 2, "bot name 'a b' may hold only"),
-    ('[[bot]]\nname = "a"\nsource = "missing.c"\n', 3, "does not exist"),
-    ('[[bot]]\nname = "a"\ncommand = "x"\nworkdir = "nowhere"\n', 4, "is not a folder"),
-    ('[[bot]]\nname = "a"\ncommand = "\'x"\n', 3, "No closing quotation"),
-    ('title = "cup"\n[[bot]]\nname = "a"\ncommand = "x"\n', 1, "unknown top-level key 'title'"),
-    ('# nothing\n', 1, "no bots"),
-])
-def test_mistakes_name_the_file_and_line(tmp_path: Path, text: str, line: int,
-                                         message: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ('[[bot]]\nname = "a"\ncommand = "x"\n[[bot]\n', 4, "invalid TOML"),
+        ('[[bot]]\nname = "a"\ncommand = "x\n', 3, "invalid TOML"),
+        ('[[bot]]\nname = "a"\n\ncommand "x"\n', 4, "invalid TOML"),
+        ('[[bot]]\ncommand = "x"\n', 1, "has no name"),
+        (
+            '[[bot]]\nname = "a"\ncommand = "x"\n\n[[bot]]\nname = "b"\n',
+            6,
+            "bot 'b' has no command or source: give exactly one",
+        ),
+        (
+            '[[bot]]\nname = "a"\ncommand = "x"\nsource = "a.c"\n',
+            4,
+            "bot 'a' has both a command and a source",
+        ),
+        (
+            '[[bot]]\nname = "a"\ncommand = "x"\n[[bot]]\nname = "b"\ncommand = "y"\n'
+            '[[bot]]\n  name = "a"\ncommand = "z"\n',
+            8,
+            "bot name 'a' is already used on line 2",
+        ),
+        ('[[bot]]\nname = "a"\ncomand = "x"\n', 3, "unknown key 'comand'"),
+        ('[[bot]]\nname = "a"\ncommand = 7\n', 3, "command must be a non-empty string"),
+        ('[[bot]]\nname = "a b"\ncommand = "x"\n', 2, "bot name 'a b' may hold only"),
+        ('[[bot]]\nname = "a"\nsource = "missing.c"\n', 3, "does not exist"),
+        ('[[bot]]\nname = "a"\ncommand = "x"\nworkdir = "nowhere"\n', 4, "is not a folder"),
+        ('[[bot]]\nname = "a"\ncommand = "\'x"\n', 3, "No closing quotation"),
+        ('title = "cup"\n[[bot]]\nname = "a"\ncommand = "x"\n', 1, "unknown top-level key 'title'"),
+        ("# nothing\n", 1, "no bots"),
+    ],
+)
+def test_mistakes_name_the_file_and_line(
+    tmp_path: Path, text: str, line: int, message: str
+) -> None:
     path = write(tmp_path, text)
     with pytest.raises(BotsFileError) as error:
         load_bots_file(path)

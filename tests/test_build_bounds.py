@@ -13,14 +13,14 @@ import pytest
 
 from botarena.tournament import build
 from botarena.tournament.build import BuildError, build_bot, run_tool
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def bwrap() -> str:
-    return ensure_debian_package("bwrap", "bubblewrap")
+    return debian_program("bwrap", "bubblewrap")
 
 
 @pytest.mark.parametrize(("name", "target"), [("bot.c", "/etc/shadow"),

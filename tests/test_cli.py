@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from testdata import AMAZES_MAZES
+
 BOTS = ["builtin:amazes/random", "builtin:amazes/explorer"]
 
 
 def botarena(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_play_json_has_the_contract_shape(tmp_path: Path) -> None:
@@ -60,20 +63,23 @@ def test_verify_exit_codes(tmp_path: Path) -> None:
     assert run.stderr.count("\n") == 1 and "junk.json" in run.stderr
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["play", "amazes", "builtin:amazes/random"], "needs 2 bots"),
-    (["play", "chess", *BOTS], "unknown game 'chess'"),
-    (["play", "amazes", "builtin:amazes/nope", BOTS[0]], "no built-in bot 'nope'"),
-    (["play", "amazes", "./no/such/bot", BOTS[0]], "./no/such/bot does not exist"),
-    (["play", "amazes", "no-such-program-xyz", BOTS[0]], "no program 'no-such-program-xyz'"),
-    (["play", "amazes", *BOTS, "-o", "colour=red"], "unknown option 'colour'"),
-    (["play", "amazes", *BOTS, "-o", "turns=many"], "option turns"),
-    (["play", "amazes", *BOTS, "-o", "turns=0"], "below the minimum"),
-    (["play", "amazes", *BOTS, "-o", "turns"], "not KEY=VALUE"),
-    (["play", "amazes", *BOTS, "--map", "/no/such/maze.txt"], "/no/such/maze.txt"),
-    (["play", "amazes", *BOTS, "--seed", "abc"], "not an integer"),
-    (["games", "chess"], "unknown game"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["play", "amazes", "builtin:amazes/random"], "needs 2 bots"),
+        (["play", "chess", *BOTS], "unknown game 'chess'"),
+        (["play", "amazes", "builtin:amazes/nope", BOTS[0]], "no built-in bot 'nope'"),
+        (["play", "amazes", "./no/such/bot", BOTS[0]], "./no/such/bot does not exist"),
+        (["play", "amazes", "no-such-program-xyz", BOTS[0]], "no program 'no-such-program-xyz'"),
+        (["play", "amazes", *BOTS, "-o", "colour=red"], "unknown option 'colour'"),
+        (["play", "amazes", *BOTS, "-o", "turns=many"], "option turns"),
+        (["play", "amazes", *BOTS, "-o", "turns=0"], "below the minimum"),
+        (["play", "amazes", *BOTS, "-o", "turns"], "not KEY=VALUE"),
+        (["play", "amazes", *BOTS, "--map", "/no/such/maze.txt"], "/no/such/maze.txt"),
+        (["play", "amazes", *BOTS, "--seed", "abc"], "not an integer"),
+        (["games", "chess"], "unknown game"),
+    ],
+)
 def test_user_errors_are_one_line_and_exit_2(args: list[str], words: str) -> None:
     run = botarena(*args)
     assert run.returncode == 2
@@ -81,8 +87,8 @@ def test_user_errors_are_one_line_and_exit_2(args: list[str], words: str) -> Non
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
 
 
-def test_bad_maze_file_names_file_line_and_problem(tmp_path: Path, data: Path) -> None:
-    lines = (data / "amazes/maze01.txt").read_text().splitlines()
+def test_bad_maze_file_names_file_line_and_problem(tmp_path: Path) -> None:
+    lines = (AMAZES_MAZES / "maze01.txt").read_text().splitlines()
     lines[4] = lines[4][:10] + "x" + lines[4][11:]
     maze = tmp_path / "broken.txt"
     maze.write_text("\n".join(lines) + "\n")
@@ -102,9 +108,8 @@ def test_games_lists_games_and_options() -> None:
         assert re.search(r"│ memory\s+│ 1024\s+│ MiB a process bot may use", run.stdout), game
 
 
-def test_official_maze_plays_with_drawn_starts(data: Path) -> None:
-    run = botarena("play", "amazes", *BOTS, "--map", str(data / "amazes/maze04.txt"),
-                   "--seed", "2", "--json")
+def test_official_maze_plays_with_drawn_starts() -> None:
+    run = botarena("play", "amazes", *BOTS, "--map", "amazes:maze04", "--seed", "2", "--json")
     assert run.returncode == 0
     assert json.loads(run.stdout)["turns"] == 254  # the explorer's sudden death
 
@@ -112,14 +117,18 @@ def test_official_maze_plays_with_drawn_starts(data: Path) -> None:
 def _every_builtin_bot() -> list[str]:
     from botarena.games import GAME_MODULES, get_game
 
-    return [get_game(name).bot_module(bot) for name in GAME_MODULES
-            for bot in get_game(name).bots]
+    return [get_game(name).bot_module(bot) for name in GAME_MODULES for bot in get_game(name).bots]
 
 
 @pytest.mark.parametrize("module", _every_builtin_bot())
 def test_every_builtin_bot_runs_as_a_module_cleanly(module: str) -> None:
     """`python -m botarena.games.GAME.bots.NAME` imports its module once (no runpy warning)
     and ends quietly when its input ends before the game starts."""
-    run = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", module],
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning", "-m", module],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr

@@ -10,15 +10,33 @@ EXPLORER, RANDOM = "builtin:amazes/explorer", "builtin:amazes/random"
 
 
 def botarena(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from botarena.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", "from botarena.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_a_much_stronger_bot_is_accepted_as_better() -> None:
     """The explorer beats the random bot in every Amazes game: with hypotheses 0 and 400
     Elo, every pair scores 1 and the test decides H1 long before the cap."""
-    run = botarena("compare", EXPLORER, RANDOM, "--game", "amazes", "--sprt", "0,400",
-                   "--games", "200", "--seed", "1", "--workers", "2", "--json")
+    run = botarena(
+        "compare",
+        EXPLORER,
+        RANDOM,
+        "--game",
+        "amazes",
+        "--sprt",
+        "0,400",
+        "--games",
+        "200",
+        "--seed",
+        "1",
+        "--workers",
+        "2",
+        "--json",
+    )
     assert run.returncode == 0, run.stderr
     facts = json.loads(run.stdout)
     assert facts["verdict"] == "H1"
@@ -29,8 +47,20 @@ def test_a_much_stronger_bot_is_accepted_as_better() -> None:
 
 
 def test_the_verdict_does_not_depend_on_the_number_of_workers() -> None:
-    args = ("compare", RANDOM, RANDOM, "--game", "amazes", "--sprt", "0,200", "--games",
-            "40", "--seed", "5", "--json")
+    args = (
+        "compare",
+        RANDOM,
+        RANDOM,
+        "--game",
+        "amazes",
+        "--sprt",
+        "0,200",
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--json",
+    )
     one = json.loads(botarena(*args, "--workers", "1").stdout)
     two = json.loads(botarena(*args, "--workers", "2").stdout)
     assert one == two
@@ -38,8 +68,18 @@ def test_the_verdict_does_not_depend_on_the_number_of_workers() -> None:
 
 
 def test_four_player_blocks_seat_new_in_every_seat() -> None:
-    run = botarena("compare", "builtin:falldown/hunter", "builtin:falldown/random", "--game",
-                   "falldown", "--games", "8", "--seed", "2", "--json")
+    run = botarena(
+        "compare",
+        "builtin:falldown/hunter",
+        "builtin:falldown/random",
+        "--game",
+        "falldown",
+        "--games",
+        "8",
+        "--seed",
+        "2",
+        "--json",
+    )
     assert run.returncode == 0, run.stderr
     facts = json.loads(run.stdout)
     assert facts["players"] == 4 and facts["games"] == 8 and facts["blocks"] == 2
@@ -47,8 +87,19 @@ def test_four_player_blocks_seat_new_in_every_seat() -> None:
 
 
 def test_the_human_output_names_the_verdict() -> None:
-    run = botarena("compare", EXPLORER, RANDOM, "--game", "amazes", "--sprt", "0,400",
-                   "--games", "100", "--seed", "1")
+    run = botarena(
+        "compare",
+        EXPLORER,
+        RANDOM,
+        "--game",
+        "amazes",
+        "--sprt",
+        "0,400",
+        "--games",
+        "100",
+        "--seed",
+        "1",
+    )
     assert run.returncode == 0, run.stderr
     assert "NEW is better: H1 (Elo >= 400) accepted" in run.stdout
     assert "W-D-L" in run.stdout and "LLR" in run.stdout

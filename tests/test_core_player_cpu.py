@@ -38,8 +38,9 @@ def kernel_total_s(pid: int) -> float:
 
 
 def test_cpu_now_counts_a_thread_that_has_ended() -> None:
-    player = ProcessPlayer([sys.executable, "-c", SPINNER], name="spinner",
-                           sandbox=NONE)  # its own clock; sandboxed: tests/test_hostile.py
+    player = ProcessPlayer(
+        [sys.executable, "-c", SPINNER], name="spinner", sandbox=NONE
+    )  # its own clock; sandboxed: tests/test_hostile.py
     player.start(0)
     try:
         player.send("go\n", None)
@@ -52,3 +53,77 @@ def test_cpu_now_counts_a_thread_that_has_ended() -> None:
         assert abs(used - kernel_total_s(player.proc.pid)) <= 3 * tick
     finally:
         player.close()
+
+
+# The bot's process starts a child that spins 0.3 s of CPU and stays alive until told.
+FORKER = """
+import subprocess, sys
+child = subprocess.Popen([sys.executable, "-c",
+    "import sys, time\\nwhile time.process_time() < 0.3: pass\\nprint('spun', flush=True)\\n"
+    "sys.stdin.readline()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+child.stdout.readline()
+sys.stdin.readline()
+print("done", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_group_cpu_counts_a_child_without_scanning_proc_on_every_read(monkeypatch) -> None:
+    """Without a cgroup, a process group's CPU is summed from /proc: members are found by a
+    scan of /proc at most every GROUP_RESCAN_S (the count of a process born since shows up
+    then), and only the members' stat files are read in between."""
+    from botarena.core import player as player_module
+
+    player = ProcessPlayer([sys.executable, "-c", FORKER], name="forker", sandbox=NONE)
+    player.start(0)
+    try:
+        player.send("go\n", None)
+        assert player.collect(Lines(), None, None).action == "done"
+        monkeypatch.setattr(player_module, "GROUP_RESCAN_S", 60.0)  # no rescan by time here
+        counter = player_module.GroupCpu(player.proc.pid)
+        scans = []
+        listdir = os.listdir
+        monkeypatch.setattr(
+            player_module.os, "listdir", lambda path: scans.append(path) or listdir(path)
+        )
+        first = counter.seconds()
+        assert first >= 0.3  # the live child's spin is in the group's count
+        for _ in range(100):
+            assert counter.seconds() >= first
+        assert scans == ["/proc"]  # one scan, then only the members' files
+    finally:
+        player.close()
+
+
+def test_a_match_shares_the_referees_core_with_bots_that_run_only_in_calls() -> None:
+    """jury_core pins the referee's thread to the core it runs on for the block and gives
+    its cores back afterwards; a player given that core starts its process there."""
+    from botarena.core.cores import cores, jury_core
+
+    if cores() < 2:
+        import pytest
+
+        pytest.skip("one core: there is nothing to pin")
+    before = os.sched_getaffinity(0)
+    with jury_core(True) as core:
+        assert core in before
+        assert os.sched_getaffinity(0) == {core}
+        player = ProcessPlayer(
+            [
+                sys.executable,
+                "-c",
+                "import os; print(sorted(os.sched_getaffinity(0)), flush=True); input()",
+            ],
+            name="where",
+            sandbox=NONE,
+        )
+        player.core = core
+        player.start(0)
+        try:
+            player.send("", None)
+            assert player.collect(Lines(), None, None).action == f"[{core}]"
+        finally:
+            player.close()
+    assert os.sched_getaffinity(0) == before
+    with jury_core(False) as core:
+        assert core is None and os.sched_getaffinity(0) == before

@@ -36,8 +36,7 @@ def player(tmp_path: Path, body: str) -> ProcessPlayer:
 
 
 def test_a_megabyte_observation_is_delivered_whole(tmp_path: Path) -> None:
-    bot = player(tmp_path, "import sys\nfor line in sys.stdin:\n"
-                           "    print(len(line), flush=True)\n")
+    bot = player(tmp_path, "import sys\nfor line in sys.stdin:\n    print(len(line), flush=True)\n")
     try:
         for size in (1_000_000, 10):  # and the pipe is usable afterwards
             bot.send("x" * size + "\n", None)

@@ -15,8 +15,9 @@ from botarena.core.replay import ReplayError, load, save, verify
 
 
 def random_game(seed: int, path: Path) -> dict:
-    result = botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"],
-                           seed=seed, replay=path)
+    result = botarena.play(
+        "amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=seed, replay=path
+    )
     return result.document
 
 
@@ -84,8 +85,12 @@ def test_unreadable_replays_raise_one_line_errors(tmp_path: Path) -> None:
     (tmp_path / "text.json").write_text("not json")
     (tmp_path / "other.json").write_text('{"hello": 1}')
     save({"schema_version": 99}, tmp_path / "future.json.gz")
-    for name, words in (("text.json", "not JSON"), ("other.json", "schema_version"),
-                        ("future.json.gz", "schema_version 99"), ("missing.json", "cannot read")):
+    for name, words in (
+        ("text.json", "not JSON"),
+        ("other.json", "schema_version"),
+        ("future.json.gz", "schema_version 99"),
+        ("missing.json", "cannot read"),
+    ):
         with pytest.raises(ReplayError, match=words) as caught:
             load(tmp_path / name)
         assert "\n" not in str(caught.value) and name in str(caught.value)
@@ -103,10 +108,12 @@ def test_in_process_bot_may_read_the_exact_text(tmp_path: Path) -> None:
             return "T"
 
     reader = TextBot()
-    result = botarena.play("amazes", [reader, "builtin:amazes/random"], seed=3, turns=2,
-                           replay=tmp_path / "r.json")
-    sent = [act["sent"] for step in result.document["steps"] for act in step["acts"]
-            if act["seat"] == 0]
+    result = botarena.play(
+        "amazes", [reader, "builtin:amazes/random"], seed=3, turns=2, replay=tmp_path / "r.json"
+    )
+    sent = [
+        act["sent"] for step in result.document["steps"] for act in step["acts"] if act["seat"] == 0
+    ]
     assert reader.seen == sent and sent[0].startswith("Start\n")
 
 

@@ -37,16 +37,17 @@ def falldown_bot(tmp_path: Path, name: str, body: str) -> str:
 
 
 def play(bot: str, **options: str) -> dict:
-    result = botarena.play("falldown", [bot] + ["builtin:falldown/random"] * 3, seed=4,
-                           turns=12, **options)
+    result = botarena.play(
+        "falldown", [bot] + ["builtin:falldown/random"] * 3, seed=4, turns=12, **options
+    )
     return result.to_dict()["players"][0] | {"detail": result.document.get("faults")}
 
 
 def test_the_clock_turns_wall_limits_into_cpu_limits_with_a_wall_safety() -> None:
-    assert Clock(reply_s=0.1).in_cpu_time() == Clock(
-        reply_s=0.1 * CPU_CLOCK_WALL_FACTOR, cpu_s=0.1)
+    assert Clock(reply_s=0.1).in_cpu_time() == Clock(reply_s=0.1 * CPU_CLOCK_WALL_FACTOR, cpu_s=0.1)
     assert Clock(budget_s=5.0).in_cpu_time() == Clock(
-        budget_s=5.0 * CPU_CLOCK_WALL_FACTOR, cpu_budget_s=5.0)
+        budget_s=5.0 * CPU_CLOCK_WALL_FACTOR, cpu_budget_s=5.0
+    )
     assert Clock(cpu_s=0.05).in_cpu_time().cpu_s == 0.05  # a CPU limit stays as it is
 
 
@@ -68,14 +69,18 @@ def test_cpu_over_the_limit_times_out_and_threads_count(tmp_path: Path) -> None:
     """Two threads burning 80 ms each at once: 160 ms of CPU for one reply, over the 100 ms
     limit, although the reply takes only about 80 ms of wall time when both run in
     parallel (on one core, 160 ms: a wall time-out as well)."""
-    threads = falldown_bot(tmp_path, "threads", """\
+    threads = falldown_bot(
+        tmp_path,
+        "threads",
+        """\
         if slot == 2:
             workers = [threading.Thread(target=burn, args=(0.08,)) for _ in range(2)]
             for worker in workers:
                 worker.start()
             for worker in workers:
                 worker.join()
-        """)
+        """,
+    )
     charged = play(threads, clock="cpu")
     assert charged["status"] == "timeout"
 
@@ -90,15 +95,24 @@ def test_the_game_budget_is_charged_in_cpu_time_too(tmp_path: Path) -> None:
     """30 ms of CPU a turn against a 200 ms budget for the game: over it at the 7th turn."""
     path = tmp_path / "spender.py"
     path.write_text(busy_bot(0.03))
-    result = botarena.play("amazes", [f"{sys.executable} {path} amazes",
-                                      "builtin:amazes/random"],
-                           seed=2, turns=20, budget_ms=200, clock="cpu",
-                           replay=tmp_path / "game.json")
+    result = botarena.play(
+        "amazes",
+        [f"{sys.executable} {path} amazes", "builtin:amazes/random"],
+        seed=2,
+        turns=20,
+        budget_ms=200,
+        clock="cpu",
+        replay=tmp_path / "game.json",
+    )
     spender = result.to_dict()["players"][0]
     assert spender["status"] == "timeout" and spender["score"] == 0
-    faults = [(index, act) for index, step in enumerate(result.document["steps"])
-              for act in step["acts"] if act.get("fault")]
-    (index, act), = faults
+    faults = [
+        (index, act)
+        for index, step in enumerate(result.document["steps"])
+        for act in step["acts"]
+        if act.get("fault")
+    ]
+    ((index, act),) = faults
     assert act["fault"][0] == "timeout" and "budget 200.0 ms" in act["fault"][1]
     assert 5 <= index // 2 <= 8  # Red's 7th turn, give or take the CPU a start-up costs
 
@@ -112,3 +126,34 @@ def test_the_games_timed_by_the_wall_clock_offer_the_option(game: str) -> None:
     assert info.resolve_options({"clock": "cpu"})["clock"] == "cpu"
     with pytest.raises(ValueError, match="expected wall or cpu"):
         info.resolve_options({"clock": "gpu"})
+
+
+class Sleepy:
+    """Labyrinth's wall follower that sleeps 60 ms of wall time (no CPU) before each turn."""
+
+    def __init__(self) -> None:
+        from botarena.games.labyrinth.bots.wallfollower import WallFollower
+
+        self.bot = WallFollower()
+
+    def setup(self, seat: int, seed: str) -> None:
+        self.bot.setup(seat, seed)
+
+    def act(self, call):
+        import time
+
+        time.sleep(0.06)
+        return self.bot.act(call)
+
+
+def test_an_in_process_bot_is_charged_its_own_threads_cpu_not_the_wall() -> None:
+    """Sleeping 60 ms a turn, over Labyrinth's 50 ms bank of CPU time per round, costs an
+    in-process bot nothing: it is charged the CPU its thread used (a loaded machine's wait
+    is not its time)."""
+    import botarena
+
+    result = botarena.play(
+        "labyrinth", [Sleepy(), "builtin:labyrinth/static"], seed="sleepy", max_rounds=1
+    )
+    assert [player.status for player in result.players] == ["ok", "ok"]
+    assert result.players[0].cpu_ms < 60 * result.turns / 2

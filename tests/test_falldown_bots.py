@@ -93,9 +93,10 @@ def test_hunter_attacks_an_opponent_that_cannot_get_out() -> None:
 
 
 def test_built_in_bots_run_as_contest_programs() -> None:
-    specs = [shlex.join([sys.executable, "-m", f"botarena.games.falldown.bots.{name}"])
-             for name in ("hunter", "random", "random", "random")]
-    result = botarena.play("falldown", specs, seed=3, turns=60, reply_ms=5000,
-                           ready_ms=20000)
+    specs = [
+        shlex.join([sys.executable, "-m", f"botarena.games.falldown.bots.{name}"])
+        for name in ("hunter", "random", "random", "random")
+    ]
+    result = botarena.play("falldown", specs, seed=3, turns=60, reply_ms=5000, ready_ms=20000)
     assert [player.status for player in result.players] == ["ok"] * 4
     assert result.turns == 60 or 1.0 in result.scores

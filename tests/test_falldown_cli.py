@@ -18,19 +18,34 @@ RANDOM = "builtin:falldown/random"
 
 
 def botarena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from botarena.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-c", "from botarena.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
 
 
 def test_play_json_then_verify(tmp_path: Path) -> None:
     replay = tmp_path / "game.json.gz"
-    done = botarena("play", "falldown", RANDOM, RANDOM, RANDOM, RANDOM, "--seed", "5",
-                    "--json", "--replay", str(replay))
+    done = botarena(
+        "play",
+        "falldown",
+        RANDOM,
+        RANDOM,
+        RANDOM,
+        RANDOM,
+        "--seed",
+        "5",
+        "--json",
+        "--replay",
+        str(replay),
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["game"] == "falldown" and len(result["players"]) == 4
-    assert sorted(player["score"] for player in result["players"]) in ([0, 0, 0, 1],
-                                                                        [0, 0, 0, 0])
+    assert sorted(player["score"] for player in result["players"]) in ([0, 0, 0, 1], [0, 0, 0, 0])
     verified = botarena("verify", str(replay))
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
@@ -44,27 +59,40 @@ def test_a_golden_game_at_the_engines_own_limits_through_the_cli(tmp_path: Path)
     for argv in meta["bots_argv"]:
         argv = [str(GOLDEN / "probe_bot.py") if arg == "probe_bot.py" else arg for arg in argv]
         specs.append(shlex.join([sys.executable, *argv[1:]]))
-    done = botarena("play", "falldown", "--no-sandbox", *specs, "-o", f"start={start}",
-                    "-o", "turns=30",
-                    "--json", cwd=tmp_path)
+    done = botarena(
+        "play",
+        "falldown",
+        "--no-sandbox",
+        *specs,
+        "-o",
+        f"start={start}",
+        "-o",
+        "turns=30",
+        "--json",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["turns"] == 30 and result["end_reason"] == "turns"
     for seat in range(4):
-        assert ((tmp_path / f"in_{seat}.txt").read_bytes()
-                == (GOLDEN / "short_t30" / f"in_{seat}.txt").read_bytes())
+        assert (tmp_path / f"in_{seat}.txt").read_bytes() == (
+            GOLDEN / "short_t30" / f"in_{seat}.txt"
+        ).read_bytes()
 
 
-@pytest.mark.parametrize("args, words", [
-    ([RANDOM, RANDOM, RANDOM], "needs 4 bots, 3 given"),
-    ([RANDOM] * 5, "needs 4 bots, 5 given"),
-    ([RANDOM] * 4 + ["-o", "speed=3"], "unknown option 'speed'"),
-    ([RANDOM] * 4 + ["-o", "turns=ten"], "option turns"),
-    ([RANDOM] * 4 + ["-o", "start=1,2,U"], "option start"),
-    ([RANDOM] * 3 + ["builtin:falldown/nobody"], "no built-in bot 'nobody'"),
-    ([RANDOM] * 3 + ["./no/such/bot"], "does not exist"),
-    ([RANDOM] * 3 + ["builtin:amazes/random"], "cannot play falldown"),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        ([RANDOM, RANDOM, RANDOM], "needs 4 bots, 3 given"),
+        ([RANDOM] * 5, "needs 4 bots, 5 given"),
+        ([RANDOM] * 4 + ["-o", "speed=3"], "unknown option 'speed'"),
+        ([RANDOM] * 4 + ["-o", "turns=ten"], "option turns"),
+        ([RANDOM] * 4 + ["-o", "start=1,2,U"], "option start"),
+        ([RANDOM] * 3 + ["builtin:falldown/nobody"], "no built-in bot 'nobody'"),
+        ([RANDOM] * 3 + ["./no/such/bot"], "does not exist"),
+        ([RANDOM] * 3 + ["builtin:amazes/random"], "cannot play falldown"),
+    ],
+)
 def test_user_errors_are_one_line_and_exit_2(args: list[str], words: str) -> None:
     done = botarena("play", "falldown", *args)
     assert done.returncode == 2
@@ -79,8 +107,7 @@ def test_games_lists_the_options() -> None:
         assert word in done.stdout
 
 
-def test_import_bookmaker_then_verify_then_export_gives_the_engines_bytes(tmp_path: Path
-                                                                         ) -> None:
+def test_import_bookmaker_then_verify_then_export_gives_the_engines_bytes(tmp_path: Path) -> None:
     source = GOLDEN / "two_fall_winner" / "bookmaker.json"
     replay = tmp_path / "imported.json"
     done = botarena("falldown", "import-bookmaker", str(source), "--replay", str(replay))
@@ -91,25 +118,39 @@ def test_import_bookmaker_then_verify_then_export_gives_the_engines_bytes(tmp_pa
     assert exported.returncode == 0 and exported.stdout == source.read_text()
 
 
-@pytest.mark.parametrize("content, words", [
-    ("{", "not JSON"),
-    ("[]", "expected a JSON object"),
-    ('{"winner": -1}', 'no "replay" object'),
-    ('{"winner": 7, "replay": {}}', '"winner" must be -1 or a player id'),
-    ('{"winner": -1, "replay": {"initial": [], "commands": []}}', "must list 4 players"),
-    ('{"winner": -1, "replay": {"initial": [["0","0","U"],["0","1","U"],["9","9","U"],'
-     '["17","17","U"]], "commands": []}}', "within Manhattan distance 3"),
-    ('{"winner": -1, "replay": {"initial": [["0","0","U"],["17","0","U"],["0","17","U"],'
-     '["17","17","U"]], "commands": ["U", "X"]}}', '"replay.commands"[1] is \'X\''),
-    ('{"winner": 2, "replay": {"initial": [["0","0","U"],["17","0","U"],["0","17","U"],'
-     '["17","17","U"]], "commands": ["U"]}}', "the file has 1 slots, the rules end"),
-])
-def test_a_malformed_bookmaker_file_is_one_line_naming_it(tmp_path: Path, content: str,
-                                                          words: str) -> None:
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("{", "not JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"winner": -1}', 'no "replay" object'),
+        ('{"winner": 7, "replay": {}}', '"winner" must be -1 or a player id'),
+        ('{"winner": -1, "replay": {"initial": [], "commands": []}}', "must list 4 players"),
+        (
+            '{"winner": -1, "replay": {"initial": [["0","0","U"],["0","1","U"],["9","9","U"],'
+            '["17","17","U"]], "commands": []}}',
+            "within Manhattan distance 3",
+        ),
+        (
+            '{"winner": -1, "replay": {"initial": [["0","0","U"],["17","0","U"],["0","17","U"],'
+            '["17","17","U"]], "commands": ["U", "X"]}}',
+            "\"replay.commands\"[1] is 'X'",
+        ),
+        (
+            '{"winner": 2, "replay": {"initial": [["0","0","U"],["17","0","U"],["0","17","U"],'
+            '["17","17","U"]], "commands": ["U"]}}',
+            "the file has 1 slots, the rules end",
+        ),
+    ],
+)
+def test_a_malformed_bookmaker_file_is_one_line_naming_it(
+    tmp_path: Path, content: str, words: str
+) -> None:
     source = tmp_path / "result.json"
     source.write_text(content)
-    done = botarena("falldown", "import-bookmaker", str(source), "--replay",
-                    str(tmp_path / "out.json"))
+    done = botarena(
+        "falldown", "import-bookmaker", str(source), "--replay", str(tmp_path / "out.json")
+    )
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and str(source) in lines[0] and words in lines[0], done.stderr

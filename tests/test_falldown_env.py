@@ -22,9 +22,17 @@ def test_one_seed_gives_one_game(tmp_path: Path) -> None:
     for name in ("first.json", "second.json"):
         result = botarena.play("falldown", bots, seed=11, replay=tmp_path / name)
         document = botarena.load_replay(tmp_path / name)
-        games.append((result.scores, result.turns, document["header"],
-                      [(step["frame"], [act["reply"] for act in step["acts"]])
-                       for step in document["steps"]]))
+        games.append(
+            (
+                result.scores,
+                result.turns,
+                document["header"],
+                [
+                    (step["frame"], [act["reply"] for act in step["acts"]])
+                    for step in document["steps"]
+                ],
+            )
+        )
     assert games[0] == games[1]
 
 

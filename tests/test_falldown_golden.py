@@ -40,7 +40,7 @@ def java_lines(data: bytes) -> list[str]:
         if char in "\r\n":
             lines.append("".join(current))
             current = []
-            if char == "\r" and text[index + 1:index + 2] == "\n":
+            if char == "\r" and text[index + 1 : index + 2] == "\n":
                 index += 1
         else:
             current.append(char)
@@ -52,8 +52,10 @@ def java_lines(data: bytes) -> list[str]:
 
 def load(name: str) -> tuple[dict, dict]:
     folder = GOLDEN / name
-    return (json.loads((folder / "meta.json").read_text()),
-            json.loads((folder / "bookmaker.json").read_text()))
+    return (
+        json.loads((folder / "meta.json").read_text()),
+        json.loads((folder / "bookmaker.json").read_text()),
+    )
 
 
 def start_of(bookmaker: dict) -> str:
@@ -77,9 +79,10 @@ def test_rules_fed_the_recorded_replies_send_the_same_bytes(name: str) -> None:
     streams: list[list[str] | None] = []
     for seat in range(4):
         lines = java_lines((GOLDEN / name / f"out_{seat}.txt").read_bytes())
-        ready = next((k for k, line in enumerate(lines) if line.strip(JAVA_BLANKS) == "READY"),
-                     None)
-        streams.append(None if ready is None else lines[ready + 1:])
+        ready = next(
+            (k for k, line in enumerate(lines) if line.strip(JAVA_BLANKS) == "READY"), None
+        )
+        streams.append(None if ready is None else lines[ready + 1 :])
     sent = [bytearray() for _ in range(4)]
     while not state.is_over():
         seat = state.turn % 4
@@ -106,14 +109,20 @@ def bot_specs(meta: dict, logs: Path) -> list[str]:
     """The recorded command lines, with the probe bot's path and its logs in `logs`."""
     specs = []
     for argv in meta["bots_argv"]:
-        argv = [str(PROBE) if arg == "probe_bot.py" else
-                str(logs / arg) if arg.endswith(".txt") else arg for arg in argv]
+        argv = [
+            str(PROBE)
+            if arg == "probe_bot.py"
+            else str(logs / arg)
+            if arg.endswith(".txt")
+            else arg
+            for arg in argv
+        ]
         argv[0] = sys.executable if argv[0] == "python3" else argv[0]
         specs.append(shlex.join(argv))
     return specs
 
 
-REPLAYER = r'''
+REPLAYER = r"""
 import sys
 lines = open(sys.argv[1], "rb").read().splitlines(keepends=True)
 log = open(sys.argv[2], "wb")
@@ -130,7 +139,7 @@ for block in iter(lambda: [sys.stdin.buffer.readline() for _ in range(13)], None
     if not block[-1] or not lines:
         break
     emit(lines.pop(0))
-'''
+"""
 """Stands in for a bot the golden game ran under Java (SampleAI): it writes what that bot
 wrote, one line per state, logs what it reads, and exits when the recorded output ends."""
 
@@ -138,13 +147,23 @@ wrote, one line per state, logs what it reads, and exits when the recorded outpu
 def java_free_specs(name: str, logs: Path) -> list[str]:
     script = logs / "replayer.py"
     script.write_text(REPLAYER)
-    return [shlex.join([sys.executable, str(script), str(GOLDEN / name / f"out_{seat}.txt"),
-                        str(logs / f"in_{seat}.txt")]) for seat in range(4)]
+    return [
+        shlex.join(
+            [
+                sys.executable,
+                str(script),
+                str(GOLDEN / name / f"out_{seat}.txt"),
+                str(logs / f"in_{seat}.txt"),
+            ]
+        )
+        for seat in range(4)
+    ]
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_botarena_play_with_the_recorded_bots_sends_the_same_bytes(name: str,
-                                                                   tmp_path: Path) -> None:
+def test_botarena_play_with_the_recorded_bots_sends_the_same_bytes(
+    name: str, tmp_path: Path
+) -> None:
     """The same bot programs under botarena's referee read byte-identical input, and the
     game has the same winner and slot count. Games that depended on the engine's 100 ms
     limit run at 250 ms (their slow reply takes 300 ms), the others at 2 s, so a loaded
@@ -157,9 +176,16 @@ def test_botarena_play_with_the_recorded_bots_sends_the_same_bytes(name: str,
     reply_ms = 250 if meta["timing_dependent"] else 2000
     if name == "multiline_replies":  # bot 3 says nothing and must be stopped: keep it short
         reply_ms = 250
-    result = botarena.play("falldown", specs, seed=0, replay=tmp_path / "replay.json",
-                           start=start_of(bookmaker), turns=meta["max_turns"],
-                           reply_ms=reply_ms, sandbox=False)  # the bots log to tmp_path
+    result = botarena.play(
+        "falldown",
+        specs,
+        seed=0,
+        replay=tmp_path / "replay.json",
+        start=start_of(bookmaker),
+        turns=meta["max_turns"],
+        reply_ms=reply_ms,
+        sandbox=False,
+    )  # the bots log to tmp_path
     for seat in range(4):
         expected = (GOLDEN / name / f"in_{seat}.txt").read_bytes()
         got = (tmp_path / f"in_{seat}.txt").read_bytes()

@@ -36,13 +36,21 @@ for line in sys.stdin:
 
 
 def commands_of_seat_0(result) -> list[str]:
-    return [step["frame"]["command"] for step in result.document["steps"]
-            if step["frame"]["seat"] == 0][:4]
+    return [
+        step["frame"]["command"] for step in result.document["steps"] if step["frame"]["seat"] == 0
+    ][:4]
 
 
 def play(tmp_path: Path, spec: str):
-    return botarena.play("falldown", [spec, *RANDOMS], seed=1, replay=tmp_path / "r.json",
-                         **dict([START.split("=", 1)]), turns=40, reply_ms=2000)
+    return botarena.play(
+        "falldown",
+        [spec, *RANDOMS],
+        seed=1,
+        replay=tmp_path / "r.json",
+        **dict([START.split("=", 1)]),
+        turns=40,
+        reply_ms=2000,
+    )
 
 
 def test_a_lone_cr_ends_a_line_and_the_rest_waits_for_the_next_slots(tmp_path: Path) -> None:

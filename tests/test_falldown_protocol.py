@@ -13,8 +13,7 @@ from testdata import falldown_golden
 
 GOLDEN = falldown_golden()
 
-FIRST_STATE = ("0\n0\n" + "0 0 0 0 0 0\n" * 6
-               + "0 14 D 0\n14 17 L 0\n14 10 U 0\n2 5 R 0\nEOD\n")
+FIRST_STATE = "0\n0\n" + "0 0 0 0 0 0\n" * 6 + "0 14 D 0\n14 17 L 0\n14 10 U 0\n2 5 R 0\nEOD\n"
 """The engine's first state of fixture_seed0_t30, as bot 0 read it."""
 
 
@@ -31,25 +30,60 @@ def test_a_fallen_player_and_falling_blocks_print_like_the_engine() -> None:
         state.apply({state.turn % 4: command})
     text = PROTOCOL.encode(state.observation(2))
     assert text.splitlines() == [
-        "2", "6",
-        "8 0 0 0 0 0", "4 0 0 0 0 0", "-19 0 0 0 0 0",
-        "0 0 0 0 0 0", "0 0 0 0 0 0", "0 0 0 0 0 0",
-        "-1 -1 D 0", "17 0 L 0", "0 11 U 2", "17 17 L 0", "EOD"]
+        "2",
+        "6",
+        "8 0 0 0 0 0",
+        "4 0 0 0 0 0",
+        "-19 0 0 0 0 0",
+        "0 0 0 0 0 0",
+        "0 0 0 0 0 0",
+        "0 0 0 0 0 0",
+        "-1 -1 D 0",
+        "17 0 L 0",
+        "0 11 U 2",
+        "17 17 L 0",
+        "EOD",
+    ]
 
 
-@pytest.mark.parametrize("line, command", [
-    ("U extra", "U"), ("  R ", "R"), ("\tL", "L"), ("\x00U", "U"), ("\x0bL", "L"),
-    ("D  ", "D"), ("A B C", "A"), ("R\tL", "N"), ("u", "N"), ("X", "N"), ("READY", "N"),
-    (" ", "N"), ("", "N"), ("UU", "N"), ("u U", "N"), ("N", "N"), ("A", "A"),
-])
+@pytest.mark.parametrize(
+    "line, command",
+    [
+        ("U extra", "U"),
+        ("  R ", "R"),
+        ("\tL", "L"),
+        ("\x00U", "U"),
+        ("\x0bL", "L"),
+        ("D  ", "D"),
+        ("A B C", "A"),
+        ("R\tL", "N"),
+        ("u", "N"),
+        ("X", "N"),
+        ("READY", "N"),
+        (" ", "N"),
+        ("", "N"),
+        ("UU", "N"),
+        ("u U", "N"),
+        ("N", "N"),
+        ("A", "A"),
+    ],
+)
 def test_replies_are_read_like_the_engine_reads_them(line: str, command: str) -> None:
     assert PROTOCOL.parse([line], None) == command
 
 
-@pytest.mark.parametrize("line, ready", [
-    ("READY", True), (" READY ", True), ("\tREADY", True), ("READY!", False),
-    ("ready", False), ("hello", False), (" ", False),
-])
+@pytest.mark.parametrize(
+    "line, ready",
+    [
+        ("READY", True),
+        (" READY ", True),
+        ("\tREADY", True),
+        ("READY!", False),
+        ("ready", False),
+        ("hello", False),
+        (" ", False),
+    ],
+)
 def test_the_handshake_waits_for_a_trimmed_ready(line: str, ready: bool) -> None:
     assert PROTOCOL.handshake_done(line) is ready
 

@@ -167,18 +167,23 @@ def test_frames_carry_what_the_viewer_draws() -> None:
     assert frame["blocks"][0] == [0, 3, 7, 11, 15, 19]
     assert frame["players"][0] == {"x": 0, "y": 0, "facing": "R", "wait": 2, "alive": True}
     assert frame["falls"] == [] and frame["fallen_blocks"] == []
-    assert state.header() == {"initial": [["0", "0", "R"], ["17", "0", "L"], ["0", "17", "R"],
-                                          ["17", "17", "L"]], "max_turns": 1000}
+    assert state.header() == {
+        "initial": [["0", "0", "R"], ["17", "0", "L"], ["0", "17", "R"], ["17", "17", "L"]],
+        "max_turns": 1000,
+    }
 
 
-@pytest.mark.parametrize("text, problem", [
-    ("0,0,R/17,0,L/0,17,R", "3 starts"),
-    ("0,0,R/17,0,L/0,17,R/17,17", "is not X,Y,D"),
-    ("0,0,R/17,0,L/0,17,R/a,17,L", "must be integers"),
-    ("0,0,R/17,0,L/0,17,R/18,17,L", "off the 18x18 board"),
-    ("0,0,R/17,0,L/0,17,R/17,17,Q", "facing 'Q'"),
-    ("0,0,R/3,0,L/0,17,R/17,17,L", "within Manhattan distance 3"),
-])
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ("0,0,R/17,0,L/0,17,R", "3 starts"),
+        ("0,0,R/17,0,L/0,17,R/17,17", "is not X,Y,D"),
+        ("0,0,R/17,0,L/0,17,R/a,17,L", "must be integers"),
+        ("0,0,R/17,0,L/0,17,R/18,17,L", "off the 18x18 board"),
+        ("0,0,R/17,0,L/0,17,R/17,17,Q", "facing 'Q'"),
+        ("0,0,R/3,0,L/0,17,R/17,17,L", "within Manhattan distance 3"),
+    ],
+)
 def test_bad_start_options_are_refused_with_the_reason(text: str, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         parse_starts(text)
@@ -262,9 +267,16 @@ class EngineModel:
             elif command in "URDL":
                 me[2] = "URDL".index(command)
                 nx, ny = me[0] + (0, 1, 0, -1)[me[2]], me[1] + (-1, 0, 1, 0)[me[2]]
-                if (0 <= nx < 18 and 0 <= ny < 18 and self.life[(ny // 3) * 6 + nx // 3] >= 0
-                        and all(abs(nx - o[0]) + abs(ny - o[1]) > 3
-                                for o in self.players if o is not me and o[4])):
+                if (
+                    0 <= nx < 18
+                    and 0 <= ny < 18
+                    and self.life[(ny // 3) * 6 + nx // 3] >= 0
+                    and all(
+                        abs(nx - o[0]) + abs(ny - o[1]) > 3
+                        for o in self.players
+                        if o is not me and o[4]
+                    )
+                ):
                     me[0], me[1] = nx, ny
             if me[3] > 0:
                 me[3] -= 1
@@ -281,15 +293,24 @@ class EngineModel:
         self.turn += 1
 
     def view(self) -> tuple:
-        return (tuple(self.life), tuple((p[0], p[1], "URDL"[p[2]], p[3]) if p[4]
-                                        else (-1, -1, "URDL"[p[2]], p[3]) for p in self.players))
+        return (
+            tuple(self.life),
+            tuple(
+                (p[0], p[1], "URDL"[p[2]], p[3]) if p[4] else (-1, -1, "URDL"[p[2]], p[3])
+                for p in self.players
+            ),
+        )
 
 
-@given(st.integers(0, 10_000), st.sampled_from(["URDLAN", "AAAURDL", "AAAAAAAU", "URDL"]),
-       st.integers(0, 2**32))
+@given(
+    st.integers(0, 10_000),
+    st.sampled_from(["URDLAN", "AAAURDL", "AAAAAAAU", "URDL"]),
+    st.integers(0, 2**32),
+)
 @settings(max_examples=60, deadline=None)
-def test_the_rules_agree_with_a_literal_model_of_the_engine(seed: int, alphabet: str,
-                                                            draws: int) -> None:
+def test_the_rules_agree_with_a_literal_model_of_the_engine(
+    seed: int, alphabet: str, draws: int
+) -> None:
     import random
 
     state = new_state(seed, {"turns": 600}, None, 4)

@@ -31,8 +31,12 @@ def test_the_bookmaker_reader_refuses_a_list_as_a_command() -> None:
     from botarena.core.rules import GameError
     from botarena.games.falldown.bookmaker import _game_from
 
-    document = {"winner": -1, "replay": {"initial": [["0", "0", "U"], ["3", "3", "D"],
-                                                     ["6", "6", "L"], ["9", "9", "R"]],
-                                         "commands": [["U"]]}}
+    document = {
+        "winner": -1,
+        "replay": {
+            "initial": [["0", "0", "U"], ["3", "3", "D"], ["6", "6", "L"], ["9", "9", "R"]],
+            "commands": [["U"]],
+        },
+    }
     with pytest.raises(GameError, match=r"\"replay.commands\"\[0\] is \['U'\], not one of"):
         _game_from(document)

@@ -18,21 +18,35 @@ import pytest
 import botarena
 from botarena.core import sandbox
 from botarena.core.player import STDERR_CAP
-from conftest import ensure_debian_package, leftovers
+from conftest import debian_program, leftovers
 from hostile_bots import C_BOTS, HARNESS, PYTHON_BOTS, SPY_BODY, c_source
+
+pytestmark = pytest.mark.slow
 
 MEMORY_MIB = 64
 """The bots' memory limit in these games (option `memory`): allocators hit it fast."""
 
 GAMES: dict[str, dict[str, Any]] = {
-    "amazes": {"seat": 0, "others": ["builtin:amazes/random"],
-               "options": {"turns": 6, "budget_ms": 2000}},
-    "falldown": {"seat": 0, "others": ["builtin:falldown/random"] * 3,
-                 "options": {"turns": 12, "ready_ms": 2000, "reply_ms": 500}},
-    "ants": {"seat": 0, "others": ["builtin:ants/hold"],
-             "options": {"turns": 5, "loadtime": 2000, "turntime": 500}},
-    "labyrinth": {"seat": 1, "others": ["builtin:labyrinth/wallfollower"],
-                  "options": {"max_rounds": 1, "wall_slack_ms": 1500}},
+    "amazes": {
+        "seat": 0,
+        "others": ["builtin:amazes/random"],
+        "options": {"turns": 6, "budget_ms": 2000},
+    },
+    "falldown": {
+        "seat": 0,
+        "others": ["builtin:falldown/random"] * 3,
+        "options": {"turns": 12, "ready_ms": 2000, "reply_ms": 500},
+    },
+    "ants": {
+        "seat": 0,
+        "others": ["builtin:ants/hold"],
+        "options": {"turns": 5, "loadtime": 2000, "turntime": 500},
+    },
+    "labyrinth": {
+        "seat": 1,
+        "others": ["builtin:labyrinth/wallfollower"],
+        "options": {"max_rounds": 1, "wall_slack_ms": 1500},
+    },
 }
 """Short games, the hostile bot in one seat (Labyrinth: the maze master); clocks short
 enough for a quick suite, for the bots that must run out of time."""
@@ -51,11 +65,9 @@ ANTS_MAP = Path(botarena.__file__).parent / "games" / "ants" / "maps" / "p02.map
 # Falldown reads any line as a command (unknown: N) and Ants any line before `go` as an
 # order the rules drop, so garbage is no fault there, but a reply never finished is.
 CRASH = {"amazes": "crashed", "falldown": "crashed", "ants": "crashed", "labyrinth": "strike"}
-TIMEOUT = {"amazes": "timeout", "falldown": "timeout", "ants": "timeout",
-           "labyrinth": "strike"}
+TIMEOUT = {"amazes": "timeout", "falldown": "timeout", "ants": "timeout", "labyrinth": "strike"}
 OK = dict.fromkeys(GAMES, "ok")
-TOO_LONG = {"amazes": "invalid", "falldown": "invalid", "ants": "invalid",
-            "labyrinth": "strike"}
+TOO_LONG = {"amazes": "invalid", "falldown": "invalid", "ants": "invalid", "labyrinth": "strike"}
 GARBAGE = {"amazes": "invalid", "falldown": "ok", "ants": "timeout", "labyrinth": "strike"}
 
 EXPECTED: dict[str, tuple[dict[str, str | None], str]] = {
@@ -93,8 +105,12 @@ EXPECTED: dict[str, tuple[dict[str, str | None], str]] = {
     "flood_c": (TOO_LONG, "a reply line longer than 16 MiB"),
 }
 
-CASES = [(name, game, "") for name, (statuses, _) in EXPECTED.items() for game in GAMES
-         if statuses[game] is not None]
+CASES = [
+    (name, game, "")
+    for name, (statuses, _) in EXPECTED.items()
+    for game in GAMES
+    if statuses[game] is not None
+]
 CASES += [(name, "amazes", "v2") for name in ("double_fork", "setsid_child", "spin_child")]
 """(bot, game, cgroup backend): every case on this machine's choice (v1), and those whose
 processes leave the bot's process group again on cgroup v2 (BOTARENA_CGROUPS=v2; never a
@@ -103,7 +119,7 @@ bomb: this machine's v2 has no pids controller)."""
 
 @pytest.fixture(scope="module")
 def bwrap() -> str:
-    return ensure_debian_package("bwrap", "bubblewrap")
+    return debian_program("bwrap", "bubblewrap")
 
 
 @pytest.fixture(scope="module")
@@ -115,8 +131,9 @@ def c_bots(tmp_path_factory: pytest.TempPathFactory, cc: str) -> dict[str, Path]
         folder = root / name
         folder.mkdir()
         (folder / "bot.c").write_text(c_source(name))
-        subprocess.run([cc, "-O1", "-pthread", "-o", str(folder / "bot"), str(folder / "bot.c")],
-                       check=True)
+        subprocess.run(
+            [cc, "-O1", "-pthread", "-o", str(folder / "bot"), str(folder / "bot.c")], check=True
+        )
         binaries[name] = folder / "bot"
     return binaries
 
@@ -151,8 +168,13 @@ def cgroups_left() -> list[str]:
     from botarena.core.cgroups import available
 
     prefix = f"botarena-{os.getpid()}-"
-    return [str(path) for controller in available().values() if controller.path is not None
-            for path in controller.path.iterdir() if path.name.startswith(prefix)]
+    return [
+        str(path)
+        for controller in available().values()
+        if controller.path is not None
+        for path in controller.path.iterdir()
+        if path.name.startswith(prefix)
+    ]
 
 
 def written_outside(token: str, tmp_path: Path) -> list[str]:
@@ -161,11 +183,15 @@ def written_outside(token: str, tmp_path: Path) -> list[str]:
     return [str(place / token) for place in places if (place / token).exists()]
 
 
-@pytest.mark.parametrize(("name", "game", "cgroups_backend"), CASES,
-                         ids=["-".join(filter(None, case)) for case in CASES],
-                         indirect=["cgroups_backend"])
-def test_hostile_bot(name: str, game: str, cgroups_backend: str, tmp_path: Path, bwrap: str,
-                     c_bots: dict[str, Path]) -> None:
+@pytest.mark.parametrize(
+    ("name", "game", "cgroups_backend"),
+    CASES,
+    ids=["-".join(filter(None, case)) for case in CASES],
+    indirect=["cgroups_backend"],
+)
+def test_hostile_bot(
+    name: str, game: str, cgroups_backend: str, tmp_path: Path, bwrap: str, c_bots: dict[str, Path]
+) -> None:
     statuses, detail = EXPECTED[name]
     hostile, folder = spec_of(name, game, tmp_path, c_bots)
     out_of_time = statuses[game] == "timeout" or statuses is TIMEOUT
@@ -185,8 +211,9 @@ def test_hostile_bot(name: str, game: str, cgroups_backend: str, tmp_path: Path,
 
 
 @pytest.mark.parametrize("cgroups_backend", ["v1", "v2"], indirect=True)
-def test_threads_count_as_cpu_time(cgroups_backend: str, tmp_path: Path, bwrap: str,
-                                   c_bots: dict[str, Path]) -> None:
+def test_threads_count_as_cpu_time(
+    cgroups_backend: str, tmp_path: Path, bwrap: str, c_bots: dict[str, Path]
+) -> None:
     """Four threads spinning 100 ms are far more than generateMaze(3)'s 9 ms of CPU
     (cpuacct.usage in v1, cpu.stat in v2)."""
     hostile, folder = spec_of("threads_cpu", "labyrinth", tmp_path, c_bots)
@@ -211,14 +238,21 @@ def test_spy_sees_reaches_and_writes_nothing(game: str, tmp_path: Path, bwrap: s
         listener.listen()
         listener.setblocking(False)
         port = listener.getsockname()[1]
-        secrets = [str(other / "secret.txt"), str(tmp_path / "jury.txt"), "/etc/shadow",
-                   "/etc/gshadow"]
-        header = (f"SECRETS = {secrets!r}\n"
-                  f"PORT = {port}\nTOKEN = {token!r}\n"
-                  f"WRITE_TO = {['/tmp', '/var/tmp', str(Path.home()), str(tmp_path)]!r}\n")
+        secrets = [
+            str(other / "secret.txt"),
+            str(tmp_path / "jury.txt"),
+            "/etc/shadow",
+            "/etc/gshadow",
+        ]
+        header = (
+            f"SECRETS = {secrets!r}\n"
+            f"PORT = {port}\nTOKEN = {token!r}\n"
+            f"WRITE_TO = {['/tmp', '/var/tmp', str(Path.home()), str(tmp_path)]!r}\n"
+        )
         path = python_bot(tmp_path / "bots" / "spy", header + SPY_BODY)
-        result = play(game, shlex.join([sys.executable, str(path), game]), tmp_path,
-                      **PATIENT[game])
+        result = play(
+            game, shlex.join([sys.executable, str(path), game]), tmp_path, **PATIENT[game]
+        )
         with pytest.raises(BlockingIOError):
             listener.accept()
     seat = GAMES[game]["seat"]
@@ -238,13 +272,24 @@ class SlowRandom:
         return "T"
 
 
-@pytest.mark.parametrize(("name", "locked", "cgroups_backend"), [
-    ("spin_between_turns", True, ""), ("changes_pgid", True, ""), ("changes_pgid", False, ""),
-    ("changes_pgid", False, "v2")], indirect=["cgroups_backend"])
-def test_busy_loop_gets_no_cpu_while_not_its_turn(name: str, locked: bool,
-                                                  cgroups_backend: str, tmp_path: Path,
-                                                  bwrap: str, monkeypatch: pytest.MonkeyPatch
-                                                  ) -> None:
+@pytest.mark.parametrize(
+    ("name", "locked", "cgroups_backend"),
+    [
+        ("spin_between_turns", True, ""),
+        ("changes_pgid", True, ""),
+        ("changes_pgid", False, ""),
+        ("changes_pgid", False, "v2"),
+    ],
+    indirect=["cgroups_backend"],
+)
+def test_busy_loop_gets_no_cpu_while_not_its_turn(
+    name: str,
+    locked: bool,
+    cgroups_backend: str,
+    tmp_path: Path,
+    bwrap: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A spinning thread, or a spinning child in a session of its own, runs only in the
     bot's own turns: over 20 turns of 40 ms of the other bot's thinking (0.8 s) it gets no
     CPU, so the bot's total (the cgroup's: the child's too) stays well below that. Unlocked
@@ -253,9 +298,14 @@ def test_busy_loop_gets_no_cpu_while_not_its_turn(name: str, locked: bool,
     if not locked:
         monkeypatch.setattr(sandbox, "group_lock", lambda: (None, "off in this test"))
     path = python_bot(tmp_path / "bots" / name, PYTHON_BOTS[name])
-    result = botarena.play("amazes", [shlex.join([sys.executable, str(path), "amazes"]),
-                                      SlowRandom()], seed=3, turns=20, memory=MEMORY_MIB,
-                           budget_ms=60_000)
+    result = botarena.play(
+        "amazes",
+        [shlex.join([sys.executable, str(path), "amazes"]), SlowRandom()],
+        seed=3,
+        turns=20,
+        memory=MEMORY_MIB,
+        budget_ms=60_000,
+    )
     assert result.players[0].status == "ok"
     assert result.players[0].cpu_ms < 400
     assert leftovers(path.parent) == []

@@ -71,17 +71,23 @@ def test_python_bots_get_the_original_calls_and_data_shapes() -> None:
     result = botarena.play("labyrinth", [walker, recorder], seed="shapes", max_rounds=2)
     assert result.end_reason == "round_cap" and result.scores == [2000 - 5 - 7] * 2
     assert [call[0:2] for call in recorder.calls if call[0] == "generate_maze"] == [
-        ("generate_maze", 3), ("generate_maze", 4)]
+        ("generate_maze", 3),
+        ("generate_maze", 4),
+    ]
     assert [call for call in walker.calls if call[0] == "start_round"] == [
-        ("start_round", 3), ("start_round", 4)]
+        ("start_round", 3),
+        ("start_round", 4),
+    ]
     vision = walker.calls[1][1]
     assert len(vision) == 2 and set(vision[0]) == {"ahead", "leftAhead", "rightAhead", "friend"}
     assert vision[0]["ahead"][0] == {"ahead": False, "left": True, "right": False}
     _, mana, maze, adventurers = next(call for call in recorder.calls if call[0] == "take_turn")
     assert mana == 1 and len(maze) == 3 and all(len(row) == 3 for row in maze)
     assert maze[0][0] == {"east": False, "eastCost": 1, "south": False, "southCost": 1}
-    assert adventurers == [{"row": 0, "col": 1, "dir": "east"},
-                           {"row": 0, "col": 0, "dir": "south"}]
+    assert adventurers == [
+        {"row": 0, "col": 1, "dir": "east"},
+        {"row": 0, "col": 0, "dir": "south"},
+    ]
     turns_round_1 = sum(1 for call in recorder.calls[:6] if call[0] == "take_turn")
     assert turns_round_1 == 4  # 5 turns, none on the goal turn
 
@@ -147,15 +153,28 @@ def test_a_reply_that_is_not_json_is_a_strike_in_the_env() -> None:
 
 # -- the command line ------------------------------------------------------------------------
 def botarena_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_play_json_carries_each_roles_score_and_the_replay_verifies(tmp_path: Path) -> None:
     replay = tmp_path / "game.json.gz"
-    run = botarena_cli("play", "labyrinth", "builtin:labyrinth/cartographer",
-                       "builtin:labyrinth/static", "--seed", "abc", "-o", "max_rounds=3",
-                       "-o", "cpu_limits=0", "--replay", str(replay), "--json")
+    run = botarena_cli(
+        "play",
+        "labyrinth",
+        "builtin:labyrinth/cartographer",
+        "builtin:labyrinth/static",
+        "--seed",
+        "abc",
+        "-o",
+        "max_rounds=3",
+        "-o",
+        "cpu_limits=0",
+        "--replay",
+        str(replay),
+        "--json",
+    )
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["game"] == "labyrinth" and result["seed"] == "abc"
@@ -177,9 +196,17 @@ def test_a_maze_master_that_is_not_json_is_struck_and_ranks_last(tmp_path: Path)
     bot = tmp_path / "garbage.py"
     bot.write_text("import sys\nfor line in sys.stdin:\n    print('oops', flush=True)\n")
     replay = tmp_path / "struck.json.gz"
-    run = botarena_cli("play", "labyrinth", "builtin:labyrinth/wallfollower",
-                       f"{sys.executable} {bot}", "--seed", "1", "--json", "--replay",
-                       str(replay))
+    run = botarena_cli(
+        "play",
+        "labyrinth",
+        "builtin:labyrinth/wallfollower",
+        f"{sys.executable} {bot}",
+        "--seed",
+        "1",
+        "--json",
+        "--replay",
+        str(replay),
+    )
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["players"][1]["status"] == "strike" and result["players"][1]["rank"] == 2
@@ -191,7 +218,13 @@ def test_a_maze_master_that_is_not_json_is_struck_and_ranks_last(tmp_path: Path)
 
 
 def test_a_bad_option_is_one_line_and_exit_2() -> None:
-    run = botarena_cli("play", "labyrinth", "builtin:labyrinth/wallfollower",
-                       "builtin:labyrinth/static", "-o", "max_rounds=0")
+    run = botarena_cli(
+        "play",
+        "labyrinth",
+        "builtin:labyrinth/wallfollower",
+        "builtin:labyrinth/static",
+        "-o",
+        "max_rounds=0",
+    )
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and "max_rounds" in run.stderr

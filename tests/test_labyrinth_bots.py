@@ -14,7 +14,7 @@ import pytest
 import botarena
 from botarena import load_replay
 from botarena.games.labyrinth.maze import Maze
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 POSTS = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
 ADVENTURERS = ("wallfollower", "cartographer")
@@ -23,7 +23,7 @@ MAZE_MASTERS = ("static", "warden")
 
 @pytest.fixture(scope="module", autouse=True)
 def node() -> str:
-    return ensure_debian_package("node", "nodejs")
+    return debian_program("node", "nodejs")
 
 
 def spec(name: str, form: str) -> str:
@@ -39,13 +39,20 @@ def steps(replay: Path) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("form", ["builtin", "process", "post"])
-@pytest.mark.parametrize(("adventurers", "maze_master"), [
-    ("wallfollower", "static"), ("cartographer", "warden")])
-def test_bots_play_legally_in_every_form(tmp_path: Path, form: str, adventurers: str,
-                                         maze_master: str) -> None:
+@pytest.mark.parametrize(
+    ("adventurers", "maze_master"), [("wallfollower", "static"), ("cartographer", "warden")]
+)
+def test_bots_play_legally_in_every_form(
+    tmp_path: Path, form: str, adventurers: str, maze_master: str
+) -> None:
     replay = tmp_path / "game.json.gz"
-    result = botarena.play("labyrinth", [spec(adventurers, form), spec(maze_master, form)],
-                           seed=f"legal-{form}", replay=replay, max_rounds=3)
+    result = botarena.play(
+        "labyrinth",
+        [spec(adventurers, form), spec(maze_master, form)],
+        seed=f"legal-{form}",
+        replay=replay,
+        max_rounds=3,
+    )
     assert [p.status for p in result.players] == ["ok", "ok"]
     assert [p.faults for p in result.players] == [0, 0]
     assert result.end_reason in ("round_cap", "turns")
@@ -60,19 +67,29 @@ def test_process_and_builtin_static_agree(tmp_path: Path) -> None:
     frames = []
     for form in ("builtin", "process"):
         replay = tmp_path / f"{form}.json.gz"
-        botarena.play("labyrinth", [spec("wallfollower", form), spec("static", form)],
-                      seed="agree", replay=replay, max_rounds=3)
+        botarena.play(
+            "labyrinth",
+            [spec("wallfollower", form), spec("static", form)],
+            seed="agree",
+            replay=replay,
+            max_rounds=3,
+        )
         frames.append([step["frame"] for step in steps(replay)])
     assert frames[0] == frames[1]
 
 
-@pytest.mark.parametrize(("form", "seed"), [("builtin", "w1"), ("builtin", "w2"),
-                                            ("post", "w3")])
-def test_warden_keeps_the_maze_connected_and_visible_walls_fixed(tmp_path: Path, form: str,
-                                                                 seed: str) -> None:
+@pytest.mark.parametrize(("form", "seed"), [("builtin", "w1"), ("builtin", "w2"), ("post", "w3")])
+def test_warden_keeps_the_maze_connected_and_visible_walls_fixed(
+    tmp_path: Path, form: str, seed: str
+) -> None:
     replay = tmp_path / "game.json.gz"
-    result = botarena.play("labyrinth", ["builtin:cartographer", spec("warden", form)],
-                           seed=seed, replay=replay, max_rounds=5)
+    result = botarena.play(
+        "labyrinth",
+        ["builtin:cartographer", spec("warden", form)],
+        seed=seed,
+        replay=replay,
+        max_rounds=5,
+    )
     assert result.players[1].status == "ok"
     changed = 0
     seen: set[tuple[int, int, str]] = set()
@@ -84,14 +101,21 @@ def test_warden_keeps_the_maze_connected_and_visible_walls_fixed(tmp_path: Path,
             for change in frame.get("changes", []):
                 assert tuple(change["wall"]) not in seen  # seen by either before the change
                 changed += 1
-        seen = {tuple(wall) for adventurer in frame.get("adventurers", [])
-                for wall in adventurer["walls"]}
+        seen = {
+            tuple(wall)
+            for adventurer in frame.get("adventurers", [])
+            for wall in adventurer["walls"]
+        }
     assert changed >= 5  # the warden was at work
 
 
 def average_score(adventurers: str, seeds: list[str]) -> float:
-    return mean(botarena.play("labyrinth", [f"builtin:{adventurers}", "builtin:warden"],
-                              seed=seed, max_rounds=4).scores[0] for seed in seeds)
+    return mean(
+        botarena.play(
+            "labyrinth", [f"builtin:{adventurers}", "builtin:warden"], seed=seed, max_rounds=4
+        ).scores[0]
+        for seed in seeds
+    )
 
 
 def test_cartographer_beats_wallfollower_against_warden() -> None:

@@ -23,7 +23,7 @@ from botarena.games.labyrinth.post import (
     runner_argv,
 )
 from botarena.games.labyrinth.rng import seeded_random
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 POSTS = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
 
@@ -70,8 +70,18 @@ for (const seed of JSON.parse(process.argv[1])) {
 process.stdout.write(JSON.stringify(out));
 """
 
-SEEDS = ["abc:A", "abc:M", "", ":A", "12345:M", "café:A", "迷宫:M", "🐉 dragon:A", "tab\there:M",
-         "a" * 300 + ":A"]
+SEEDS = [
+    "abc:A",
+    "abc:M",
+    "",
+    ":A",
+    "12345:M",
+    "café:A",
+    "迷宫:M",
+    "🐉 dragon:A",
+    "tab\there:M",
+    "a" * 300 + ":A",
+]
 
 ENVIRONMENT_POST = """# Adventurers: probe
 
@@ -96,7 +106,7 @@ return me;
 
 @pytest.fixture(scope="module", autouse=True)
 def node() -> str:
-    return ensure_debian_package("node", "nodejs")
+    return debian_program("node", "nodejs")
 
 
 def write(tmp_path: Path, name: str, text: str) -> str:
@@ -108,8 +118,14 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 def talk(path: str, calls: list[dict[str, Any]]) -> list[str]:
     """Run a post under the runner and return its reply lines to `calls`."""
     lines = "".join(json.dumps(call) + "\n" for call in calls)
-    done = subprocess.run(runner_argv(path, load_post(path)), input=lines, text=True,
-                          capture_output=True, timeout=30, check=True)
+    done = subprocess.run(
+        runner_argv(path, load_post(path)),
+        input=lines,
+        text=True,
+        capture_output=True,
+        timeout=30,
+        check=True,
+    )
     return done.stdout.splitlines()
 
 
@@ -118,21 +134,32 @@ def test_parse_fenced_post_keeps_role_name_and_first_code_line() -> None:
     text = "# Maze Master: The Minotaur\n\nblurb\n\n```javascript\nreturn 1;\n```\n\n```\nx\n```"
     post = parse_post(text)
     assert (post.role, post.name, post.code, post.first_line) == (
-        "maze master", "The Minotaur", "return 1;", 6)
+        "maze master",
+        "The Minotaur",
+        "return 1;",
+        6,
+    )
 
 
 def test_parse_indented_post_and_only_first_block() -> None:
     post = parse_post("# Adventurers: duo\nblurb\n\n    let a = 1;\n\treturn a;\n\nmore\n\n    x\n")
     assert (post.role, post.code, post.first_line, post.indented) == (
-        "adventurers", "let a = 1;\nreturn a;", 4, True)
+        "adventurers",
+        "let a = 1;\nreturn a;",
+        4,
+        True,
+    )
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("", "the post is empty"),
-    ("Adventurers: x\n\n    return {}\n", "line 1: no header"),
-    ("# Wizard: merlin\n\n    return {}\n", "unknown submission type 'Wizard'"),
-    ("# Adventurers: x\n\nno code at all\n", "no code block"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "the post is empty"),
+        ("Adventurers: x\n\n    return {}\n", "line 1: no header"),
+        ("# Wizard: merlin\n\n    return {}\n", "unknown submission type 'Wizard'"),
+        ("# Adventurers: x\n\nno code at all\n", "no code block"),
+    ],
+)
 def test_parse_rejects_what_is_not_a_post(text: str, problem: str) -> None:
     with pytest.raises(PostError, match=problem):
         parse_post(text)
@@ -147,12 +174,25 @@ def test_load_post_names_the_file(tmp_path: Path) -> None:
 # -- the environment the original controller gives bots --------------------------------
 def test_environment_matches_the_original_controller(tmp_path: Path) -> None:
     path = write(tmp_path, "probe.md", ENVIRONMENT_POST)
-    replies = talk(path, [{"call": "setup", "args": ["adventurers", "s:A"]},
-                          {"call": "startRound", "args": [3]},
-                          {"call": "takeTurn", "args": [[]]}])
+    replies = talk(
+        path,
+        [
+            {"call": "setup", "args": ["adventurers", "s:A"]},
+            {"call": "startRound", "args": [3]},
+            {"call": "takeTurn", "args": [[]]},
+        ],
+    )
     assert replies[:2] == ['"ready"', "null"]
     assert json.loads(replies[2]) == [
-        0, 0, ["undefined"] * 6, True, False, ["log"], "TypeError", True]
+        0,
+        0,
+        ["undefined"] * 6,
+        True,
+        False,
+        ["log"],
+        "TypeError",
+        True,
+    ]
 
 
 ESCAPE_POST = """# Adventurers: escape
@@ -171,27 +211,43 @@ def test_nothing_handed_to_a_post_reaches_node(tmp_path: Path) -> None:
     """The classic way out of a vm realm, a constructor of an object made by Node's realm,
     finds nothing: every object the bot gets and its realm's global are its realm's own."""
     path = write(tmp_path, "escape.md", ESCAPE_POST)
-    replies = talk(path, [{"call": "setup", "args": ["adventurers", "s:A"]},
-                          {"call": "takeTurn", "args": [[]]}])
+    replies = talk(
+        path,
+        [{"call": "setup", "args": ["adventurers", "s:A"]}, {"call": "takeTurn", "args": [[]]}],
+    )
     assert json.loads(replies[1]) == [["undefined"] * 5, ["undefined"] * 5, "undefined"]
 
 
 def test_random_and_math_random_are_one_seeded_stream(tmp_path: Path) -> None:
     """`random` and `Math.random` are the same generator, seeded with the setup seed."""
-    path = write(tmp_path, "dice.md", "# Maze Master: dice\n\n```js\nreturn {generateMaze() {},"
-                 " takeTurn() { return [random(), Math.random(), random(), Math.random()]; }};"
-                 "\n```\n")
-    replies = talk(path, [{"call": "setup", "args": ["maze master", "seed é:M"]},
-                          {"call": "takeTurn", "args": [1, [], []]},
-                          {"call": "takeTurn", "args": [1, [], []]}])
+    path = write(
+        tmp_path,
+        "dice.md",
+        "# Maze Master: dice\n\n```js\nreturn {generateMaze() {},"
+        " takeTurn() { return [random(), Math.random(), random(), Math.random()]; }};"
+        "\n```\n",
+    )
+    replies = talk(
+        path,
+        [
+            {"call": "setup", "args": ["maze master", "seed é:M"]},
+            {"call": "takeTurn", "args": [1, [], []]},
+            {"call": "takeTurn", "args": [1, [], []]},
+        ],
+    )
     draw = seeded_random("seed é:M")
     expected = [draw() for _ in range(8)]
     assert json.loads(replies[1]) + json.loads(replies[2]) == expected
 
 
 def test_rng_port_matches_independent_javascript_reference(node: str) -> None:
-    done = subprocess.run([node, "-e", REFERENCE_JS, json.dumps(SEEDS)], capture_output=True,
-                          text=True, timeout=30, check=True)
+    done = subprocess.run(
+        [node, "-e", REFERENCE_JS, json.dumps(SEEDS)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     reference = json.loads(done.stdout)
     for seed in SEEDS:
         draw = seeded_random(seed)
@@ -201,7 +257,10 @@ def test_rng_port_matches_independent_javascript_reference(node: str) -> None:
 def test_a_game_sees_seed_plus_role_suffix(tmp_path: Path) -> None:
     """Through a whole game: the adventurers' post draws from seed + ':A', the maze
     master's from seed + ':M', each from its 16th draw on."""
-    adventurers = write(tmp_path, "walker.md", """# Adventurers: walker
+    adventurers = write(
+        tmp_path,
+        "walker.md",
+        """# Adventurers: walker
 
 ```js
 const path = [1, 1, 2, 1, 1];
@@ -211,8 +270,12 @@ return {
     takeTurn() { return [path[t++], 0, random(), Math.random()]; },
 };
 ```
-""")
-    master = write(tmp_path, "open.md", """# Maze Master: open
+""",
+    )
+    master = write(
+        tmp_path,
+        "open.md",
+        """# Maze Master: open
 
 ```js
 return {
@@ -223,10 +286,16 @@ return {
     takeTurn(mana, maze) { return null; },
 };
 ```
-""")
+""",
+    )
     replay = tmp_path / "game.json.gz"
-    result = botarena.play("labyrinth", [f"post:{adventurers}", f"post:{master}"],
-                           seed="dé", replay=replay, max_rounds=1)
+    result = botarena.play(
+        "labyrinth",
+        [f"post:{adventurers}", f"post:{master}"],
+        seed="dé",
+        replay=replay,
+        max_rounds=1,
+    )
     assert (result.end_reason, result.turns, result.scores) == ("round_cap", 5, [995, 995])
     steps = load_replay(replay)["steps"]
     adventurer_draws, master_draws = [], []
@@ -263,8 +332,12 @@ def check(path: str) -> tuple[int, str, str]:
 
 
 def test_check_post_accepts_the_four_posts() -> None:
-    for name, role in (("wallfollower", "adventurers"), ("cartographer", "adventurers"),
-                       ("static", "maze master"), ("warden", "maze master")):
+    for name, role in (
+        ("wallfollower", "adventurers"),
+        ("cartographer", "adventurers"),
+        ("static", "maze master"),
+        ("warden", "maze master"),
+    ):
         code, out, _ = check(str(POSTS / f"{name}.md"))
         assert (code, out.strip()) == (0, f"{POSTS / name}.md: ok, {role} {name}")
 
@@ -273,16 +346,24 @@ def test_check_post_syntax_error_has_the_posts_line_number(tmp_path: Path) -> No
     path = write(tmp_path, "broken.md", SYNTAX_POST)
     code, out, _ = check(path)
     assert code == 1
-    assert out.splitlines()[:2] == [f"{path} at line 9: SyntaxError: Unexpected token ';'",
-                                    "let x = ;"]
+    assert out.splitlines()[:2] == [
+        f"{path} at line 9: SyntaxError: Unexpected token ';'",
+        "let x = ;",
+    ]
 
 
 def test_check_post_indented_block_line_numbers(tmp_path: Path) -> None:
-    path = write(tmp_path, "ind.md", "# Adventurers: ind\n\nblurb\n\n    let a = 1;\n"
-                 "    return {startRound() {}, takeTurn() { a b }};\n")
+    path = write(
+        tmp_path,
+        "ind.md",
+        "# Adventurers: ind\n\nblurb\n\n    let a = 1;\n"
+        "    return {startRound() {}, takeTurn() { a b }};\n",
+    )
     code, out, _ = check(path)
     assert (code, out.splitlines()[0]) == (
-        1, f"{path} at line 6: SyntaxError: Unexpected identifier 'b'")
+        1,
+        f"{path} at line 6: SyntaxError: Unexpected identifier 'b'",
+    )
 
 
 def test_check_post_bom_and_crlf_keep_line_numbers(tmp_path: Path) -> None:
@@ -290,15 +371,20 @@ def test_check_post_bom_and_crlf_keep_line_numbers(tmp_path: Path) -> None:
     path.write_bytes(b"\xef\xbb\xbf" + SYNTAX_POST.replace("\n", "\r\n").encode())
     code, out, _ = check(str(path))
     assert (code, out.splitlines()[0]) == (
-        1, f"{path} at line 9: SyntaxError: Unexpected token ';'")
+        1,
+        f"{path} at line 9: SyntaxError: Unexpected token ';'",
+    )
 
 
-@pytest.mark.parametrize(("code_text", "message"), [
-    ("null.boom;\nreturn {};", "TypeError while building bad: Cannot read properties of null"),
-    ("return 7;", "the code of bad returned 7, not the bot object"),
-    ("return {startRound() {}};", "the adventurers bot bad has no method takeTurn"),
-    ("const window = 1;\nreturn {};", "SyntaxError: Identifier 'window' has already been"),
-])
+@pytest.mark.parametrize(
+    ("code_text", "message"),
+    [
+        ("null.boom;\nreturn {};", "TypeError while building bad: Cannot read properties of null"),
+        ("return 7;", "the code of bad returned 7, not the bot object"),
+        ("return {startRound() {}};", "the adventurers bot bad has no method takeTurn"),
+        ("const window = 1;\nreturn {};", "SyntaxError: Identifier 'window' has already been"),
+    ],
+)
 def test_check_post_code_wrong_exits_1(tmp_path: Path, code_text: str, message: str) -> None:
     path = write(tmp_path, "bad.md", f"# Adventurers: bad\n\n```js\n{code_text}\n```\n")
     code, out, _ = check(path)
@@ -306,14 +392,18 @@ def test_check_post_code_wrong_exits_1(tmp_path: Path, code_text: str, message: 
 
 
 def test_check_post_runtime_error_in_body_names_its_line(tmp_path: Path) -> None:
-    path = write(tmp_path, "bad.md", "# Adventurers: bad\n\n```js\nconst a = 1;\nnull.boom;\n"
-                 "return {};\n```\n")
+    path = write(
+        tmp_path,
+        "bad.md",
+        "# Adventurers: bad\n\n```js\nconst a = 1;\nnull.boom;\nreturn {};\n```\n",
+    )
     code, out, _ = check(path)
     assert code == 1 and f"{path}:5:" in out
 
 
-@pytest.mark.parametrize("text", ["hello\n\n```js\nreturn {};\n```\n",
-                                  "# Adventurers: x\n\nprose only\n"])
+@pytest.mark.parametrize(
+    "text", ["hello\n\n```js\nreturn {};\n```\n", "# Adventurers: x\n\nprose only\n"]
+)
 def test_check_post_not_a_post_is_a_user_error(tmp_path: Path, text: str) -> None:
     path = write(tmp_path, "nothing.md", text)
     code, out, err = check(path)
@@ -336,15 +426,19 @@ def test_play_post_without_header_is_a_user_error(tmp_path: Path) -> None:
     path = write(tmp_path, "nohead.md", "my bot\n\n```js\nreturn {};\n```\n")
     code, out, err = play_cli(f"post:{path}", "builtin:static")
     assert (code, out) == (2, "")
-    assert err.strip() == (f"botarena: error: {path}: line 1: no header; the post must start"
-                           " with '# Adventurers: NAME' or '# Maze Master: NAME'")
+    assert err.strip() == (
+        f"botarena: error: {path}: line 1: no header; the post must start"
+        " with '# Adventurers: NAME' or '# Maze Master: NAME'"
+    )
 
 
 def test_play_post_in_the_wrong_role_is_a_user_error() -> None:
     code, _, err = play_cli(f"post:{POSTS / 'static.md'}", "builtin:static")
     assert code == 2
-    assert err.strip() == (f"botarena: error: {POSTS / 'static.md'} is a maze master post;"
-                           " seat 0 is the adventurers (play labyrinth ADVENTURERS MAZEMASTER)")
+    assert err.strip() == (
+        f"botarena: error: {POSTS / 'static.md'} is a maze master post;"
+        " seat 0 is the adventurers (play labyrinth ADVENTURERS MAZEMASTER)"
+    )
 
 
 def test_play_syntax_error_is_a_strike_naming_the_line(tmp_path: Path) -> None:
@@ -355,62 +449,94 @@ def test_play_syntax_error_is_a_strike_naming_the_line(tmp_path: Path) -> None:
     assert [p["status"] for p in result["players"]] == ["ok", "strike"]
     assert result["end_reason"].startswith(
         f"strike (maze master): generateMaze invalid reply: the bot reports an error: {path}"
-        " at line 9: SyntaxError: Unexpected token ';'")
+        " at line 9: SyntaxError: Unexpected token ';'"
+    )
 
 
 def test_play_exception_in_a_method_is_a_strike_naming_it(tmp_path: Path) -> None:
-    path = write(tmp_path, "noisy.md", "# Adventurers: noisy\n\n```js\nreturn {startRound() {},"
-                 "\ntakeTurn() { console.warn('hi'); return [1, 1]; }};\n```\n")
+    path = write(
+        tmp_path,
+        "noisy.md",
+        "# Adventurers: noisy\n\n```js\nreturn {startRound() {},"
+        "\ntakeTurn() { console.warn('hi'); return [1, 1]; }};\n```\n",
+    )
     result = botarena.play("labyrinth", [f"post:{path}", "builtin:static"], seed="s")
     assert result.end_reason.startswith(
         "strike (adventurers): adventurers.takeTurn invalid reply: the bot reports an error:"
-        " TypeError in noisy.takeTurn: console.warn is not a function")
+        " TypeError in noisy.takeTurn: console.warn is not a function"
+    )
     assert f"{path}:5:" in result.end_reason
 
 
 def test_two_argument_maze_master_post_runs() -> None:
     """The original interface passes takeTurn(mana, maze); the static post declares two."""
-    result = botarena.play("labyrinth", [f"post:{POSTS / 'wallfollower.md'}",
-                                         f"post:{POSTS / 'static.md'}"], seed="two", max_rounds=3)
+    result = botarena.play(
+        "labyrinth",
+        [f"post:{POSTS / 'wallfollower.md'}", f"post:{POSTS / 'static.md'}"],
+        seed="two",
+        max_rounds=3,
+    )
     assert result.end_reason == "round_cap"
     assert [p.status for p in result.players] == ["ok", "ok"]
 
 
 def game_record(path: Path) -> list[Any]:
     steps = load_replay(path)["steps"]
-    return [([(act["seat"], act["reply"]) for act in step["acts"]], step["frame"])
-            for step in steps]
+    return [
+        ([(act["seat"], act["reply"]) for act in step["acts"]], step["frame"]) for step in steps
+    ]
 
 
 def test_game_between_posts_is_reproduced_from_a_string_seed(tmp_path: Path) -> None:
     specs = [f"post:{POSTS / 'cartographer.md'}", f"post:{POSTS / 'warden.md'}"]
-    first = botarena.play("labyrinth", specs, seed="Λαβύρινθος 7", replay=tmp_path / "1.json.gz",
-                          max_rounds=4)
-    second = botarena.play("labyrinth", specs, seed="Λαβύρινθος 7",
-                           replay=tmp_path / "2.json.gz", max_rounds=4)
-    assert first.to_dict() | {"replay": None, "players": None} == \
-        second.to_dict() | {"replay": None, "players": None}
+    first = botarena.play(
+        "labyrinth", specs, seed="Λαβύρινθος 7", replay=tmp_path / "1.json.gz", max_rounds=4
+    )
+    second = botarena.play(
+        "labyrinth", specs, seed="Λαβύρινθος 7", replay=tmp_path / "2.json.gz", max_rounds=4
+    )
+    assert first.to_dict() | {"replay": None, "players": None} == second.to_dict() | {
+        "replay": None,
+        "players": None,
+    }
     record = game_record(tmp_path / "1.json.gz")
     assert record == game_record(tmp_path / "2.json.gz")
-    changed = [change for _, frame in record for change in frame.get("changes", [])
-               if change["result"] == "changed"]
+    changed = [
+        change
+        for _, frame in record
+        for change in frame.get("changes", [])
+        if change["result"] == "changed"
+    ]
     assert changed  # the warden did move walls: the game is not a static one
     verdict = verify(load_replay(tmp_path / "1.json.gz"))
     assert verdict.ok, verdict.message
-    botarena.play("labyrinth", specs, seed="Λαβύρινθος 8", replay=tmp_path / "3.json.gz",
-                          max_rounds=4)
+    botarena.play(
+        "labyrinth", specs, seed="Λαβύρινθος 8", replay=tmp_path / "3.json.gz", max_rounds=4
+    )
     assert first.end_reason == "round_cap"
     assert game_record(tmp_path / "3.json.gz") != record
 
 
 def test_post_and_builtin_static_draw_the_same_mazes(tmp_path: Path) -> None:
     """Both are the same recursive backtracker on the same seeded stream (seed + ':M')."""
-    botarena.play("labyrinth", ["builtin:wallfollower", "builtin:static"], seed="same",
-                  replay=tmp_path / "py.json.gz", max_rounds=4)
-    botarena.play("labyrinth", ["builtin:wallfollower", f"post:{POSTS / 'static.md'}"],
-                  seed="same", replay=tmp_path / "js.json.gz", max_rounds=4)
-    frames = [[step["frame"] for step in load_replay(tmp_path / f"{kind}.json.gz")["steps"]]
-              for kind in ("py", "js")]
+    botarena.play(
+        "labyrinth",
+        ["builtin:wallfollower", "builtin:static"],
+        seed="same",
+        replay=tmp_path / "py.json.gz",
+        max_rounds=4,
+    )
+    botarena.play(
+        "labyrinth",
+        ["builtin:wallfollower", f"post:{POSTS / 'static.md'}"],
+        seed="same",
+        replay=tmp_path / "js.json.gz",
+        max_rounds=4,
+    )
+    frames = [
+        [step["frame"] for step in load_replay(tmp_path / f"{kind}.json.gz")["steps"]]
+        for kind in ("py", "js")
+    ]
     assert frames[0] == frames[1]
     assert len(frames[0]) > 20
 
@@ -458,7 +584,8 @@ def ordered(text: str) -> Any:
 
 
 def test_posts_see_exactly_the_calls_arguments_through_a_game_with_moving_walls(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Cartographer and warden (in-process) play; every call of the game is also sent to
     two echo posts, which answer with JSON.stringify of the arguments they received. The
     runner gets only the maze's changed cells, yet each echo is the call's arguments as the
@@ -470,8 +597,10 @@ def test_posts_see_exactly_the_calls_arguments_through_a_game_with_moving_walls(
     from botarena.games.labyrinth.protocol import PROTOCOL
     from botarena.games.labyrinth.rules import LabyrinthState
 
-    echoes = [post_player(write(tmp_path, f"{name}.md", text), f"post:{name}")
-              for name, text in (("adventurers", ECHO_ADVENTURERS), ("master", ECHO_MASTER))]
+    echoes = [
+        post_player(write(tmp_path, f"{name}.md", text), f"post:{name}")
+        for name, text in (("adventurers", ECHO_ADVENTURERS), ("master", ECHO_MASTER))
+    ]
     bots = [Cartographer(), Warden()]
     state = LabyrinthState("echo", max_rounds=4)
     try:
@@ -492,8 +621,9 @@ def test_posts_see_exactly_the_calls_arguments_through_a_game_with_moving_walls(
             assert count == len(call.args) and all(checks)
             calls += 1
             state.apply({seat: bots[seat].act(call)})
-            changed += any(change["result"] == "changed"
-                           for change in state.last.get("changes", ()))
+            changed += any(
+                change["result"] == "changed" for change in state.last.get("changes", ())
+            )
         assert state.end_reason == "round_cap" and changed >= 10 and calls > 200
     finally:
         for echo in echoes:
@@ -513,7 +643,11 @@ def test_post_wire_sends_a_new_maze_whole_then_only_changed_cells() -> None:
 
     first = sent(1)
     assert (first["call"], first["mana"], first["n"], first["adventurers"]) == (
-        "takeTurn", 1, 3, places)
+        "takeTurn",
+        1,
+        3,
+        places,
+    )
     assert first["cells"][0] == [0, 0, False, 1, False, 1]
     assert first["cells"][8] == [2, 2, None, 1, None, 1]  # the border: null, cost 1
     assert [cell[:2] for cell in first["cells"]] == [[r, c] for r in range(3) for c in range(3)]
@@ -531,13 +665,18 @@ def test_post_wire_sends_a_new_maze_whole_then_only_changed_cells() -> None:
 def test_a_post_over_its_cpu_bank_is_a_strike(tmp_path: Path) -> None:
     """Posts are not frozen between calls, but a call is still charged the CPU Node used
     for it: 400 ms of spinning in the first takeTurn against a bank of 50 + 1 ms."""
-    path = write(tmp_path, "spin.md", "# Adventurers: spin\n\n```js\nreturn {startRound() {},"
-                 " takeTurn() {\n    const end = performance.now() + 400;\n"
-                 "    while (performance.now() < end) {}\n    return [0, 0];\n}};\n```\n")
+    path = write(
+        tmp_path,
+        "spin.md",
+        "# Adventurers: spin\n\n```js\nreturn {startRound() {},"
+        " takeTurn() {\n    const end = performance.now() + 400;\n"
+        "    while (performance.now() < end) {}\n    return [0, 0];\n}};\n```\n",
+    )
     result = botarena.play("labyrinth", [f"post:{path}", "builtin:static"], seed="s")
     assert result.players[0].status == "strike"
-    assert result.end_reason.startswith("strike (adventurers): adventurers.takeTurn over its"
-                                        " time limit: used ")
+    assert result.end_reason.startswith(
+        "strike (adventurers): adventurers.takeTurn over its time limit: used "
+    )
     assert result.end_reason.endswith(" ms of CPU, limit 51.0 ms; outlier")
 
 
@@ -551,6 +690,5 @@ def test_posts_are_never_frozen_between_calls(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(Confinement, "resume", lambda box: None)
     post = POSTS / "wallfollower.md"
     static = POSTS / "static.md"
-    botarena.play("labyrinth", [f"post:{post}", f"post:{static}"], seed="x1",
-                  max_rounds=4)
+    botarena.play("labyrinth", [f"post:{post}", f"post:{static}"], seed="x1", max_rounds=4)
     assert frozen == []

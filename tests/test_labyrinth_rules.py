@@ -27,17 +27,22 @@ from botarena.games.labyrinth.rules import (
 WAIT, FORWARD, RIGHT, AROUND, LEFT = range(5)
 
 
-def cells(n: int, east: set[tuple[int, int]] = frozenset(),
-          south: set[tuple[int, int]] = frozenset()) -> list[list[dict[str, Any]]]:
+def cells(
+    n: int, east: set[tuple[int, int]] = frozenset(), south: set[tuple[int, int]] = frozenset()
+) -> list[list[dict[str, Any]]]:
     """A generateMaze reply: walls exactly at the given cells' east / south sides."""
-    return [[{"east": (r, c) in east, "south": (r, c) in south} for c in range(n)]
-            for r in range(n)]
+    return [
+        [{"east": (r, c) in east, "south": (r, c) in south} for c in range(n)] for r in range(n)
+    ]
 
 
 def closed_except(n: int, path: list[tuple[int, int]]) -> list[list[dict[str, Any]]]:
     """Every interior wall present except between consecutive cells of `path` (a tree)."""
-    maze = cells(n, {(r, c) for r in range(n) for c in range(n - 1)},
-                 {(r, c) for r in range(n - 1) for c in range(n)})
+    maze = cells(
+        n,
+        {(r, c) for r in range(n) for c in range(n - 1)},
+        {(r, c) for r in range(n - 1) for c in range(n)},
+    )
     for (r1, c1), (r2, c2) in pairwise(path):
         top, left = min(r1, r2), min(c1, c2)
         maze[top][left]["east" if r1 == r2 else "south"] = False
@@ -78,10 +83,14 @@ def wall(state: LabyrinthState, row: int, col: int, side: str) -> bool:
 def test_a_round_asks_generate_then_start_round_then_alternates_turns() -> None:
     state = LabyrinthState("test")
     assert (state.to_act(), state.observation(MAZE_MASTER)) == (
-        [MAZE_MASTER], Call("generateMaze", (3,)))
+        [MAZE_MASTER],
+        Call("generateMaze", (3,)),
+    )
     answer(state, cells(3))
     assert (state.to_act(), state.observation(ADVENTURERS)) == (
-        [ADVENTURERS], Call("startRound", (3,)))
+        [ADVENTURERS],
+        Call("startRound", (3,)),
+    )
     answer(state, "anything")  # startRound's return value means nothing
     assert state.to_act() == [ADVENTURERS]
     call = state.observation(ADVENTURERS)
@@ -91,16 +100,14 @@ def test_a_round_asks_generate_then_start_round_then_alternates_turns() -> None:
     assert state.to_act() == [MAZE_MASTER] and call.name == "takeTurn"
     mana, view, adventurers = call.args
     assert mana == 1
-    assert adventurers == [{"row": 0, "col": 1, "dir": "east"},
-                           {"row": 0, "col": 0, "dir": "west"}]
+    assert adventurers == [{"row": 0, "col": 1, "dir": "east"}, {"row": 0, "col": 0, "dir": "west"}]
     assert view[0][0] == {"east": False, "eastCost": 1, "south": False, "southCost": 1}
     assert view[2][2] == {"east": None, "eastCost": 1, "south": None, "southCost": 1}
     answer(state, None)
     assert state.to_act() == [ADVENTURERS] and state.turn == 1
 
 
-def test_the_shortest_walk_scores_1000_minus_5_and_the_maze_master_skips_the_goal_turn(
-) -> None:
+def test_the_shortest_walk_scores_1000_minus_5_and_the_maze_master_skips_the_goal_turn() -> None:
     state = started()
     mana_seen = []
     for moves in ([FORWARD, FORWARD], [FORWARD, FORWARD], [RIGHT, LEFT], [FORWARD, FORWARD]):
@@ -232,13 +239,27 @@ def test_fibonacci_costs_per_edge() -> None:
     assert maze.bot_view()[1][1]["southCost"] == 1  # each edge counts on its own
 
 
-@pytest.mark.parametrize(("turn_number", "n", "mana"), [
-    (1, 3, 1), (2, 3, 1), (3, 3, 2), (8, 3, 2), (9, 3, 3), (26, 3, 3), (27, 3, 4),
-    (242, 3, 5), (243, 3, 6),  # float log(243)/log(3) is 4.999...: 5 mana would be wrong
-    (999, 10, 3), (1000, 10, 4),  # log(1000)/log(10) is 2.999... in floats
-    (4913, 17, 4), (10**15, 10, 16), (1, 500, 1), (999, 500, 2)])
-def test_mana_income_is_1_plus_floor_log_n_t_exactly(turn_number: int, n: int,
-                                                      mana: int) -> None:
+@pytest.mark.parametrize(
+    ("turn_number", "n", "mana"),
+    [
+        (1, 3, 1),
+        (2, 3, 1),
+        (3, 3, 2),
+        (8, 3, 2),
+        (9, 3, 3),
+        (26, 3, 3),
+        (27, 3, 4),
+        (242, 3, 5),
+        (243, 3, 6),  # float log(243)/log(3) is 4.999...: 5 mana would be wrong
+        (999, 10, 3),
+        (1000, 10, 4),  # log(1000)/log(10) is 2.999... in floats
+        (4913, 17, 4),
+        (10**15, 10, 16),
+        (1, 500, 1),
+        (999, 500, 2),
+    ],
+)
+def test_mana_income_is_1_plus_floor_log_n_t_exactly(turn_number: int, n: int, mana: int) -> None:
     assert mana_income(turn_number, n) == mana
 
 
@@ -264,7 +285,8 @@ def test_a_change_costs_its_fibonacci_price_and_the_rest_is_kept() -> None:
     assert (wall(state, 3, 3, "east"), wall(state, 2, 2, "south")) == (False, True)
     assert state.last["changes"] == [
         {"op": "remove", "wall": [3, 3, "east"], "cost": 1, "result": "changed"},
-        {"op": "add", "wall": [2, 2, "south"], "cost": 1, "result": "changed"}]
+        {"op": "add", "wall": [2, 2, "south"], "cost": 1, "result": "changed"},
+    ]
     answer(state, [WAIT, WAIT])
     assert state.observation(MAZE_MASTER).args[0] == 2
     answer(state, [None, [3, 3, "east"]])  # its second change: fib(1) = 1
@@ -291,11 +313,19 @@ def test_each_maze_master_call_gets_a_fresh_maze_that_later_changes_leave_alone(
     assert call.args[1][3][3] == {"east": True, "eastCost": 1, "south": True, "southCost": 1}
     answer(state, [WAIT, WAIT])
     assert state.observation(MAZE_MASTER).args[1][3][3] == {
-        "east": False, "eastCost": 1, "south": True, "southCost": 1}
+        "east": False,
+        "eastCost": 1,
+        "south": True,
+        "southCost": 1,
+    }
     answer(state, [None, [3, 3, "east"]])  # changed twice: fib(2) = 2
     answer(state, [WAIT, WAIT])
     assert state.observation(MAZE_MASTER).args[1][3][3] == {
-        "east": True, "eastCost": 2, "south": True, "southCost": 1}
+        "east": True,
+        "eastCost": 2,
+        "south": True,
+        "southCost": 1,
+    }
 
 
 def test_the_same_wall_in_both_slots_is_ignored_and_free() -> None:
@@ -317,8 +347,12 @@ def test_removing_a_missing_wall_is_free_and_the_add_still_happens() -> None:
     state = waited(1, FAR_CORNER_N5, 5)
     answer(state, [[2, 1, "east"], [2, 2, "south"]])
     assert state.mana == 0 and wall(state, 2, 2, "south") and not wall(state, 2, 1, "east")
-    assert state.last["changes"][0] == {"op": "remove", "wall": [2, 1, "east"], "cost": 0,
-                                        "result": "unchanged"}
+    assert state.last["changes"][0] == {
+        "op": "remove",
+        "wall": [2, 1, "east"],
+        "cost": 0,
+        "result": "unchanged",
+    }
 
 
 def test_adding_a_present_wall_is_free_and_the_remove_still_happens() -> None:
@@ -327,8 +361,10 @@ def test_adding_a_present_wall_is_free_and_the_remove_still_happens() -> None:
     assert state.mana == 0 and not wall(state, 3, 3, "south") and wall(state, 3, 3, "east")
 
 
-@pytest.mark.parametrize("coordinate", [[0, 4, "east"], [4, 0, "south"], [-1, 0, "south"],
-                                        [7, 9, "east"], [0, -1, "east"]])
+@pytest.mark.parametrize(
+    "coordinate",
+    [[0, 4, "east"], [4, 0, "south"], [-1, 0, "south"], [7, 9, "east"], [0, -1, "east"]],
+)
 def test_border_and_out_of_range_walls_are_free_no_ops(coordinate: list[Any]) -> None:
     state = waited(1, FAR_CORNER_N5, 5)
     answer(state, [coordinate, [2, 2, "south"]])
@@ -354,11 +390,18 @@ def test_a_visible_wall_costs_its_mana_but_does_not_change_nor_count() -> None:
     assert state.observation(MAZE_MASTER).args[1][0][0]["eastCost"] == 1
 
 
-@pytest.mark.parametrize(("facing", "side_wall"), [
-    (3, [5, 1, "south"]), (3, [4, 1, "south"]),  # facing west: left and right
-    (0, [5, 0, "east"]), (0, [5, 1, "east"])])  # facing north: left and right
-def test_an_own_side_wall_facing_north_or_west_is_protected(facing: int,
-                                                            side_wall: list[Any]) -> None:
+@pytest.mark.parametrize(
+    ("facing", "side_wall"),
+    [
+        (3, [5, 1, "south"]),
+        (3, [4, 1, "south"]),  # facing west: left and right
+        (0, [5, 0, "east"]),
+        (0, [5, 1, "east"]),
+    ],
+)  # facing north: left and right
+def test_an_own_side_wall_facing_north_or_west_is_protected(
+    facing: int, side_wall: list[Any]
+) -> None:
     """The original's bug (research §4, its example: n = 7, (5,1) facing west)."""
     state = waited(2, cells(7), 7)
     state.positions = [(5, 1, facing), (0, 6, 0)]  # B in the far corner looks at the border
@@ -394,23 +437,48 @@ def struck(state: LabyrinthState, seat: int, *words: str) -> None:
     assert frame["outlier"] is True and frame["strike"]["seat"] == seat
 
 
-@pytest.mark.parametrize(("maze", "words"), [
-    ("maze", ("not an array",)),
-    (None, ("null", "not an array")),
-    ([[{"east": 0, "south": 0}] * 3] * 2, ("2 rows, expected 3",)),
-    ([[{"east": 0, "south": 0}] * 3, [{"east": 0, "south": 0}] * 2,
-      [{"east": 0, "south": 0}] * 3], ("row 1 has 2 cells",)),
-    ([[{"east": 0, "south": 0}] * 3, "row", [{"east": 0, "south": 0}] * 3], ("row 1",)),
-    ([[{"south": 0}] + [{"east": 0, "south": 0}] * 2] + [[{"east": 0, "south": 0}] * 3] * 2,
-     ("cell [0][0]", "'east'")),
-    ([[{"east": 0, "south": 0}] * 3, [{"east": 0}] + [{"east": 0, "south": 0}] * 2,
-      [{"east": 0, "south": 0}] * 3], ("cell [1][0]", "'south'")),
-    ([[{"east": 0, "south": 0}] * 3] * 2 + [[{"east": 0, "south": 0}] * 2 + [None]],
-     ("cell [2][2] is null",)),
-    ([[{"east": 0, "south": 0}] * 3, [{"east": 0, "south": 0}, 7, {"east": 0, "south": 0}],
-      [{"east": 0, "south": 0}] * 3], ("cell [1][1]",)),
-    (cells(3, east={(0, 1), (1, 1), (2, 1)}), ("not fully connected",)),
-])
+@pytest.mark.parametrize(
+    ("maze", "words"),
+    [
+        ("maze", ("not an array",)),
+        (None, ("null", "not an array")),
+        ([[{"east": 0, "south": 0}] * 3] * 2, ("2 rows, expected 3",)),
+        (
+            [
+                [{"east": 0, "south": 0}] * 3,
+                [{"east": 0, "south": 0}] * 2,
+                [{"east": 0, "south": 0}] * 3,
+            ],
+            ("row 1 has 2 cells",),
+        ),
+        ([[{"east": 0, "south": 0}] * 3, "row", [{"east": 0, "south": 0}] * 3], ("row 1",)),
+        (
+            [[{"south": 0}] + [{"east": 0, "south": 0}] * 2] + [[{"east": 0, "south": 0}] * 3] * 2,
+            ("cell [0][0]", "'east'"),
+        ),
+        (
+            [
+                [{"east": 0, "south": 0}] * 3,
+                [{"east": 0}] + [{"east": 0, "south": 0}] * 2,
+                [{"east": 0, "south": 0}] * 3,
+            ],
+            ("cell [1][0]", "'south'"),
+        ),
+        (
+            [[{"east": 0, "south": 0}] * 3] * 2 + [[{"east": 0, "south": 0}] * 2 + [None]],
+            ("cell [2][2] is null",),
+        ),
+        (
+            [
+                [{"east": 0, "south": 0}] * 3,
+                [{"east": 0, "south": 0}, 7, {"east": 0, "south": 0}],
+                [{"east": 0, "south": 0}] * 3,
+            ],
+            ("cell [1][1]",),
+        ),
+        (cells(3, east={(0, 1), (1, 1), (2, 1)}), ("not fully connected",)),
+    ],
+)
 def test_an_illegal_maze_is_a_strike(maze: Any, words: tuple[str, ...]) -> None:
     state = LabyrinthState("test")
     answer(state, maze)
@@ -419,9 +487,11 @@ def test_an_illegal_maze_is_a_strike(maze: Any, words: tuple[str, ...]) -> None:
 
 
 def test_border_cells_may_omit_or_hold_anything_and_truthiness_is_javascript() -> None:
-    maze = [[{"east": 1, "south": ""}, {"east": "x", "south": None}, {"south": 0}],
-            [{"east": 0, "south": []}, {"east": False, "south": {}}, {"east": [], "south": 0}],
-            [{"east": 0.0, "x": 1}, {"east": math.nan}, 42]]
+    maze = [
+        [{"east": 1, "south": ""}, {"east": "x", "south": None}, {"south": 0}],
+        [{"east": 0, "south": []}, {"east": False, "south": {}}, {"east": [], "south": 0}],
+        [{"east": 0.0, "x": 1}, {"east": math.nan}, 42],
+    ]
     parsed = parse_maze(maze, 3)
     assert parsed.rows_text() == ["110", "220", "000"]
     state = LabyrinthState("test")
@@ -430,22 +500,32 @@ def test_border_cells_may_omit_or_hold_anything_and_truthiness_is_javascript() -
     answer(state, [WAIT, WAIT])
     view = state.observation(MAZE_MASTER).args[1]
     assert view[0][2]["east"] is None and view[2][2] == {
-        "east": None, "eastCost": 1, "south": None, "southCost": 1}
+        "east": None,
+        "eastCost": 1,
+        "south": None,
+        "southCost": 1,
+    }
     assert view[0][0]["east"] is True and view[0][0]["south"] is False
 
 
-@pytest.mark.parametrize(("reply", "words"), [
-    ("x", ("returned str 'x'",)), (5, ("int 5",)), ({"a": 1}, ("an object",)),
-    ([None], ("an array of 1",)), ([None, None, None], ("an array of 3",)),
-    ([[1, 1], None], ("the wall [1, 1]",)),
-    ([None, [1.5, 1, "east"]], ("integer",)),
-    ([[math.nan, 1, "east"], None], ("nan",)),
-    ([[math.inf, 1, "east"], None], ("inf",)),
-    ([[1, 1, "north"], None], ("'north'",)),
-    ([[True, 1, "east"], None], ("True",)),
-    ([["1", 1, "east"], None], ("'1'",)),
-    ([[0.5, 0, "east"], [0.5, 0, "east"]], ("integer",)),  # malformed before "the same wall"
-])
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ("x", ("returned str 'x'",)),
+        (5, ("int 5",)),
+        ({"a": 1}, ("an object",)),
+        ([None], ("an array of 1",)),
+        ([None, None, None], ("an array of 3",)),
+        ([[1, 1], None], ("the wall [1, 1]",)),
+        ([None, [1.5, 1, "east"]], ("integer",)),
+        ([[math.nan, 1, "east"], None], ("nan",)),
+        ([[math.inf, 1, "east"], None], ("inf",)),
+        ([[1, 1, "north"], None], ("'north'",)),
+        ([[True, 1, "east"], None], ("True",)),
+        ([["1", 1, "east"], None], ("'1'",)),
+        ([[0.5, 0, "east"], [0.5, 0, "east"]], ("integer",)),  # malformed before "the same wall"
+    ],
+)
 def test_a_malformed_maze_master_reply_is_a_strike(reply: Any, words: tuple[str, ...]) -> None:
     state = waited(1)
     answer(state, reply)
@@ -459,19 +539,30 @@ def test_a_disconnecting_wall_is_a_strike() -> None:
     struck(state, MAZE_MASTER, "[1, 0, 'south']", "disconnects")
 
 
-@pytest.mark.parametrize(("reply", "words"), [
-    (None, ("null, not an array",)), ("12", ("str '12'",)), ({"0": 1}, ("an object",)),
-    ([1, 1, 1], ("third adventurer",)), ([0, 0, 2], ("third adventurer",)),
-])
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        (None, ("null, not an array",)),
+        ("12", ("str '12'",)),
+        ({"0": 1}, ("an object",)),
+        ([1, 1, 1], ("third adventurer",)),
+        ([0, 0, 2], ("third adventurer",)),
+    ],
+)
 def test_malformed_adventurer_moves_are_a_strike(reply: Any, words: tuple[str, ...]) -> None:
     state = started()
     answer(state, reply)
     struck(state, ADVENTURERS, "takeTurn", *words)
 
 
-@pytest.mark.parametrize(("status", "words"), [
-    (Status.TIMEOUT, "over its time limit"), (Status.CRASHED, "crashed"),
-    (Status.INVALID, "invalid reply")])
+@pytest.mark.parametrize(
+    ("status", "words"),
+    [
+        (Status.TIMEOUT, "over its time limit"),
+        (Status.CRASHED, "crashed"),
+        (Status.INVALID, "invalid reply"),
+    ],
+)
 def test_every_transport_fault_is_a_strike_with_its_reason(status: Status, words: str) -> None:
     state = waited(1)
     state.fault(MAZE_MASTER, status, "the detail")
@@ -534,8 +625,14 @@ def test_a_large_open_maze_and_a_wall_in_it_do_not_strike() -> None:
 # -- frames ---------------------------------------------------------------------------------
 def test_frames_carry_the_board_sight_mana_moves_and_changes_with_costs() -> None:
     state = LabyrinthState("test")
-    assert state.frame() == {"round": 0, "n": 0, "turn": 0, "score": 0, "mana": 0,
-                             "next": "generateMaze"}
+    assert state.frame() == {
+        "round": 0,
+        "n": 0,
+        "turn": 0,
+        "score": 0,
+        "mana": 0,
+        "next": "generateMaze",
+    }
     answer(state, cells(3, east={(2, 0)}))
     assert state.frame()["maze"] == ["000", "000", "100"]  # a new maze is drawn
     answer(state, None)
@@ -546,12 +643,26 @@ def test_frames_carry_the_board_sight_mana_moves_and_changes_with_costs() -> Non
     assert (frame["round"], frame["n"], frame["turn"], frame["score"]) == (1, 3, 1, -1)
     assert frame["next"] == "mazeMaster.takeTurn"
     assert frame["adventurers"][0] == {
-        "row": 0, "col": 1, "dir": "east", "cells": [[0, 1], [0, 2], [1, 1]],
-        "walls": [[0, 1, "east"], [0, 1, "south"], [0, 2, "south"], [1, 1, "east"]]}
+        "row": 0,
+        "col": 1,
+        "dir": "east",
+        "cells": [[0, 1], [0, 2], [1, 1]],
+        "walls": [[0, 1, "east"], [0, 1, "south"], [0, 2, "south"], [1, 1, "east"]],
+    }
     assert frame["adventurers"][1] == {
-        "row": 0, "col": 0, "dir": "south", "cells": [[0, 0], [0, 1], [1, 0], [2, 0]],
-        "walls": [[0, 0, "east"], [0, 0, "south"], [0, 1, "south"], [1, 0, "east"],
-                  [1, 0, "south"], [2, 0, "east"]]}
+        "row": 0,
+        "col": 0,
+        "dir": "south",
+        "cells": [[0, 0], [0, 1], [1, 0], [2, 0]],
+        "walls": [
+            [0, 0, "east"],
+            [0, 0, "south"],
+            [0, 1, "south"],
+            [1, 0, "east"],
+            [1, 0, "south"],
+            [2, 0, "east"],
+        ],
+    }
     answer(state, None)
     answer(state, [WAIT, WAIT])
     answer(state, [[2, 0, "east"], [1, 2, "south"]])
@@ -559,7 +670,8 @@ def test_frames_carry_the_board_sight_mana_moves_and_changes_with_costs() -> Non
     assert frame["call"] == "mazeMaster.takeTurn" and frame["mana"] == 2 - 2
     assert frame["changes"] == [
         {"op": "remove", "wall": [2, 0, "east"], "cost": 1, "result": "visible"},
-        {"op": "add", "wall": [1, 2, "south"], "cost": 1, "result": "changed"}]
+        {"op": "add", "wall": [1, 2, "south"], "cost": 1, "result": "changed"},
+    ]
     assert frame["maze"] == ["000", "002", "100"]  # a wall changed
 
 

@@ -39,19 +39,25 @@ def test_the_start_of_an_open_3x3_maze() -> None:
         "ahead": [cell(False, True, False), cell(False, True, False), cell(True, True, False)],
         "leftAhead": None,  # the north border is on its left
         "rightAhead": False,  # (1,0)'s east wall, seen through the open south side
-        "friend": [0, 0]}
+        "friend": [0, 0],
+    }
     assert look(maze, b, a) == {
         "ahead": [cell(False, False, True), cell(False, False, True), cell(True, False, True)],
         "leftAhead": False,  # facing south the left is east: (0,1)'s south wall
         "rightAhead": None,
-        "friend": [0, 0]}
+        "friend": [0, 0],
+    }
 
 
 def test_the_ahead_run_stops_at_the_first_wall_with_all_three_walls_of_each_cell() -> None:
     maze = maze_with(5, [(1, 3, "east"), (0, 1, "south"), (1, 2, "south")])
     vision = look(maze, (1, 0, EAST), (4, 4, NORTH))
-    assert vision["ahead"] == [cell(False, False, False), cell(False, True, False),
-                               cell(False, False, True), cell(True, False, False)]
+    assert vision["ahead"] == [
+        cell(False, False, False),
+        cell(False, True, False),
+        cell(False, False, True),
+        cell(True, False, False),
+    ]
     assert (vision["leftAhead"], vision["rightAhead"], vision["friend"]) == (False, False, None)
 
 
@@ -71,32 +77,45 @@ def test_the_side_cell_of_a_west_facing_adventurer_is_south_on_the_left() -> Non
     assert vision["rightAhead"] is False  # (1,2)'s west wall: (1,1) east
 
 
-@pytest.mark.parametrize(("me", "other", "walls", "friend"), [
-    ((1, 0, EAST), (1, 2, NORTH), [], [2, 0]),  # on the ahead run
-    ((1, 0, EAST), (1, 3, NORTH), [], [3, 0]),
-    ((1, 0, EAST), (1, 2, NORTH), [(1, 1, "east")], None),  # behind the wall ending the run
-    ((1, 1, EAST), (0, 1, NORTH), [], [0, -1]),  # facing east, north is on the left
-    ((1, 1, EAST), (0, 1, NORTH), [(0, 1, "south")], None),  # the side wall hides it
-    ((1, 1, EAST), (2, 1, NORTH), [], [0, 1]),
-    ((1, 1, EAST), (0, 2, NORTH), [], None),  # diagonal: not reported
-    ((1, 1, EAST), (1, 0, NORTH), [], None),  # behind
-    ((1, 1, WEST), (2, 1, NORTH), [], [0, -1]),  # facing west, south is on the left
-    ((1, 1, SOUTH), (1, 2, NORTH), [], [0, -1]),  # facing south, east is on the left
-    ((2, 2, NORTH), (2, 2, WEST), [], [0, 0]),  # same cell, whatever the facings
-])
+@pytest.mark.parametrize(
+    ("me", "other", "walls", "friend"),
+    [
+        ((1, 0, EAST), (1, 2, NORTH), [], [2, 0]),  # on the ahead run
+        ((1, 0, EAST), (1, 3, NORTH), [], [3, 0]),
+        ((1, 0, EAST), (1, 2, NORTH), [(1, 1, "east")], None),  # behind the wall ending the run
+        ((1, 1, EAST), (0, 1, NORTH), [], [0, -1]),  # facing east, north is on the left
+        ((1, 1, EAST), (0, 1, NORTH), [(0, 1, "south")], None),  # the side wall hides it
+        ((1, 1, EAST), (2, 1, NORTH), [], [0, 1]),
+        ((1, 1, EAST), (0, 2, NORTH), [], None),  # diagonal: not reported
+        ((1, 1, EAST), (1, 0, NORTH), [], None),  # behind
+        ((1, 1, WEST), (2, 1, NORTH), [], [0, -1]),  # facing west, south is on the left
+        ((1, 1, SOUTH), (1, 2, NORTH), [], [0, -1]),  # facing south, east is on the left
+        ((2, 2, NORTH), (2, 2, WEST), [], [0, 0]),  # same cell, whatever the facings
+    ],
+)
 def test_friend_is_ahead_left_right_or_same_cell_only(
-        me: tuple[int, int, int], other: tuple[int, int, int], walls: list[Wall],
-        friend: list[int] | None) -> None:
+    me: tuple[int, int, int],
+    other: tuple[int, int, int],
+    walls: list[Wall],
+    friend: list[int] | None,
+) -> None:
     assert look(maze_with(4, walls), me, other)["friend"] == friend
 
 
 def test_the_research_example_of_the_bug_is_protected() -> None:
     """n = 7, (5,1) facing west: [4,1,'south'] and [5,1,'south'] are shown and protected."""
     maze = Maze.open(7)
-    protected = {maze.coords(edge) for edge in protected_edges(
-        maze, [(5, 1, WEST), (0, 6, NORTH)])}
-    assert protected == {(5, 0, "east"), (5, 1, "south"), (4, 1, "south"), (5, 0, "south"),
-                         (4, 0, "south"), (6, 0, "east"), (4, 0, "east"), (0, 5, "east")}
+    protected = {maze.coords(edge) for edge in protected_edges(maze, [(5, 1, WEST), (0, 6, NORTH)])}
+    assert protected == {
+        (5, 0, "east"),
+        (5, 1, "south"),
+        (4, 1, "south"),
+        (5, 0, "south"),
+        (4, 0, "south"),
+        (6, 0, "east"),
+        (4, 0, "east"),
+        (0, 5, "east"),
+    }
 
 
 # -- what a vision object reveals, derived from the object alone ---------------------------
@@ -111,8 +130,7 @@ def edge_of(n: int, row: int, col: int, direction: int) -> Wall | None:
     else:
         wall = (row, col - 1, "east")
     r, c, side = wall
-    inside = (0 <= r < n and 0 <= c < n - 1) if side == "east" else (0 <= r < n - 1
-                                                                       and 0 <= c < n)
+    inside = (0 <= r < n and 0 <= c < n - 1) if side == "east" else (0 <= r < n - 1 and 0 <= c < n)
     return wall if inside else None
 
 
@@ -135,8 +153,10 @@ def revealed(maze: Maze, me: tuple[int, int, int], vision: dict[str, Any]) -> se
         note(r, c, (facing + 3) % 4, here["left"])
         note(r, c, (facing + 1) % 4, here["right"])
         assert here["ahead"] is (k == len(vision["ahead"]) - 1)  # the run ends on a wall
-    for key, side_row, side_col in (("leftAhead", row - d_col, col + d_row),
-                                    ("rightAhead", row + d_col, col - d_row)):
+    for key, side_row, side_col in (
+        ("leftAhead", row - d_col, col + d_row),
+        ("rightAhead", row + d_col, col - d_row),
+    ):
         side_open = not vision["ahead"][0]["left" if key == "leftAhead" else "right"]
         assert (vision[key] is not None) == side_open
         if side_open:
@@ -148,11 +168,10 @@ positions = st.tuples(st.integers(0, 7), st.integers(0, 7), st.integers(0, 3))
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(2, 8), st.randoms(use_true_random=False), st.floats(0, 1), positions,
-       positions)
+@given(st.integers(2, 8), st.randoms(use_true_random=False), st.floats(0, 1), positions, positions)
 def test_protected_edges_are_exactly_what_the_two_visions_reveal(
-        n: int, rng: random.Random, density: float, a: tuple[int, int, int],
-        b: tuple[int, int, int]) -> None:
+    n: int, rng: random.Random, density: float, a: tuple[int, int, int], b: tuple[int, int, int]
+) -> None:
     maze = Maze.open(n)
     for edge in maze.edges():
         maze.walls[edge] = rng.random() < density
@@ -183,7 +202,8 @@ def present(maze: Maze) -> set[Wall]:
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_in_random_games_visible_walls_never_change_and_every_other_paid_change_happens(
-        data: st.DataObject) -> None:
+    data: st.DataObject,
+) -> None:
     n = data.draw(st.integers(3, 6), label="n")
     rng = data.draw(st.randoms(use_true_random=False), label="rng")
     state = LabyrinthState("property")
@@ -193,8 +213,19 @@ def test_in_random_games_visible_walls_never_change_and_every_other_paid_change_
     for wall in rng.sample(interior, len(interior)):
         if rng.random() < 0.6 and connected_without(n, walls | {wall}):
             walls.add(wall)
-    state.apply({1: Answer([[{"east": (r, c, "east") in walls, "south": (r, c, "south") in walls}
-                             for c in range(n)] for r in range(n)])})
+    state.apply(
+        {
+            1: Answer(
+                [
+                    [
+                        {"east": (r, c, "east") in walls, "south": (r, c, "south") in walls}
+                        for c in range(n)
+                    ]
+                    for r in range(n)
+                ]
+            )
+        }
+    )
     state.apply({0: Answer(None)})
     for _ in range(data.draw(st.integers(1, 80), label="turns")):
         state.apply({0: Answer([rng.randrange(5), rng.randrange(5)])})
@@ -216,8 +247,11 @@ def test_in_random_games_visible_walls_never_change_and_every_other_paid_change_
         if add is not None and not connected_without(n, after_remove | {add}):
             asked[1] = (None, True)
             add = None
-        cost = sum(view[w[0]][w[1]][w[2] + "Cost"] for w, wanted in asked
-                   if w is not None and (w in before) != wanted)
+        cost = sum(
+            view[w[0]][w[1]][w[2] + "Cost"]
+            for w, wanted in asked
+            if w is not None and (w in before) != wanted
+        )
         state.apply({1: Answer([None if w is None else list(w) for w, _ in asked])})
         assert not state.is_over(), state.end_reason
         after = present(state.maze)

@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 
 from botarena.cli import app
 from botarena.games.labyrinth import post
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 
 @pytest.fixture(autouse=True)
 def node() -> str:
-    return ensure_debian_package("node", "nodejs")
+    return debian_program("node", "nodejs")
 
 
 def check(path: Path) -> tuple[int, str]:
@@ -24,17 +24,18 @@ def check(path: Path) -> tuple[int, str]:
     return result.exit_code, result.stdout
 
 
-def test_a_body_that_loops_forever_is_stopped_at_the_time_cap(tmp_path: Path,
-                                                              monkeypatch) -> None:
+@pytest.mark.slow
+def test_a_body_that_loops_forever_is_stopped_at_the_time_cap(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(post, "CHECK_TIME_S", 1.5)
     path = tmp_path / "loop.md"
     path.write_text("# Adventurers: loop\n\n```js\nwhile (true) {}\nreturn {};\n```\n")
-    assert check(path) == (1, f"{path}: building the bot took more than 1.5 s"
-                              " (an endless loop?)\n")
+    assert check(path) == (1, f"{path}: building the bot took more than 1.5 s (an endless loop?)\n")
 
 
 def test_a_body_that_allocates_without_end_is_stopped_at_the_heap_cap(tmp_path: Path) -> None:
     path = tmp_path / "hog.md"
-    path.write_text("# Adventurers: hog\n\n```js\nconst a = [];\n"
-                    "while (true) a.push(new Array(100000).fill(1));\nreturn {};\n```\n")
+    path.write_text(
+        "# Adventurers: hog\n\n```js\nconst a = [];\n"
+        "while (true) a.push(new Array(100000).fill(1));\nreturn {};\n```\n"
+    )
     assert check(path) == (1, f"{path}: building the bot used more than 256 MiB of memory\n")

@@ -17,7 +17,7 @@ import botarena
 from botarena.games.labyrinth.answers import read_source
 from botarena.games.labyrinth.post import check_post
 from botarena.games.labyrinth.scrape import scrape
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 pytestmark = pytest.mark.slow
 
@@ -63,8 +63,8 @@ return {
 
 @pytest.fixture(scope="module", autouse=True)
 def tools() -> None:
-    ensure_debian_package("node", "nodejs")
-    ensure_debian_package("bwrap", "bubblewrap")
+    debian_program("node", "nodejs")
+    debian_program("bwrap", "bubblewrap")
 
 
 def markers(tmp_path: Path) -> list[Path]:

@@ -15,23 +15,33 @@ from typer.testing import CliRunner
 import botarena
 from botarena.cli import app
 from botarena.core import sandbox
-from conftest import ensure_debian_package, leftovers
+from conftest import debian_program, leftovers
 
-PROTECTIONS = ["network", "PID namespace", "filesystem", "user", "/etc secrets", "memory",
-               "processes", "CPU accounting", "freezer"]
+PROTECTIONS = [
+    "network",
+    "PID namespace",
+    "filesystem",
+    "user",
+    "/etc secrets",
+    "memory",
+    "processes",
+    "CPU accounting",
+    "freezer",
+]
 
 
 @pytest.fixture(scope="module", autouse=True)
 def bwrap() -> str:
-    return ensure_debian_package("bwrap", "bubblewrap")
+    return debian_program("bwrap", "bubblewrap")
 
 
 def test_a_compiler_builds_in_its_folder_and_nowhere_else(tmp_path: Path, cc: str) -> None:
     build = tmp_path / "build"
     build.mkdir()
     (build / "bot.c").write_text('#include <stdio.h>\nint main(void) { puts("T"); }\n')
-    done = sandbox.run([cc, "-o", "bot", "bot.c"], cwd=str(build), writable=[str(build)],
-                       timeout=120)
+    done = sandbox.run(
+        [cc, "-o", "bot", "bot.c"], cwd=str(build), writable=[str(build)], timeout=120
+    )
     assert (done.returncode, done.stderr) == (0, b"")
     assert subprocess.run([str(build / "bot")], capture_output=True).stdout == b"T\n"
 
@@ -52,25 +62,29 @@ def test_a_one_shot_command_sees_only_its_folder(tmp_path: Path) -> None:
         "except OSError:\n    print('no network')\n"
     )
     done = sandbox.run([sys.executable, "-c", script], cwd=str(folder), timeout=60)
-    assert done.stdout.decode().split("\n") == ["False", "read-only", "['bot']",
-                                               "no network", ""]
+    assert done.stdout.decode().split("\n") == ["False", "read-only", "['bot']", "no network", ""]
     assert not (folder / "out.txt").exists()
 
 
-def test_a_one_shot_command_past_its_timeout_is_killed_with_its_children(
-        tmp_path: Path) -> None:
+def test_a_one_shot_command_past_its_timeout_is_killed_with_its_children(tmp_path: Path) -> None:
     marker = str(tmp_path / "marker")
-    script = ("import subprocess, sys, time\n"
-              f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)', {marker!r}])"
-              "\ntime.sleep(60)\n")
+    script = (
+        "import subprocess, sys, time\n"
+        f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)', {marker!r}])"
+        "\ntime.sleep(60)\n"
+    )
     with pytest.raises(subprocess.TimeoutExpired):
         sandbox.run([sys.executable, "-c", script, marker], cwd=str(tmp_path), timeout=1)
     assert leftovers(marker) == []
 
 
 def test_a_one_shot_command_over_its_memory_is_killed(tmp_path: Path) -> None:
-    done = sandbox.run([sys.executable, "-c", "x = b'm' * (200 << 20)"], cwd=str(tmp_path),
-                       memory_mib=64, timeout=60)
+    done = sandbox.run(
+        [sys.executable, "-c", "x = b'm' * (200 << 20)"],
+        cwd=str(tmp_path),
+        memory_mib=64,
+        timeout=60,
+    )
     assert done.returncode == -9
 
 
@@ -94,29 +108,48 @@ def test_doctor_says_why_a_protection_is_off(monkeypatch: pytest.MonkeyPatch) ->
         sandbox.bubblewrap.cache_clear()
     for name in ("network", "PID namespace", "filesystem"):
         assert not found[name].on
-        assert found[name].how == ("bubblewrap is not installed"
-                                   " (Debian: apt-get install bubblewrap)")
+        assert found[name].how == (
+            "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+        )
 
 
 OFF = "cgroups off: BOTARENA_CGROUPS=off"
 BOUND = "no cgroup v2 {}: its controller is bound to cgroup v1 here"
 
 
-@pytest.mark.parametrize(("cgroups_backend", "expected"), [
-    ("v2", {"memory": (True, f"rlimit RLIMIT_AS per process ({BOUND.format('memory')})"),
-            "processes": (False, BOUND.format("pids")),
-            "CPU accounting": (True, "cgroup v2 cpu.stat: every process and thread of the bot"),
-            "freezer": (True, "cgroup v2 cgroup.freeze: every process of the bot frozen"
-                              " between turns")}),
-    ("off", {"memory": (True, f"rlimit RLIMIT_AS per process ({OFF})"),
-             "processes": (False, OFF),
-             "CPU accounting": (True, f"/proc of the bot's process group ({OFF})"),
-             "freezer": (False, "SIGSTOP reaches only the bot's process group: "
-                                f"{OFF}; no seccomp in this test")}),
-], indirect=["cgroups_backend"])
-def test_doctor_names_the_cgroup_backend(cgroups_backend: str,
-                                         expected: dict[str, tuple[bool, str]],
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("cgroups_backend", "expected"),
+    [
+        (
+            "v2",
+            {
+                "memory": (True, f"rlimit RLIMIT_AS per process ({BOUND.format('memory')})"),
+                "processes": (False, BOUND.format("pids")),
+                "CPU accounting": (True, "cgroup v2 cpu.stat: every process and thread of the bot"),
+                "freezer": (
+                    True,
+                    "cgroup v2 cgroup.freeze: every process of the bot frozen between turns",
+                ),
+            },
+        ),
+        (
+            "off",
+            {
+                "memory": (True, f"rlimit RLIMIT_AS per process ({OFF})"),
+                "processes": (False, OFF),
+                "CPU accounting": (True, f"/proc of the bot's process group ({OFF})"),
+                "freezer": (
+                    False,
+                    f"SIGSTOP reaches only the bot's process group: {OFF}; no seccomp in this test",
+                ),
+            },
+        ),
+    ],
+    indirect=["cgroups_backend"],
+)
+def test_doctor_names_the_cgroup_backend(
+    cgroups_backend: str, expected: dict[str, tuple[bool, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """v2 forced on this hybrid machine: CPU and the freezer (which joins in where seccomp
     is missing) from cgroup v2; memory and pids are v1's here, so rlimits. Off: the rlimit
     and /proc fallbacks, every reason said."""
@@ -128,31 +161,55 @@ def test_doctor_names_the_cgroup_backend(cgroups_backend: str,
 def test_memory_option_is_checked() -> None:
     with pytest.raises(botarena.core.rules.GameError, match="option memory: 8 MiB is below"):
         botarena.play("amazes", ["builtin:amazes/random"] * 2, memory=8)
-    result = CliRunner().invoke(app, ["play", "amazes", "builtin:amazes/random",
-                                      "builtin:amazes/random", "-o", "memory=lots"])
+    result = CliRunner().invoke(
+        app,
+        ["play", "amazes", "builtin:amazes/random", "builtin:amazes/random", "-o", "memory=lots"],
+    )
     assert result.exit_code == 2
 
 
+@pytest.mark.slow
 def test_no_sandbox_runs_the_bot_as_it_is(tmp_path: Path) -> None:
     """--no-sandbox: the bot writes where it likes (a trusted bot)."""
     bot = tmp_path / "bot.py"
     out = tmp_path / "seen.txt"
-    bot.write_text(f"import sys\nopen({str(out)!r}, 'w').write('here')\n"
-                   "for line in sys.stdin:\n    pass\n")
-    result = CliRunner().invoke(app, ["play", "amazes", f"{sys.executable} {bot}",
-                                      "builtin:amazes/random", "--no-sandbox", "--json",
-                                      "-o", "turns=2"])
+    bot.write_text(
+        f"import sys\nopen({str(out)!r}, 'w').write('here')\nfor line in sys.stdin:\n    pass\n"
+    )
+    result = CliRunner().invoke(
+        app,
+        [
+            "play",
+            "amazes",
+            f"{sys.executable} {bot}",
+            "builtin:amazes/random",
+            "--no-sandbox",
+            "--json",
+            "-o",
+            "turns=2",
+        ],
+    )
     assert result.exit_code == 0
     assert out.read_text() == "here"
     os.remove(out)
-    result = CliRunner().invoke(app, ["play", "amazes", f"{sys.executable} {bot}",
-                                      "builtin:amazes/random", "--json", "-o", "turns=2"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "play",
+            "amazes",
+            f"{sys.executable} {bot}",
+            "builtin:amazes/random",
+            "--json",
+            "-o",
+            "turns=2",
+        ],
+    )
     assert result.exit_code == 0
     assert not out.exists()
 
 
-def test_play_watch_takes_no_sandbox_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                         ) -> None:
+@pytest.mark.slow
+def test_play_watch_takes_no_sandbox_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`play --watch --no-sandbox` runs the bot as it is, as `play --no-sandbox` does (no
     viewer here: nothing opens a page, and the game's end is not waited on)."""
     from botarena.web import cli as web_cli
@@ -161,10 +218,19 @@ def test_play_watch_takes_no_sandbox_too(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(web_cli, "DELIVERY_WAIT_S", 0)
     bot = tmp_path / "bot.py"
     out = tmp_path / "seen.txt"
-    bot.write_text(f"import sys\nopen({str(out)!r}, 'w').write('here')\n"
-                   "for line in sys.stdin:\n    pass\n")
-    command = ["play", "amazes", f"{sys.executable} {bot}", "builtin:amazes/random",
-               "--watch", "--json", "-o", "turns=2"]
+    bot.write_text(
+        f"import sys\nopen({str(out)!r}, 'w').write('here')\nfor line in sys.stdin:\n    pass\n"
+    )
+    command = [
+        "play",
+        "amazes",
+        f"{sys.executable} {bot}",
+        "builtin:amazes/random",
+        "--watch",
+        "--json",
+        "-o",
+        "turns=2",
+    ]
     result = CliRunner().invoke(app, command)
     assert result.exit_code == 0, result.output
     assert not out.exists()

@@ -14,7 +14,7 @@ import pytest
 
 from botarena.core import sandbox
 from botarena.tournament.build import BuildError, build_bot
-from conftest import ensure_debian_package
+from conftest import debian_program
 
 pytestmark = pytest.mark.slow
 
@@ -23,7 +23,7 @@ SECRETS = ("/etc/shadow", "/etc/gshadow")
 
 @pytest.fixture(scope="module")
 def bwrap() -> str:
-    return ensure_debian_package("bwrap", "bubblewrap")
+    return debian_program("bwrap", "bubblewrap")
 
 
 def secret_lines() -> list[str]:

@@ -16,23 +16,27 @@ HEAVY = ("numpy", "gymnasium", "pettingzoo")
 
 def modules_after(code: str) -> set[str]:
     """The modules a fresh interpreter holds after running `code` (stdout of it is dropped)."""
-    script = (f"import sys, io\nsys.stdout = io.StringIO()\n{code}\n"
-              "sys.__stdout__.write(' '.join(sys.modules))")
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=120)
+    script = (
+        f"import sys, io\nsys.stdout = io.StringIO()\n{code}\n"
+        "sys.__stdout__.write(' '.join(sys.modules))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     return set(run.stdout.split())
 
 
 def cli(*args: str) -> str:
-    return f"from botarena.cli import main\nsys.argv = ['botarena', *{list(args)!r}]\n" \
-           "try:\n    main()\nexcept SystemExit as exit:\n    assert not exit.code, exit.code"
+    return (
+        f"from botarena.cli import main\nsys.argv = ['botarena', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert not exit.code, exit.code"
+    )
 
 
 def game_modules(modules: set[str]) -> set[str]:
     """The game submodules imported beyond each package's cheap `__init__`."""
-    return {name for name in modules if name.startswith("botarena.games.")
-            and name.count(".") >= 3}
+    return {name for name in modules if name.startswith("botarena.games.") and name.count(".") >= 3}
 
 
 def test_the_command_line_imports_no_heavy_module_and_no_game_rules() -> None:
@@ -48,8 +52,9 @@ def test_listing_the_games_imports_none_of_their_rules() -> None:
 
 
 def test_playing_amazes_imports_amazes_only() -> None:
-    modules = modules_after(cli("play", "amazes", "builtin:amazes/random",
-                                "builtin:amazes/random", "--seed", "1"))
+    modules = modules_after(
+        cli("play", "amazes", "builtin:amazes/random", "builtin:amazes/random", "--seed", "1")
+    )
     assert {name.split(".")[2] for name in game_modules(modules)} == {"amazes"}
     assert not [name for name in modules if name.split(".")[0] in HEAVY]
 
@@ -61,8 +66,9 @@ def test_a_game_group_is_imported_when_its_command_runs() -> None:
 
 
 def test_version() -> None:
-    run = subprocess.run([sys.executable, "-m", "botarena", "--version"], capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "botarena", "--version"], capture_output=True, text=True, timeout=120
+    )
     assert (run.returncode, run.stdout) == (0, f"botarena {botarena.__version__}\n")
 
 
@@ -94,7 +100,6 @@ def test_bots_start_up_side_by_side_during_a_one_by_one_handshake(tmp_path) -> N
     flag = tmp_path / "bot3-started"
     specs = [f"{sys.executable} {bot} {seat} {flag}" for seat in range(4)]
     # without the sandbox: the bots share a file here, which sandboxed bots cannot
-    result = botarena.play("falldown", specs, seed=1, turns=8, ready_ms=20_000,
-                           sandbox=False)
+    result = botarena.play("falldown", specs, seed=1, turns=8, ready_ms=20_000, sandbox=False)
     assert [player.status for player in result.players] == ["ok"] * 4
     assert result.turns == 8

@@ -35,8 +35,13 @@ def test_an_exact_tie_in_the_top_is_never_settled() -> None:
     rounds = []
     for _ in range(60):
         shared = rng.normal(0, 0.05)
-        rounds.append({"a": 0.9 + shared, "b": 0.9 + shared + rng.normal(0, 0.05),
-                       "c": 0.1 + rng.normal(0, 0.05)})
+        rounds.append(
+            {
+                "a": 0.9 + shared,
+                "b": 0.9 + shared + rng.normal(0, 0.05),
+                "c": 0.1 + rng.normal(0, 0.05),
+            }
+        )
     decision = settle(rounds, top=2)
     assert not decision.settled
     assert 0.05 < decision.neighbours[0].probability < 0.95
@@ -53,23 +58,37 @@ def test_the_kth_bot_must_beat_every_bot_below_the_top() -> None:
     """c and d are tied below b: the line between the top 2 and the rest is clear even though
     the order below it is not."""
     rng = np.random.default_rng(1)
-    rounds = [{"a": 3 + rng.normal(0, 0.1), "b": 2 + rng.normal(0, 0.1),
-               "c": 0 + rng.normal(0, 0.1), "d": 0 + rng.normal(0, 0.1)} for _ in range(8)]
+    rounds = [
+        {
+            "a": 3 + rng.normal(0, 0.1),
+            "b": 2 + rng.normal(0, 0.1),
+            "c": 0 + rng.normal(0, 0.1),
+            "d": 0 + rng.normal(0, 0.1),
+        }
+        for _ in range(8)
+    ]
     decision = settle(rounds, top=2)
     assert decision.settled
     assert [pair.better for pair in decision.neighbours] == ["a", "b"]
 
 
 def test_a_look_is_reproduced_exactly() -> None:
-    rounds = [{"a": 0.6, "b": 0.5, "c": 0.52}, {"a": 0.7, "b": 0.55, "c": 0.5},
-              {"a": 0.65, "b": 0.45, "c": 0.53}, {"a": 0.62, "b": 0.52, "c": 0.49}]
+    rounds = [
+        {"a": 0.6, "b": 0.5, "c": 0.52},
+        {"a": 0.7, "b": 0.55, "c": 0.5},
+        {"a": 0.65, "b": 0.45, "c": 0.53},
+        {"a": 0.62, "b": 0.52, "c": 0.49},
+    ]
     assert settle(rounds, top=2).to_dict() == settle(rounds, top=2).to_dict()
 
 
-@pytest.mark.parametrize("field, horizon", [
-    (elo_field("spread", [100 * i for i in range(8)]), 120),
-    (role_field("roles", [3, 2.5, 2, 1.5, 1, 0.5], [0.5, 1, 1.5, 2, 2.5, 3], noise=2), 200),
-])
+@pytest.mark.parametrize(
+    "field, horizon",
+    [
+        (elo_field("spread", [100 * i for i in range(8)]), 120),
+        (role_field("roles", [3, 2.5, 2, 1.5, 1, 0.5], [0.5, 1, 1.5, 2, 2.5, 3], noise=2), 200),
+    ],
+)
 def test_simulated_tournaments_settle_on_the_true_order(field, horizon) -> None:
     result = compare_with_fixed([(field, run_trials(field, 25, horizon=horizon, seed=5))])
     assert result.adaptive_accuracy >= 0.95

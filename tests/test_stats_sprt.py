@@ -48,10 +48,13 @@ def test_wald_bounds() -> None:
     assert Bounds(0.01, 0.1).upper == pytest.approx(math.log(0.9 / 0.01))
 
 
-@given(st.lists(st.floats(min_value=0.01, max_value=1), min_size=5, max_size=5),
-       st.floats(min_value=0.05, max_value=0.95))
-def test_the_constrained_distribution_has_the_target_mean(weights: list[float],
-                                                          target: float) -> None:
+@given(
+    st.lists(st.floats(min_value=0.01, max_value=1), min_size=5, max_size=5),
+    st.floats(min_value=0.05, max_value=0.95),
+)
+def test_the_constrained_distribution_has_the_target_mean(
+    weights: list[float], target: float
+) -> None:
     values = [0, 0.25, 0.5, 0.75, 1]
     freqs = [w / sum(weights) for w in weights]
     fitted = _constrained_mle(values, freqs, target)
@@ -64,8 +67,13 @@ def test_llr_matches_the_normal_approximation_on_many_pairs() -> None:
     """For many blocks the GLR is N (s1 - s0)(2 mean - s0 - s1) / (2 var): the classical
     approximation fishtest used before its exact form."""
     test = Sprt(elo0=0, elo1=10)
-    counts = {Fraction(0): 300, Fraction(1, 4): 1500, Fraction(1, 2): 2600,
-              Fraction(3, 4): 1700, Fraction(1): 400}
+    counts = {
+        Fraction(0): 300,
+        Fraction(1, 4): 1500,
+        Fraction(1, 2): 2600,
+        Fraction(3, 4): 1700,
+        Fraction(1): 400,
+    }
     for value, count in counts.items():
         test.counts[value] = count
     n = sum(counts.values())
@@ -99,6 +107,7 @@ def test_a_clearly_better_bot_is_accepted_and_an_equal_one_is_not() -> None:
     assert equal.verdict() == "H0"
 
 
+@pytest.mark.slow
 def test_error_rates_stay_within_alpha_and_beta() -> None:
     """500 simulated runs each way: the share of wrong verdicts is within the requested rate
     (plus three binomial standard errors of 500 runs)."""

@@ -4,6 +4,7 @@ the bots through PR_SET_PDEATHSIG. Real processes, checked in /proc."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -39,17 +40,35 @@ def start_jury(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int], list
     bot = tmp_path / "hanging_bot.py"
     bot.write_text(HANGING_BOT)
     spec = f"{sys.executable} {bot} {tmp_path}"
-    jury = subprocess.Popen([sys.executable, "-m", "botarena", "play", "amazes", spec, spec,
-                             "-o", "budget_ms=600000", "--seed", "1", "--no-sandbox"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    jury = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "amazes",
+            spec,
+            spec,
+            "-o",
+            "budget_ms=600000",
+            "--seed",
+            "1",
+            "--no-sandbox",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob("pids-*")):
         assert time.monotonic() < deadline and jury.poll() is None, "the bot never started"
         time.sleep(0.05)
     processes = [int(line.split(":")[0]) for line in leftovers(tmp_path)]
     processes.remove(jury.pid)
-    bots = [pid for pid in processes if Path(f"/proc/{pid}/stat").read_text().split(")")[1]
-            .split()[1] == str(jury.pid)]
+    bots = [
+        pid
+        for pid in processes
+        if Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[1] == str(jury.pid)
+    ]
     assert len(bots) == 2 and len(processes) == 3, leftovers(tmp_path)
     return jury, bots, processes
 
@@ -65,7 +84,8 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_stopping_signal_kills_every_bot_and_exits_128_plus_n(
-        tmp_path: Path, signum: int) -> None:
+    tmp_path: Path, signum: int
+) -> None:
     jury, _, pids = start_jury(tmp_path)
     assert all(alive(pid) for pid in pids)
     jury.send_signal(signum)
@@ -91,3 +111,5 @@ def test_bots_die_when_the_jury_is_killed(tmp_path: Path) -> None:
         for pid in pids:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):  # an orphan this process adopted
+                os.waitpid(pid, 0)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from botarena.tournament.adaptive import decide, place_score, round_of
 from botarena.tournament.records import GameRecord
 
@@ -14,8 +16,13 @@ RANDOM, EXPLORER = "builtin:amazes/random", "builtin:amazes/explorer"
 
 
 def botarena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
 
 
 def test_the_round_of_a_game_comes_from_its_index() -> None:
@@ -26,8 +33,9 @@ def test_the_round_of_a_game_comes_from_its_index() -> None:
 
 
 def test_place_score_counts_seats_placed_below() -> None:
-    record = GameRecord("k", ("a", "b", "c", "d"), (3, 5, 3, 0), (2, 1, 2, 4),
-                        ("ok",) * 4, (0,) * 4)
+    record = GameRecord(
+        "k", ("a", "b", "c", "d"), (3, 5, 3, 0), (2, 1, 2, 4), ("ok",) * 4, (0,) * 4
+    )
     assert place_score(record, 1) == 1.0
     assert place_score(record, 0) == (1 + 0.5) / 3  # above d, tied with c
     assert place_score(record, 3) == 0.0
@@ -41,12 +49,23 @@ def test_role_games_settle_each_role_with_maze_masters_lowest_first() -> None:
         for adventurer, base in (("far", 10), ("near", 5)):
             for master, allowed in (("tight", 0), ("loose", 4)):
                 score = base + allowed + index % 2
-                records.append(GameRecord(
-                    f"t/{adventurer}-{master}/{index}/1", (adventurer, master),
-                    (score, score), (1, 1), ("ok", "ok"), (0, 0),
-                    roles=("adventurers", "maze master")))
-    roles = {"far": "adventurers", "near": "adventurers", "tight": "maze master",
-             "loose": "maze master"}
+                records.append(
+                    GameRecord(
+                        f"t/{adventurer}-{master}/{index}/1",
+                        (adventurer, master),
+                        (score, score),
+                        (1, 1),
+                        ("ok", "ok"),
+                        (0, 0),
+                        roles=("adventurers", "maze master"),
+                    )
+                )
+    roles = {
+        "far": "adventurers",
+        "near": "adventurers",
+        "tight": "maze master",
+        "loose": "maze master",
+    }
     decisions = decide("labyrinth", list(roles), roles, records, 1, 1, 0.95)
     (adventurers, first), (masters, second) = decisions
     assert adventurers.role == "adventurers" and first.order == ("far", "near")
@@ -55,10 +74,28 @@ def test_role_games_settle_each_role_with_maze_masters_lowest_first() -> None:
     assert first.settled and second.settled
 
 
+@pytest.mark.slow
 def test_a_clear_leader_settles_the_top_one_after_three_rounds(tmp_path: Path) -> None:
-    made = botarena("tournament", "new", "a", "--game", "amazes", "--bot", EXPLORER,
-                    "--bot", RANDOM, "--bot", f"r2={RANDOM}", "--schedule", "adaptive",
-                    "--top", "1", "--seed", "3", cwd=tmp_path)
+    made = botarena(
+        "tournament",
+        "new",
+        "a",
+        "--game",
+        "amazes",
+        "--bot",
+        EXPLORER,
+        "--bot",
+        RANDOM,
+        "--bot",
+        f"r2={RANDOM}",
+        "--schedule",
+        "adaptive",
+        "--top",
+        "1",
+        "--seed",
+        "3",
+        cwd=tmp_path,
+    )
     assert made.returncode == 0, made.stderr
     assert "adaptive, 6 games scheduled" in made.stdout  # one round: 3 x 2 ordered pairs
     ran = botarena("tournament", "run", "a", "--workers", "2", cwd=tmp_path)
@@ -69,15 +106,35 @@ def test_a_clear_leader_settles_the_top_one_after_three_rounds(tmp_path: Path) -
     assert len({game["key"].rsplit("/", 1)[1] for game in games}) == 9
     shown = botarena("tournament", "standings", "a", "--no-plot", cwd=tmp_path)
     assert "adaptive · settled after 3 rounds: the top 1 order has probability 1.000" in (
-        shown.stdout)
+        shown.stdout
+    )
     assert "explorer above r2" in shown.stdout or "explorer above random" in shown.stdout
 
 
+@pytest.mark.slow
 def test_an_exact_tie_stops_at_the_maximum_of_rounds_and_a_late_bot_catches_up(
-        tmp_path: Path) -> None:
-    made = botarena("tournament", "new", "t", "--game", "amazes", "--bot", RANDOM,
-                    "--bot", f"r2={RANDOM}", "--schedule", "adaptive", "--top", "1",
-                    "--max-rounds", "4", "--seed", "1", cwd=tmp_path)
+    tmp_path: Path,
+) -> None:
+    made = botarena(
+        "tournament",
+        "new",
+        "t",
+        "--game",
+        "amazes",
+        "--bot",
+        RANDOM,
+        "--bot",
+        f"r2={RANDOM}",
+        "--schedule",
+        "adaptive",
+        "--top",
+        "1",
+        "--max-rounds",
+        "4",
+        "--seed",
+        "1",
+        cwd=tmp_path,
+    )
     assert made.returncode == 0, made.stderr
     assert botarena("tournament", "run", "t", "--workers", "0", cwd=tmp_path).returncode == 0
     games = json.loads(botarena("tournament", "games", "t", "--json", cwd=tmp_path).stdout)
@@ -95,10 +152,25 @@ def test_an_exact_tie_stops_at_the_maximum_of_rounds_and_a_late_bot_catches_up(
 
 
 def test_bad_adaptive_settings_are_one_line(tmp_path: Path) -> None:
-    for extra, message in ((("--top", "0"), "--top must be at least 1"),
-                           (("--confidence", "1"), "--confidence 1: must be at least 0.5"),
-                           (("--max-rounds", "2"), "--max-rounds must be at least 3")):
-        run = botarena("tournament", "new", "t", "--game", "amazes", "--bot", RANDOM,
-                       "--bot", f"r2={RANDOM}", "--schedule", "adaptive", *extra, cwd=tmp_path)
+    for extra, message in (
+        (("--top", "0"), "--top must be at least 1"),
+        (("--confidence", "1"), "--confidence 1: must be at least 0.5"),
+        (("--max-rounds", "2"), "--max-rounds must be at least 3"),
+    ):
+        run = botarena(
+            "tournament",
+            "new",
+            "t",
+            "--game",
+            "amazes",
+            "--bot",
+            RANDOM,
+            "--bot",
+            f"r2={RANDOM}",
+            "--schedule",
+            "adaptive",
+            *extra,
+            cwd=tmp_path,
+        )
         assert run.returncode == 2 and message in run.stderr, run.stderr
         assert run.stderr.count("\n") == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -12,13 +13,26 @@ from typing import Any
 
 import pytest
 
-BOTS = ["--bot", "builtin:amazes/explorer", "--bot", "builtin:amazes/random",
-        "--bot", "other=builtin:amazes/random"]
+pytestmark = pytest.mark.slow
+
+BOTS = [
+    "--bot",
+    "builtin:amazes/explorer",
+    "--bot",
+    "builtin:amazes/random",
+    "--bot",
+    "other=builtin:amazes/random",
+]
 
 
 def botarena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 def free_port() -> int:
@@ -45,16 +59,33 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory):
     port = free_port()
     logs = tmp_path_factory.mktemp("dask")
     dask = Path(sys.executable).with_name("dask")
-    with open(logs / "scheduler.log", "w") as scheduler_log, \
-            open(logs / "worker.log", "w") as worker_log:
+    with (
+        open(logs / "scheduler.log", "w") as scheduler_log,
+        open(logs / "worker.log", "w") as worker_log,
+    ):
         scheduler = subprocess.Popen(
-            [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-             "--no-dashboard"], stdout=scheduler_log, stderr=subprocess.STDOUT)
+            [str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            stdout=scheduler_log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "DASK_TEMPORARY_DIRECTORY": str(logs)},  # its scratch folder
+        )
         wait_for_port(port)
         worker = subprocess.Popen(
-            [str(dask), "worker", f"tcp://127.0.0.1:{port}", "--nthreads", "1", "--nworkers",
-             "2", "--no-dashboard", "--local-directory", str(logs)],
-            stdout=worker_log, stderr=subprocess.STDOUT)
+            [
+                str(dask),
+                "worker",
+                f"tcp://127.0.0.1:{port}",
+                "--nthreads",
+                "1",
+                "--nworkers",
+                "2",
+                "--no-dashboard",
+                "--local-directory",
+                str(logs),
+            ],
+            stdout=worker_log,
+            stderr=subprocess.STDOUT,
+        )
     yield f"tcp://127.0.0.1:{port}"
     for process in (worker, scheduler):
         process.terminate()
@@ -68,8 +99,21 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory):
 
 def standings(tmp_path: Path, *run_args: str) -> list[dict]:
     db = f"sqlite:///{tmp_path / 'store.db'}"
-    made = botarena("tournament", "new", "t", "--game", "amazes", *BOTS, "--games-per-pair",
-                    "2", "--seed", "7", "--db", db, cwd=tmp_path)
+    made = botarena(
+        "tournament",
+        "new",
+        "t",
+        "--game",
+        "amazes",
+        *BOTS,
+        "--games-per-pair",
+        "2",
+        "--seed",
+        "7",
+        "--db",
+        db,
+        cwd=tmp_path,
+    )
     assert made.returncode == 0, made.stderr
     ran = botarena("tournament", "run", "t", "--db", db, *run_args, cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
@@ -78,8 +122,9 @@ def standings(tmp_path: Path, *run_args: str) -> list[dict]:
     return json.loads(shown.stdout)
 
 
-def test_a_cluster_plays_the_same_tournament_as_the_local_pool(dask_cluster: str,
-                                                              tmp_path: Path) -> None:
+def test_a_cluster_plays_the_same_tournament_as_the_local_pool(
+    dask_cluster: str, tmp_path: Path
+) -> None:
     (tmp_path / "local").mkdir()
     (tmp_path / "cluster").mkdir()
     local = standings(tmp_path / "local", "--workers", "2")
@@ -92,18 +137,29 @@ def test_a_cluster_plays_the_same_tournament_as_the_local_pool(dask_cluster: str
 def test_a_local_cluster_object_serves_as_well(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cluster:
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        local_directory=tmp_path / "dask",
+    ) as cluster:
         rows = standings(tmp_path, "--dask", cluster.scheduler_address)
     assert [row["games"] for row in rows] == [8, 8, 8]
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'store.db'}"
-    assert botarena("tournament", "new", "t", "--game", "amazes", *BOTS, "--db", db,
-                    cwd=tmp_path).returncode == 0
-    for address, message in ((f"tcp://127.0.0.1:{free_port()}", "cannot reach the scheduler"),
-                             ("nonsense://x", "not a scheduler address")):
+    assert (
+        botarena(
+            "tournament", "new", "t", "--game", "amazes", *BOTS, "--db", db, cwd=tmp_path
+        ).returncode
+        == 0
+    )
+    for address, message in (
+        (f"tcp://127.0.0.1:{free_port()}", "cannot reach the scheduler"),
+        ("nonsense://x", "not a scheduler address"),
+    ):
         started = time.monotonic()
         run = botarena("tournament", "run", "t", "--db", db, "--dask", address, cwd=tmp_path)
         assert run.returncode == 2, run.stderr

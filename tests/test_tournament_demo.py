@@ -7,10 +7,19 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 
 def botarena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "botarena", *args], capture_output=True,
-                          text=True, timeout=600, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=cwd,
+    )
 
 
 def test_the_demo_plays_each_game_and_prints_standings(tmp_path: Path) -> None:
@@ -27,11 +36,17 @@ def test_the_demo_plays_each_game_and_prints_standings(tmp_path: Path) -> None:
     # labyrinth: 2 adventurers x 2 maze masters
     assert replays == {"demo-amazes": 4, "demo-ants": 3, "demo-falldown": 4, "demo-labyrinth": 4}
     db = "sqlite:///botarena-demo.db"
-    standings = json.loads(botarena("tournament", "standings", "demo-labyrinth", "--json",
-                                    "--db", db, cwd=tmp_path).stdout)
+    standings = json.loads(
+        botarena(
+            "tournament", "standings", "demo-labyrinth", "--json", "--db", db, cwd=tmp_path
+        ).stdout
+    )
     assert sorted((row["role"], row["bot"]) for row in standings) == [
-        ("adventurers", "cartographer"), ("adventurers", "wallfollower"),
-        ("maze master", "static"), ("maze master", "warden")]
+        ("adventurers", "cartographer"),
+        ("adventurers", "wallfollower"),
+        ("maze master", "static"),
+        ("maze master", "warden"),
+    ]
     replay = next((tmp_path / "replays" / "demo-amazes").iterdir())
     assert botarena("verify", str(replay), cwd=tmp_path).returncode == 0
     again = botarena("demo", "--workers", "0", cwd=tmp_path)  # finds its tournaments played

@@ -29,7 +29,13 @@ def test_three_bots_three_games_per_pair_in_amazes_is_18_games() -> None:
     games = round_robin(Plan(seed=1, seats=2, games_per_pair=3), entrants("a", "b", "c"))
     assert len(games) == 18
     assert Counter(g.seats for g in games) == {
-        ("a", "b"): 3, ("b", "a"): 3, ("a", "c"): 3, ("c", "a"): 3, ("b", "c"): 3, ("c", "b"): 3}
+        ("a", "b"): 3,
+        ("b", "a"): 3,
+        ("a", "c"): 3,
+        ("c", "a"): 3,
+        ("b", "c"): 3,
+        ("c", "b"): 3,
+    }
 
 
 def test_a_pairing_with_seats_swapped_plays_the_same_seeds_and_its_games_differ() -> None:
@@ -41,15 +47,18 @@ def test_a_pairing_with_seats_swapped_plays_the_same_seeds_and_its_games_differ(
 
 
 def test_maps_are_cycled_over_a_pairings_games() -> None:
-    games = round_robin(Plan(seed=1, seats=2, games_per_pair=5, maps=("m1", "m2")),
-                        entrants("a", "b"))
+    games = round_robin(
+        Plan(seed=1, seats=2, games_per_pair=5, maps=("m1", "m2")), entrants("a", "b")
+    )
     assert [g.map for g in games if g.seats == ("a", "b")] == ["m1", "m2", "m1", "m2", "m1"]
 
 
-@given(st.integers(min_value=2, max_value=7), st.integers(min_value=2, max_value=5),
-       st.integers(min_value=1, max_value=3))
-def test_n_seat_round_robin_balances_meetings_and_seats(bots: int, seats: int, per: int
-                                                        ) -> None:
+@given(
+    st.integers(min_value=2, max_value=7),
+    st.integers(min_value=2, max_value=5),
+    st.integers(min_value=1, max_value=3),
+)
+def test_n_seat_round_robin_balances_meetings_and_seats(bots: int, seats: int, per: int) -> None:
     if seats > bots:
         seats = bots
     labels = [f"b{i}" for i in range(bots)]
@@ -65,17 +74,27 @@ def test_n_seat_round_robin_balances_meetings_and_seats(bots: int, seats: int, p
 
 def test_four_bots_in_falldown_play_one_game_per_rotation() -> None:
     games = round_robin(Plan(seed=1, seats=4), entrants("a", "b", "c", "d"))
-    assert [g.seats for g in games] == [("a", "b", "c", "d"), ("b", "c", "d", "a"),
-                                        ("c", "d", "a", "b"), ("d", "a", "b", "c")]
+    assert [g.seats for g in games] == [
+        ("a", "b", "c", "d"),
+        ("b", "c", "d", "a"),
+        ("c", "d", "a", "b"),
+        ("d", "a", "b", "c"),
+    ]
 
 
 def test_roles_pair_each_adventurer_with_each_maze_master_only() -> None:
     plan = Plan(seed=1, seats=2, games_per_pair=2, role_names=("adventurers", "maze master"))
-    field = [Entrant("x", "adventurers"), Entrant("y", "adventurers"),
-             Entrant("m", "maze master"), Entrant("n", "maze master"), Entrant("o", "maze master")]
+    field = [
+        Entrant("x", "adventurers"),
+        Entrant("y", "adventurers"),
+        Entrant("m", "maze master"),
+        Entrant("n", "maze master"),
+        Entrant("o", "maze master"),
+    ]
     games = next_round("roles", plan, field, [], [])
     assert Counter(g.seats for g in games) == {
-        (a, m): 2 for a in ("x", "y") for m in ("m", "n", "o")}
+        (a, m): 2 for a in ("x", "y") for m in ("m", "n", "o")
+    }
     assert total_games("roles", plan, field) == 12
 
 
@@ -122,8 +141,14 @@ def test_swiss_stops_after_its_rounds() -> None:
     plan = Plan(seed=1, seats=2, rounds=1)
     done = [PlannedGame(("a", "b"), 0, 5, None, 1)]
     assert next_round("swiss", plan, entrants("a", "b"), done, []) == []
-    assert total_games("swiss", Plan(seed=1, seats=2, rounds=3, games_per_pair=2),
-                       entrants("a", "b", "c", "d", "e")) == 12
+    assert (
+        total_games(
+            "swiss",
+            Plan(seed=1, seats=2, rounds=3, games_per_pair=2),
+            entrants("a", "b", "c", "d", "e"),
+        )
+        == 12
+    )
 
 
 def test_game_seeds_depend_on_the_bots_not_their_seats() -> None:

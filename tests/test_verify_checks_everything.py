@@ -22,10 +22,11 @@ from botarena.core.replay import ReplayError, load, save, verify
 GAMES = {
     "amazes": (["builtin:amazes/random", "builtin:amazes/random"], {"turns": 12}),
     "ants": (["builtin:ants/greedy", "builtin:ants/random"], {"turns": 8}),
-    "falldown": (["builtin:falldown/random"] * 3 + ["builtin:falldown/hunter"],
-                 {"turns": 16}),
-    "labyrinth": (["builtin:labyrinth/wallfollower", "builtin:labyrinth/static"],
-                  {"max_rounds": 1}),
+    "falldown": (["builtin:falldown/random"] * 3 + ["builtin:falldown/hunter"], {"turns": 16}),
+    "labyrinth": (
+        ["builtin:labyrinth/wallfollower", "builtin:labyrinth/static"],
+        {"max_rounds": 1},
+    ),
 }
 
 
@@ -68,20 +69,35 @@ def paths(value: Any, prefix: tuple = ()) -> list[tuple]:
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
-                                                                max_size=3),
-    max_leaves=6)
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 # what `verify` attests: the result, and the header's inputs (game, rules, seed, options, the
 # game's header with the map, the initial frame, the handshake's faults)
-ATTESTED = ("result", "game", "rules_version", "seed", "options", "header", "initial_frame",
-            "handshake_faults")
+ATTESTED = (
+    "result",
+    "game",
+    "rules_version",
+    "seed",
+    "options",
+    "header",
+    "initial_frame",
+    "handshake_faults",
+)
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.mark.slow
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_any_change_to_the_result_or_header_is_never_ok(replays, tmp_path, data) -> None:
     game = data.draw(st.sampled_from(sorted(replays)))
@@ -107,18 +123,28 @@ def test_any_change_to_the_result_or_header_is_never_ok(replays, tmp_path, data)
         return  # the draw changed nothing
     header = document.get("header")
     label = header.get("map_name") if isinstance(header, dict) else None
-    if path == ("header", "map_name") and isinstance(label, str) and not label.startswith(
-            "builtin:"):
+    if (
+        path == ("header", "map_name")
+        and isinstance(label, str)
+        and not label.startswith("builtin:")
+    ):
         return  # a user's map file name is a label (docs/limits.md)
     assert answer(document, tmp_path) in (1, 2)
 
 
-@pytest.mark.parametrize(("field", "value"), [
-    (("result", "players", 0, "rank"), 5), (("result", "players", 1, "status"), "crashed"),
-    (("result", "players", 0, "faults"), 3), (("result", "turns"), -4),
-    (("result", "players", 0, "time_ms"), 99999.0), (("result", "players", 0, "bot"), "x"),
-    (("result", "end_reason"), "resign"), (("result", "seed"), 8),
-])
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        (("result", "players", 0, "rank"), 5),
+        (("result", "players", 1, "status"), "crashed"),
+        (("result", "players", 0, "faults"), 3),
+        (("result", "turns"), -4),
+        (("result", "players", 0, "time_ms"), 99999.0),
+        (("result", "players", 0, "bot"), "x"),
+        (("result", "end_reason"), "resign"),
+        (("result", "seed"), 8),
+    ],
+)
 def test_an_edited_result_differs(replays, tmp_path, field, value) -> None:
     for game, original in replays.items():
         document = copy.deepcopy(original)
@@ -129,10 +155,17 @@ def test_an_edited_result_differs(replays, tmp_path, field, value) -> None:
         assert answer(document, tmp_path) == 1, game
 
 
-@pytest.mark.parametrize(("seed", "words"), [
-    ("abc", "seed 'abc' is not a whole number"), (None, "seed None is not a whole number"),
-    (1.5, "seed 1.5 is not a whole number"), (-1, "seed -1 is outside 0 to 2**63-1"),
-    (10**100, "is outside 0 to 2**63-1"), (True, "seed True is not a whole number")])
+@pytest.mark.parametrize(
+    ("seed", "words"),
+    [
+        ("abc", "seed 'abc' is not a whole number"),
+        (None, "seed None is not a whole number"),
+        (1.5, "seed 1.5 is not a whole number"),
+        (-1, "seed -1 is outside 0 to 2**63-1"),
+        (10**100, "is outside 0 to 2**63-1"),
+        (True, "seed True is not a whole number"),
+    ],
+)
 def test_a_seed_play_would_refuse_is_unreadable(replays, tmp_path, seed, words) -> None:
     document = copy.deepcopy(replays["amazes"])
     document["seed"] = seed
@@ -143,15 +176,20 @@ def test_a_seed_play_would_refuse_is_unreadable(replays, tmp_path, seed, words) 
     assert words in str(caught.value)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"bogus": 1}, "unknown option 'bogus' for amazes (known: turns, budget_ms, clock)"),
-    ({"turns": -5}, "option turns: -5 is below the minimum 1"),
-    ({"turns": 10**30}, "option turns: 1000000000000000000000000000000 is above the"
-                        " maximum 10000"),
-    ({"turns": "abc"}, "option turns: 'abc' is not valid (expected a whole number)"),
-    ({"turns": 12.0}, "option turns: '12.0' is not valid (expected a whole number)"),
-    ({"turns": True}, "option turns: 'True' is not valid (expected a whole number)"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"bogus": 1}, "unknown option 'bogus' for amazes (known: turns, budget_ms, clock)"),
+        ({"turns": -5}, "option turns: -5 is below the minimum 1"),
+        (
+            {"turns": 10**30},
+            "option turns: 1000000000000000000000000000000 is above the maximum 10000",
+        ),
+        ({"turns": "abc"}, "option turns: 'abc' is not valid (expected a whole number)"),
+        ({"turns": 12.0}, "option turns: '12.0' is not valid (expected a whole number)"),
+        ({"turns": True}, "option turns: 'True' is not valid (expected a whole number)"),
+    ],
+)
 def test_options_go_through_plays_checks(replays, tmp_path, change, message) -> None:
     document = copy.deepcopy(replays["amazes"])
     document["options"].update(change)
@@ -169,8 +207,12 @@ def test_a_missing_option_is_unreadable(replays, tmp_path) -> None:
 
 
 def test_ants_options_nan_and_range_ends_are_refused(replays, tmp_path) -> None:
-    for change in ({"cutoff_percent": "nan"}, {"food_turn": [0, 1]}, {"food_rate": -1},
-                   {"food_visible": [-3, 5]}):
+    for change in (
+        {"cutoff_percent": "nan"},
+        {"food_turn": [0, 1]},
+        {"food_rate": -1},
+        {"food_visible": [-3, 5]},
+    ):
         document = copy.deepcopy(replays["ants"])
         document["options"].update(change)
         assert answer(document, tmp_path) == 2, change
@@ -204,8 +246,7 @@ def malformed(document: dict[str, Any], field: str) -> None:
 MALFORMED = {
     "reply is a number": "malformed replay: steps[0].acts[0].reply: Expected `str`, got `int`",
     "fault is null": "malformed replay: steps[0].acts[0].fault: Expected `array`, got `null`",
-    "reply missing": "malformed replay: steps[0].acts[0] needs exactly one of 'reply' and"
-                     " 'packed'",
+    "reply missing": "malformed replay: steps[0].acts[0] needs exactly one of 'reply' and 'packed'",
     "frame missing": "malformed replay: steps[0]: Object missing required field `frame`",
     "steps a string": "malformed replay: steps: Expected `array`, got `str`",
     "a step a number": "malformed replay: steps[0]: Expected `object`, got `int`",
@@ -221,10 +262,14 @@ def test_malformed_documents_exit_2_naming_the_field(replays, tmp_path, field) -
     malformed(document, field)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(document))
-    done = subprocess.run([sys.executable, "-m", "botarena", "verify", str(path)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "botarena", "verify", str(path)], capture_output=True, text=True
+    )
     assert (done.returncode, done.stdout, done.stderr) == (
-        2, "", f"botarena: error: {path}: {MALFORMED[field]}\n")
+        2,
+        "",
+        f"botarena: error: {path}: {MALFORMED[field]}\n",
+    )
 
 
 def test_a_corrupt_packed_ants_reply_is_unreadable(replays, tmp_path) -> None:
@@ -238,6 +283,7 @@ def test_a_corrupt_packed_ants_reply_is_unreadable(replays, tmp_path) -> None:
         verify(load(path))
 
 
+@pytest.mark.slow
 def test_deep_nesting_and_huge_inflation_are_refused_in_bounded_memory(tmp_path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 200_000 + "]" * 200_000)

@@ -31,12 +31,19 @@ def new_tournament(folder: Path, name: str) -> tuple[str, Store, Any]:
     url = f"sqlite:///{folder / 'board.db'}"
     store = Store.open(url)
     rules = get_game("amazes")
-    tournament, _ = create(store, name, rules, [
-        BotRequest(name=None, spec="builtin:amazes/explorer"),
-        BotRequest(name=HOSTILE, spec="builtin:amazes/random"),
-        BotRequest(name="plain", spec="builtin:amazes/random")],
+    tournament, _ = create(
+        store,
+        name,
+        rules,
+        [
+            BotRequest(name=None, spec="builtin:amazes/explorer"),
+            BotRequest(name=HOSTILE, spec="builtin:amazes/random"),
+            BotRequest(name="plain", spec="builtin:amazes/random"),
+        ],
         Settings(games_per_pair=1, seed=5, replay_dir=folder / "replays"),
-        folder / "build", print)
+        folder / "build",
+        print,
+    )
     return url, store, tournament
 
 
@@ -52,8 +59,11 @@ def play_all(store: Store, tournament: Any) -> None:
 def served(tmp_path):
     """`botarena serve` on a free port over a fresh store; yields (url, store, tournament)."""
     url, store, tournament = new_tournament(tmp_path, "cup")
-    process = subprocess.Popen([sys.executable, "-m", "botarena", "serve", "--db", url,
-                                "--port", "0"], stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "botarena", "serve", "--db", url, "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         address = re.search(r"http://127\.0\.0\.1:\d+/", process.stdout.readline()).group(0)
         yield address, store, tournament
@@ -68,30 +78,51 @@ def get_json(url: str) -> Any:
         return json.loads(response.read())
 
 
+@pytest.mark.slow
 def test_api_and_pages_of_a_finished_tournament(browser, served, tmp_path):
     address, store, tournament = served
     play_all(store, tournament)
     listing = get_json(address + "api/tournaments")
-    assert listing == [{"name": "cup", "game": "amazes", "schedule": "round-robin", "bots": 3,
-                        "finished": 6, "scheduled": 6, "running": False}]
+    assert listing == [
+        {
+            "name": "cup",
+            "game": "amazes",
+            "schedule": "round-robin",
+            "bots": 3,
+            "finished": 6,
+            "scheduled": 6,
+            "running": False,
+        }
+    ]
     table = standings_now(address)
     assert table["games"] == 6 and table["rank_by"] == "points"
     assert sorted(row["bot"] for row in table["standings"]) == sorted(
-        ["explorer", HOSTILE, "plain"])
+        ["explorer", HOSTILE, "plain"]
+    )
     assert all(row["games"] == 4 for row in table["standings"])  # 2 seatings x 2 opponents
     games = get_json(address + "api/tournaments/cup/games")
     assert len(games) == 6 and all(game["status"] == "done" for game in games)
-    hostile_games = get_json(address + "api/tournaments/cup/games?bot="
-                             + urllib.request.quote(HOSTILE))
+    with urllib.request.urlopen(address + "api/tournaments/cup/plot.png") as response:
+        assert response.headers["content-type"] == "image/png"
+        assert response.read().startswith(b"\x89PNG\r\n\x1a\n")  # and no file left behind
+    hostile_games = get_json(
+        address + "api/tournaments/cup/games?bot=" + urllib.request.quote(HOSTILE)
+    )
     assert len(hostile_games) == 4 and all(HOSTILE in game["bots"] for game in hostile_games)
     for result in ("win", "draw", "loss"):
         part = get_json(address + f"api/tournaments/cup/games?bot=explorer&result={result}")
-        expected = sum(1 for game in games if "explorer" in game["bots"]
-                       and _result(game, game["bots"].index("explorer")) == result)
+        expected = sum(
+            1
+            for game in games
+            if "explorer" in game["bots"]
+            and _result(game, game["bots"].index("explorer")) == result
+        )
         assert len(part) == expected
     wins = {row["bot"]: row["wins"] for row in table["standings"]}
-    assert len(get_json(address + "api/tournaments/cup/games?bot=explorer&result=win")) \
+    assert (
+        len(get_json(address + "api/tournaments/cup/games?bot=explorer&result=win"))
         == wins["explorer"]
+    )
 
     dialogs: list[str] = []
     page = open_viewer(browser, address + "t/cup", ready=False)
@@ -138,6 +169,7 @@ def _result(game: dict[str, Any], seat: int) -> str:
     return "draw" if game["ranks"].count(best) > 1 else "win"
 
 
+@pytest.mark.slow
 def test_page_follows_a_running_tournament(browser, served):
     """The tournament page shows games finished after it was opened, without a reload."""
     address, store, tournament = served
@@ -147,15 +179,19 @@ def test_page_follows_a_running_tournament(browser, served):
     page.page.evaluate("window.notReloaded = true")
     play_all(store, tournament)
     page.page.wait_for_function(
-        "document.querySelector('main').innerText.includes('6 games counted')", timeout=20000)
+        "document.querySelector('main').innerText.includes('6 games counted')", timeout=20000
+    )
     assert page.page.evaluate("window.notReloaded") is True
     assert page.errors == []
 
 
 def test_serve_refuses_a_missing_database(tmp_path):
     missing = tmp_path / "none.db"
-    done = subprocess.run([sys.executable, "-m", "botarena", "serve", "--db",
-                           f"sqlite:///{missing}"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "botarena", "serve", "--db", f"sqlite:///{missing}"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
     assert done.stderr == f"botarena: error: --db sqlite:///{missing}: no such database file\n"
     assert not missing.exists()

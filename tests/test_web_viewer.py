@@ -23,8 +23,12 @@ from browser import open_viewer
 
 BOTS = {
     "amazes": ["builtin:amazes/explorer", "builtin:amazes/random"],
-    "falldown": ["builtin:falldown/hunter", "builtin:falldown/random",
-                 "builtin:falldown/hunter", "builtin:falldown/random"],
+    "falldown": [
+        "builtin:falldown/hunter",
+        "builtin:falldown/random",
+        "builtin:falldown/hunter",
+        "builtin:falldown/random",
+    ],
     "labyrinth": ["builtin:labyrinth/cartographer", "builtin:labyrinth/warden"],
 }
 
@@ -44,7 +48,7 @@ class North:
 BOTS["ants"] = [North(), "builtin:ants/swarm", "builtin:ants/random", "builtin:ants/greedy"]
 SEEDS = {"ants": 2}
 OPTIONS = {"labyrinth": {"max_rounds": 3}}
-SEAT_RGB = [(0xe5, 0x39, 0x35), (0x1e, 0x88, 0xe5)]  # Amazes Red, Blue
+SEAT_RGB = [(0xE5, 0x39, 0x35), (0x1E, 0x88, 0xE5)]  # Amazes Red, Blue
 
 
 @pytest.fixture(scope="module")
@@ -53,16 +57,20 @@ def replays(tmp_path_factory) -> dict[str, Path]:
     paths = {}
     for game, bots in BOTS.items():
         paths[game] = folder / f"{game}.json.gz"
-        botarena.play(game, bots, seed=SEEDS.get(game, 3), replay=paths[game],
-                      **OPTIONS.get(game, {}))
+        botarena.play(
+            game, bots, seed=SEEDS.get(game, 3), replay=paths[game], **OPTIONS.get(game, {})
+        )
     return paths
 
 
 def html_file(replay: Path, folder: Path) -> str:
     """The self-contained page of `replay` written by `botarena view --html`; its file URL."""
     out = folder / (replay.name.split(".")[0] + ".html")
-    subprocess.run([sys.executable, "-m", "botarena", "view", str(replay), "--html", str(out)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "botarena", "view", str(replay), "--html", str(out)],
+        check=True,
+        capture_output=True,
+    )
     return out.as_uri()
 
 
@@ -72,9 +80,12 @@ def shot(viewer, tmp_path: Path, name: str) -> None:
 
 
 def pixel(viewer, x: float, y: float) -> tuple[int, int, int]:
-    return tuple(viewer.page.evaluate(
-        f"Array.from(document.getElementById('board').getContext('2d')"
-        f".getImageData({int(x)}, {int(y)}, 1, 1).data.slice(0, 3))"))
+    return tuple(
+        viewer.page.evaluate(
+            f"Array.from(document.getElementById('board').getContext('2d')"
+            f".getImageData({int(x)}, {int(y)}, 1, 1).data.slice(0, 3))"
+        )
+    )
 
 
 def controls(viewer) -> None:
@@ -154,15 +165,20 @@ def test_falldown(browser, replays, tmp_path):
     controls(viewer)
     recorded = frames(replays["falldown"])
     attacks = [t for t, frame in enumerate(recorded) if frame.get("command") == "A"]
-    fallen = [t for t, frame in enumerate(recorded)
-              if any(value < 0 for row in frame["blocks"] for value in row)]
+    fallen = [
+        t
+        for t, frame in enumerate(recorded)
+        if any(value < 0 for row in frame["blocks"] for value in row)
+    ]
     assert attacks and fallen
     for t in (0, attacks[0], attacks[-1], fallen[0], len(recorded) - 1):
         viewer.api(f"seek({t})")
         state = viewer.api("state()")
         frame = recorded[t]
-        expected = [[["falling" if v > 0 else "fallen" if v < 0 else "standing", v] for v in row]
-                    for row in frame["blocks"]]
+        expected = [
+            [["falling" if v > 0 else "fallen" if v < 0 else "standing", v] for v in row]
+            for row in frame["blocks"]
+        ]
         assert state["blocks"] == expected
         assert state["players"] == frame["players"]
         assert state["attack"] == falldown_line(frame)
@@ -170,13 +186,13 @@ def test_falldown(browser, replays, tmp_path):
             for col, value in enumerate(values):
                 colour = pixel(viewer, 18 + col * 114 + 6, 18 + row * 114 + 6)
                 if (row * 6 + col) in frame["fallen_blocks"]:
-                    assert colour == (0xb7, 0x1c, 0x1c)
+                    assert colour == (0xB7, 0x1C, 0x1C)
                 elif value > 0:
-                    assert colour == (0xff, 0xb7, 0x4d)
+                    assert colour == (0xFF, 0xB7, 0x4D)
                 elif value < 0:
-                    assert colour == (0x37, 0x47, 0x4f)
+                    assert colour == (0x37, 0x47, 0x4F)
                 else:
-                    assert colour == (0xd7, 0xcc, 0xc8)
+                    assert colour == (0xD7, 0xCC, 0xC8)
     shot(viewer, tmp_path, "falldown")
     assert viewer.errors == []
 
@@ -201,11 +217,18 @@ def ants_truth(replay: Path) -> list[dict[str, Any]]:
         collided = getattr(state, "collided_now", [])
         dead = [ant for ant in state.killed_ants if ant not in collided]
         ants = lambda items: sorted([*ant.loc, ant.owner] for ant in items)  # noqa: E731
-        return {"ants": ants(state.current_ants.values()), "collided": ants(collided),
-                "battle": ants(dead), "food": sorted(list(loc) for loc in state.current_food),
-                "razed": sorted([*hill.loc, hill.owner] for hill in state.hills.values()
-                                if hill.end_turn is not None),  # not the survivor's bonus
-                "score": list(state.score)}
+        return {
+            "ants": ants(state.current_ants.values()),
+            "collided": ants(collided),
+            "battle": ants(dead),
+            "food": sorted(list(loc) for loc in state.current_food),
+            "razed": sorted(
+                [*hill.loc, hill.owner]
+                for hill in state.hills.values()
+                if hill.end_turn is not None
+            ),  # not the survivor's bonus
+            "score": list(state.score),
+        }
 
     truth = [snapshot()]
     for step in document["steps"]:
@@ -246,8 +269,11 @@ def test_labyrinth(browser, replays, tmp_path):
     viewer = open_viewer(browser, html_file(replays["labyrinth"], tmp_path))
     controls(viewer)
     recorded = frames(replays["labyrinth"])
-    changed = [t for t, frame in enumerate(recorded)
-               if any(change["result"] == "changed" for change in frame.get("changes", []))]
+    changed = [
+        t
+        for t, frame in enumerate(recorded)
+        if any(change["result"] == "changed" for change in frame.get("changes", []))
+    ]
     assert changed
     mazes = [t for t, frame in enumerate(recorded) if "maze" in frame]
     for t in (0, 1, 2, changed[0], changed[0] + 1, changed[-1], len(recorded) - 1):
@@ -258,8 +284,11 @@ def test_labyrinth(browser, replays, tmp_path):
         assert state["maze"] == (recorded[board]["maze"] if board is not None else None)
         assert state["adventurers"] == frame.get("adventurers", [])
         assert state["changes"] == frame.get("changes", [])
-        assert (state["mana"], state["round"], state["n"]) == (frame["mana"], frame["round"],
-                                                              frame["n"])
+        assert (state["mana"], state["round"], state["n"]) == (
+            frame["mana"],
+            frame["round"],
+            frame["n"],
+        )
         label = viewer.page.inner_text("#label")
         assert f"round {frame['round']} · n {frame['n']}" in label
         assert f"mana {frame['mana']}" in label
@@ -272,10 +301,13 @@ def test_labyrinth(browser, replays, tmp_path):
 
 
 # -- versions, escaping, the commands ------------------------------------------------------
-@pytest.mark.parametrize(("field", "value", "message"), [
-    ("schema_version", 2, "This replay has schema version 2"),
-    ("view_version", 9, "This page was made for viewer format 9"),
-])
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("schema_version", 2, "This replay has schema version 2"),
+        ("view_version", 9, "This page was made for viewer format 9"),
+    ],
+)
 def test_unknown_version_is_refused(browser, replays, tmp_path, field, value, message):
     document = view_document(load(replays["amazes"]))
     if field == "schema_version":
@@ -294,8 +326,7 @@ def test_bot_texts_are_text(browser, tmp_path):
     name = "<b>x</b><script>alert(1)</script>"
     stderr = "<img src=x onerror=window.pwned=1><script>window.pwned=1</script>"
     path = tmp_path / "hostile.json.gz"
-    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=1,
-                  replay=path)
+    botarena.play("amazes", ["builtin:amazes/random", "builtin:amazes/random"], seed=1, replay=path)
     document = load(path)  # a tournament's names and a process bot's stderr, as stored
     document["bots"][0]["name"] = name
     document["stderr"][0] = stderr
@@ -314,8 +345,11 @@ def test_bot_texts_are_text(browser, tmp_path):
 
 def test_view_serves_the_replay(browser, replays):
     """`botarena view REPLAY --no-open` prints the URL of a local server showing it."""
-    process = subprocess.Popen([sys.executable, "-m", "botarena", "view", str(replays["falldown"]),
-                                "--no-open"], stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "botarena", "view", str(replays["falldown"]), "--no-open"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = process.stdout.readline()
         url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
@@ -331,11 +365,16 @@ def test_view_serves_the_replay(browser, replays):
 def test_view_refuses_a_file_that_is_no_replay(tmp_path):
     bad = tmp_path / "bad.json.gz"
     bad.write_bytes(gzip.compress(json.dumps({"schema_version": 7}).encode()))
-    done = subprocess.run([sys.executable, "-m", "botarena", "view", str(bad), "--html",
-                           str(tmp_path / "out.html")], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "botarena", "view", str(bad), "--html", str(tmp_path / "out.html")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
-    assert done.stderr == (f"botarena: error: {bad}: replay schema_version 7 is not"
-                           " supported (this botarena reads schema_version 1)\n")
+    assert done.stderr == (
+        f"botarena: error: {bad}: replay schema_version 7 is not"
+        " supported (this botarena reads schema_version 1)\n"
+    )
     assert not (tmp_path / "out.html").exists()
 
 
@@ -343,17 +382,35 @@ def test_play_watch_follows_the_game(browser, tmp_path):
     """`play --watch` serves the game as it is played; the page ends on its last step."""
     replay = tmp_path / "watched.json.gz"
     process = subprocess.Popen(
-        [sys.executable, "-m", "botarena", "play", "ants", "builtin:ants/greedy",
-         "builtin:ants/random", "--seed", "2", "--replay", str(replay), "--watch", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "BROWSER": "true"})
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            "builtin:ants/greedy",
+            "builtin:ants/random",
+            "--seed",
+            "2",
+            "--replay",
+            str(replay),
+            "--watch",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BROWSER": "true"},
+    )
     try:
         url = re.search(r"http://127\.0\.0\.1:\d+/", process.stderr.readline()).group(0)
         viewer = open_viewer(browser, url)
         result = json.loads(process.stdout.readline())
         viewer.page.wait_for_function(
             f"window.botarenaView.last === {result['turns']}"
-            f" && window.botarenaView.position === {result['turns']}", timeout=30000)
+            f" && window.botarenaView.position === {result['turns']}",
+            timeout=30000,
+        )
         assert process.wait(30) == 0
         assert viewer.api("state()")["score"] == [p["score"] for p in result["players"]]
         assert viewer.errors == []
@@ -361,3 +418,175 @@ def test_play_watch_follows_the_game(browser, tmp_path):
         if process.poll() is None:
             process.terminate()
             process.wait(10)
+
+
+# -- the game-over banner, the counters' labels, each bot's input and output, the keys ------
+END_REASONS = {
+    "sudden_death": "sudden death: a player caught the other once the whole maze was discovered",
+    "turns": "both players took all their turns",
+}
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+@pytest.mark.slow
+def test_amazes_banner_labels_and_io(browser, replays, tmp_path):
+    """The banner is shown at the last step only, with each bot's place, points and the end
+    reason in words; the counters say what they count, per player; the I/O panel holds the
+    recorded texts and the reply's time."""
+    document = load(replays["amazes"])
+    result, recorded = document["result"], frames(replays["amazes"])
+    last = len(recorded) - 1
+    viewer = open_viewer(browser, html_file(replays["amazes"], tmp_path))
+    page = viewer.page
+    assert page.is_hidden("#banner")
+    page.keyboard.press("End")
+    order = sorted(range(2), key=lambda seat: result["players"][seat]["rank"])
+    assert page.inner_text("#banner").splitlines() == [
+        f"Game over after {result['turns']} turns (both players' together):"
+        f" {END_REASONS[result['end_reason']]}",
+        *(
+            f"{ORDINALS[result['players'][seat]['rank']]}: {result['players'][seat]['bot']}:"
+            f" points {result['players'][seat]['score']}"
+            for seat in order
+        ),
+    ]
+    viewer.api(f"seek({last - 1})")
+    assert page.is_hidden("#banner")
+    assert page.inner_text("#players thead").split("\t")[1:3] == ["bot", "points"]
+    for t in (1, 2, last):
+        viewer.api(f"seek({t})")
+        red, blue = recorded[t]["discovered"]
+        assert (
+            f"squares of the maze each player has discovered (of 625): Red {red}, Blue {blue}"
+            in page.inner_text("#events")
+        )
+        assert page.inner_text("#label").startswith(f"turns played (both players): {t} · ")
+        (act,) = document["steps"][t - 1]["acts"]
+        name = document["bots"][act["seat"]]["name"]
+        assert page.inner_text("#io .who") == (
+            f"{name} (seat {act['seat']}): answered in {act['ms']:.1f} ms"
+        )
+        assert page.inner_text("#io pre.sent") == act["sent"].removesuffix("\n")
+        answered = act.get("reply")
+        if answered is None:  # packed: the rules' moves are the reply's letters
+            answered = recorded[t]["moves"]
+        assert page.inner_text("#io pre.answered") == answered
+    assert viewer.page.inner_text("#legend").startswith(
+        "pink: squares Red discovered · blue: squares Blue discovered"
+    )
+    shot(viewer, tmp_path, "amazes-over")
+    assert viewer.errors == []
+
+
+ECHO_ANTS = """import sys
+for line in sys.stdin:
+    sys.stderr.write(line)
+    if line.strip() in ("ready", "go"):
+        sys.stdout.write("go\\n")
+        sys.stdout.flush()
+    if line.strip() == "end":
+        break
+"""
+
+
+@pytest.mark.slow
+def test_ants_io_is_what_the_bot_read(browser, tmp_path):
+    """Ants replays keep no `sent` text: the panel's text, re-made through the rules, is what
+    a process bot read (it copies its input to stderr), and its answer is its `go`."""
+    bot = tmp_path / "echo.py"
+    bot.write_text(ECHO_ANTS)
+    path = tmp_path / "echo.json.gz"
+    # a command, not botarena.play: an in-process game with a process bot makes this test
+    # process a subreaper, and the browser's exiting helpers would then become its zombies
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "botarena",
+            "play",
+            "ants",
+            f"{sys.executable} {bot}",
+            "builtin:ants/hold",
+            "--seed",
+            "1",
+            "-o",
+            "turns=3",
+            "--replay",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    document = load(path)
+    read = document["stderr"][0]
+    turns = re.split(r"(?m)^(?=turn \d+$)", read)[1:]  # what it read, turn by turn
+    assert [text.split("\n", 1)[0] for text in turns[:3]] == ["turn 0", "turn 1", "turn 2"]
+    viewer = open_viewer(browser, html_file(path, tmp_path))
+    page = viewer.page
+    for t in (1, 2):
+        viewer.api(f"seek({t})")
+        act = document["steps"][t - 1]["acts"][0]
+        assert page.inner_text("#io .who >> nth=0") == (
+            f"{document['bots'][0]['name']} (seat 0): answered in {act['ms']:.1f} ms"
+        )
+        assert page.inner_text("#io pre.sent >> nth=0") == turns[t].removesuffix("\n")
+        assert page.inner_text("#io pre.answered >> nth=0") == "go"
+    assert (
+        page.inner_text("#label") == f"turn 2 · live ants on the map (all players): "
+        f"{load(path)['steps'][1]['frame']['ants']}"
+    )
+    assert viewer.errors == []
+
+
+@pytest.mark.slow
+def test_other_labels(browser, replays, tmp_path):
+    """Falldown's and Labyrinth's counters say what they count."""
+    viewer = open_viewer(browser, html_file(replays["falldown"], tmp_path))
+    recorded = frames(replays["falldown"])
+    names = [bot["name"] for bot in load(replays["falldown"])["bots"]]
+    viewer.api("seek(5)")
+    assert viewer.page.inner_text("#label") == (
+        f"slot 4 (one bot's command a slot, in seat order) · {names[recorded[5]['seat']]}"
+        f" played {recorded[5]['command']}"
+    )
+    assert viewer.page.inner_text("#legend").startswith(
+        "number on a block: slots until it falls (orange, falling) or until it stands again"
+    )
+    viewer = open_viewer(browser, html_file(replays["labyrinth"], tmp_path))
+    recorded = frames(replays["labyrinth"])
+    viewer.api("seek(3)")
+    frame = recorded[3]
+    assert viewer.page.inner_text("#label").startswith(
+        f"round {frame['round']} · n {frame['n']} (maze {frame['n']}×{frame['n']}) · turn of"
+        f" the round {frame['turn']} · maze master's mana {frame['mana']}"
+    )
+    assert viewer.page.inner_text("#score-name") == "game score (one for both roles)"
+    assert "green cell: the goal" in viewer.page.inner_text("#legend")
+
+
+@pytest.mark.slow
+def test_keyboard_shortcuts_are_shown_and_work(browser, replays, tmp_path):
+    viewer = open_viewer(browser, html_file(replays["falldown"], tmp_path))
+    page = viewer.page
+    assert page.inner_text("#keys") == (
+        "keys: space play/pause · ← → step · PgUp PgDn 10 steps · Home End first/last · - + speed"
+    )
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")
+    assert viewer.api("position") == 20
+    page.keyboard.press("PageUp")
+    assert viewer.api("position") == 10
+    assert viewer.api("speed") == 1
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    assert viewer.api("speed") == 4
+    assert page.input_value("#speed") == "4"
+    page.keyboard.press("-")
+    assert viewer.api("speed") == 2
+    for _ in range(8):
+        page.keyboard.press("-")
+    assert viewer.api("speed") == 0.25
+    page.keyboard.press("End")
+    page.keyboard.press("PageDown")
+    assert viewer.api("position") == viewer.api("last")
+    assert viewer.errors == []

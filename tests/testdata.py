@@ -12,12 +12,14 @@ import os
 import shutil
 import tarfile
 import tempfile
+from importlib import resources
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "data"
 """The repository's test data; see tests/data/README.md."""
 
-AMAZES_MAZES = DATA / "amazes"
+AMAZES_MAZES = Path(str(resources.files("botarena.games.amazes").joinpath("mazes")))
+"""The 10 official Amazes mazes, shipped in the package (`--map amazes:maze01`)."""
 ANTS_GOLDEN = DATA / "ants" / "golden"
 
 
@@ -38,8 +40,11 @@ def unpacked(archive: str) -> Path:
 
 
 def ants_maps() -> Path:
-    """The 302 official Ants maps of the 2011 contest, in their original folders."""
-    return unpacked("ants/maps.tar.xz") / "ants"
+    """The 302 official Ants maps of the 2011 contest, in their original folders: shipped in
+    the package (`--map ants:maze_04p_01`) and unpacked from there once."""
+    from botarena.games import get_game
+
+    return get_game("ants").maps.path("tutorial1").parents[1]
 
 
 def falldown_golden() -> Path:

@@ -16,9 +16,16 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "load_replay", "make", "new_state", "play", "verify_replay"]
 
 
-def play(game: str, bots: list[Any], *, seed: int | str | None = None,
-         map: str | Path | None = None, replay: str | Path | None = None,
-         sandbox: Any = True, **options: Any) -> Any:
+def play(
+    game: str,
+    bots: list[Any],
+    *,
+    seed: int | str | None = None,
+    map: str | Path | None = None,
+    replay: str | Path | None = None,
+    sandbox: Any = True,
+    **options: Any,
+) -> Any:
     """Play one game and return its `MatchResult` (`.to_dict()` is the `--json` object).
 
     `bots` are spec strings (`builtin:amazes/explorer`, `./a.out`, `NAME=SPEC`) or objects
@@ -29,13 +36,20 @@ def play(game: str, bots: list[Any], *, seed: int | str | None = None,
     `botarena.core.rules.GameError` or `botarena.core.spec.BotSpecError` for a bad game,
     option, map or bot.
     """
-    return _play(game, bots, seed=seed, map=map, replay=replay, options=options,
-                 sandbox=sandbox)
+    return _play(game, bots, seed=seed, map=map, replay=replay, options=options, sandbox=sandbox)
 
 
-def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path | None,
-          replay: str | Path | None, options: dict[str, Any],
-          observe: Any = None, sandbox: Any = True) -> Any:
+def _play(
+    game: str,
+    bots: list[Any],
+    *,
+    seed: int | str | None,
+    map: str | Path | None,
+    replay: str | Path | None,
+    options: dict[str, Any],
+    observe: Any = None,
+    sandbox: Any = True,
+) -> Any:
     """`play`, and `observe(document)` with the replay document as soon as it exists: the
     referee fills it while the game runs (`botarena play --watch` shows it live)."""
     from botarena.core.match import run_match
@@ -50,8 +64,11 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         raise GameError(exc.args[0]) from None
     info = rules.info
     if not info.min_seats <= len(bots) <= info.max_seats:
-        seats = (str(info.min_seats) if info.min_seats == info.max_seats
-                 else f"{info.min_seats} to {info.max_seats}")
+        seats = (
+            str(info.min_seats)
+            if info.min_seats == info.max_seats
+            else f"{info.min_seats} to {info.max_seats}"
+        )
         raise GameError(f"{game} needs {seats} bots, {len(bots)} given")
     limits = sandbox_limits(sandbox, options)
     resolved = info.resolve_options(options)
@@ -59,9 +76,7 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         seed = info.check_seed(seed)
     map_data = None
     if map is not None:
-        if rules.load_map is None:
-            raise GameError(f"{game} takes no map file")
-        map_data = rules.load_map(str(map))
+        map_data = rules.read_map(str(map))
     if replay is not None:  # checked before the game, not after it
         from botarena.core.outputs import output_path
 
@@ -75,10 +90,16 @@ def _play(game: str, bots: list[Any], *, seed: int | str | None, map: str | Path
         import random  # not secrets: its hmac and hashlib imports cost start-up
 
         seed = random.SystemRandom().randrange(2**31)
-    result = run_match(rules, players, seed=seed, options=resolved, map_data=map_data,
-                       record=replay is not None or observe is not None,
-                       replay_path=str(replay) if replay is not None else None,
-                       observe=observe)
+    result = run_match(
+        rules,
+        players,
+        seed=seed,
+        options=resolved,
+        map_data=map_data,
+        record=replay is not None or observe is not None,
+        replay_path=str(replay) if replay is not None else None,
+        observe=observe,
+    )
     if replay is not None:
         save(result.document, replay)
     return result
@@ -90,8 +111,11 @@ def sandbox_limits(sandbox: Any, options: dict[str, Any]) -> Any:
     from botarena.core import sandbox as boxes
     from botarena.core.rules import GameError
 
-    base = sandbox if isinstance(sandbox, boxes.Sandbox) else (
-        boxes.DEFAULT if sandbox else boxes.NONE)
+    base = (
+        sandbox
+        if isinstance(sandbox, boxes.Sandbox)
+        else (boxes.DEFAULT if sandbox else boxes.NONE)
+    )
     try:
         return base.with_options(options)
     except ValueError as exc:
@@ -107,20 +131,27 @@ def check_options(info: Any, options: dict[str, Any]) -> dict[str, Any]:
     return info.resolve_options(given)
 
 
-def new_state(game: str, *, seed: int | str = 0, map: str | Path | None = None,
-              seats: int | None = None, **options: Any) -> Any:
+def new_state(
+    game: str,
+    *,
+    seed: int | str = 0,
+    map: str | Path | None = None,
+    seats: int | None = None,
+    **options: Any,
+) -> Any:
     """A fresh rules state for research: `to_act()`, `observation()`, `apply()`, `outcome()`."""
     from botarena.games import get_game
 
     rules = get_game(game)
-    map_data = rules.load_map(str(map)) if map is not None and rules.load_map else None
-    return rules.new_state(seed, rules.info.resolve_options(options), map_data,
-                           seats or rules.info.min_seats)
+    map_data = rules.read_map(str(map)) if map is not None else None
+    return rules.new_state(
+        seed, rules.info.resolve_options(options), map_data, seats or rules.info.min_seats
+    )
 
 
 def make(game: str, *, seed: int | None = None, **options: Any) -> Any:
-    """A PettingZoo AEC environment for `game` (see `botarena.core.env`)."""
-    from botarena.core.env import BotarenaAEC
+    """A PettingZoo AEC environment for `game` (see `botarena.env`)."""
+    from botarena.env import BotarenaAEC
 
     return BotarenaAEC(game, seed=seed, **options)
 

@@ -43,26 +43,40 @@ def _game_tools_help(name: str) -> str:
 
 
 LAZY_COMMANDS: dict[str, LazyCommand] = {
-    **{name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
-       for name in GAME_MODULES},
-    "tournament": LazyCommand("botarena.tournament.cli:app", "Run tournaments: new, run,"
-                              " add-bot, update-bot, standings, games, cross-table, list"),
-    "demo": LazyCommand("botarena.tournament.demo:demo", "A short tournament of each game"
-                        " with its built-in bots, into ./botarena-demo.db"),
-    "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON"
-                         " API)"),
-    "view": LazyCommand("botarena.web.cli:view", "Watch a replay in the browser (served or"
-                        " one HTML file)"),
-    "compare": LazyCommand("botarena.compare:command", "Did my change help? NEW against OLD"
-                           " in paired games until an SPRT decides"),
-    "doctor": LazyCommand("botarena.doctor:doctor",
-                          "Report which sandbox protections this machine gives"),
+    **{
+        name: LazyCommand(f"botarena.games.{name}.cli:app", partial(_game_tools_help, name))
+        for name in GAME_MODULES
+    },
+    "tournament": LazyCommand(
+        "botarena.tournament.cli:app",
+        "Run tournaments: new, run, add-bot, update-bot, standings, games, cross-table, list",
+    ),
+    "demo": LazyCommand(
+        "botarena.tournament.demo:demo",
+        "A short tournament of each game with its built-in bots, into ./botarena-demo.db",
+    ),
+    "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON API)"),
+    "view": LazyCommand(
+        "botarena.web.cli:view", "Watch a replay in the browser (served or one HTML file)"
+    ),
+    "compare": LazyCommand(
+        "botarena.compare:command",
+        "Did my change help? NEW against OLD in paired games until an SPRT decides",
+    ),
+    "doctor": LazyCommand(
+        "botarena.doctor:doctor", "Report which sandbox protections this machine gives"
+    ),
 }
 """Commands imported only when run: `botarena NAME ...` -> where it lives, its help line."""
 
-app = typer.Typer(help="Jury software for AI bot-programming contests.",
-                  no_args_is_help=True, add_completion=False, cls=lazy_group(LAZY_COMMANDS),
-                  pretty_exceptions_enable=False, rich_markup_mode=None)
+app = typer.Typer(
+    help="Jury software for AI bot-programming contests.",
+    no_args_is_help=True,
+    add_completion=False,
+    cls=lazy_group(LAZY_COMMANDS),
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
 
 
 @cache
@@ -98,24 +112,32 @@ def _print_version(value: bool) -> None:
 
 
 @app.callback()
-def _options(version: Annotated[bool, typer.Option("--version", is_eager=True,
-                                                   callback=_print_version,
-                                                   help="print the version and exit")] = False
-             ) -> None:
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="print the version and exit"
+        ),
+    ] = False,
+) -> None:
     pass
 
 
 @app.command()
-def games(game: Annotated[str | None, typer.Argument(help="show this game's options")] = None
-          ) -> None:
+def games(
+    game: Annotated[str | None, typer.Argument(help="show this game's options")] = None,
+) -> None:
     """List the games, or one game's options with their defaults."""
     from rich.table import Table
 
     if game is None:
         table = Table("game", "title", "players", "turns")
         for info in all_infos().values():
-            seats = (str(info.min_seats) if info.min_seats == info.max_seats
-                     else f"{info.min_seats}-{info.max_seats}")
+            seats = (
+                str(info.min_seats)
+                if info.min_seats == info.max_seats
+                else f"{info.min_seats}-{info.max_seats}"
+            )
             table.add_row(info.name, info.title, seats, info.turn_model)
         console.print(table)
         return
@@ -124,8 +146,10 @@ def games(game: Annotated[str | None, typer.Argument(help="show this game's opti
     except KeyError as exc:
         fail(exc.args[0])
     info = rules.info
-    console.print(f"[bold]{info.title}[/] ({info.name}, rules {info.rules_version}),"
-                  f" seats: {', '.join(info.seat_names)}")
+    console.print(
+        f"[bold]{info.title}[/] ({info.name}, rules {info.rules_version}),"
+        f" seats: {', '.join(info.seat_names)}"
+    )
     from botarena.core.rules import MEMORY_OPTION
 
     table = Table("option", "default", "meaning")
@@ -133,8 +157,9 @@ def games(game: Annotated[str | None, typer.Argument(help="show this game's opti
         table.add_row(opt.name, str(opt.default), opt.description)
     console.print(table)
     if rules.bots:
-        console.print("built-in bots: " + ", ".join(f"builtin:{info.name}/{name}"
-                                                   for name in rules.bots))
+        console.print(
+            "built-in bots: " + ", ".join(f"builtin:{info.name}/{name}" for name in rules.bots)
+        )
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -160,20 +185,29 @@ def parse_seed(text: str | None) -> int | str | None:
 @app.command()
 def play(
     game: Annotated[str, typer.Argument(help="the game, e.g. amazes")],
-    bots: Annotated[list[str], typer.Argument(help="bot specs: builtin:GAME/NAME, a command"
-                                              " line, or NAME=SPEC")],
+    bots: Annotated[
+        list[str], typer.Argument(help="bot specs: builtin:GAME/NAME, a command line, or NAME=SPEC")
+    ],
     seed: Annotated[str | None, typer.Option(help="the game's seed (random if omitted)")] = None,
     map_file: Annotated[Path | None, typer.Option("--map", help="a map or maze file")] = None,
-    option: Annotated[list[str] | None, typer.Option("-o", "--option",
-                                                     help="a game option KEY=VALUE")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
+    ] = None,
     replay: Annotated[Path | None, typer.Option(help="write the replay here (.gz: gzip)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
-    show_stderr: Annotated[bool, typer.Option("--stderr", help="print each bot's stderr (with"
-                                              " --json: as its \"stderr\" list)")] = False,
-    watch: Annotated[bool, typer.Option(help="show the game live in the viewer (browser)")
-                     ] = False,
-    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help="run process bots without"
-                                             " the sandbox (trusted bots only)")] = False,
+    show_stderr: Annotated[
+        bool,
+        typer.Option(
+            "--stderr", help='print each bot\'s stderr (with --json: as its "stderr" list)'
+        ),
+    ] = False,
+    watch: Annotated[bool, typer.Option(help="show the game live in the viewer (browser)")] = False,
+    no_sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--no-sandbox", help="run process bots without the sandbox (trusted bots only)"
+        ),
+    ] = False,
 ) -> None:
     """Play one game and print the result table."""
     import botarena
@@ -184,12 +218,26 @@ def play(
     if watch:
         from botarena.web.cli import watched
 
-        result = watched(game, bots, seed_value, map_file, replay, parse_options(option or []),
-                         sandbox=not no_sandbox)
+        result = watched(
+            game,
+            bots,
+            seed_value,
+            map_file,
+            replay,
+            parse_options(option or []),
+            sandbox=not no_sandbox,
+        )
     else:
         try:
-            result = botarena.play(game, bots, seed=seed_value, map=map_file, replay=replay,
-                                   sandbox=not no_sandbox, **parse_options(option or []))
+            result = botarena.play(
+                game,
+                bots,
+                seed=seed_value,
+                map=map_file,
+                replay=replay,
+                sandbox=not no_sandbox,
+                **parse_options(option or []),
+            )
         except USER_ERRORS as exc:
             fail(str(exc))
     if as_json:
@@ -200,13 +248,27 @@ def play(
         return
     from rich.table import Table
 
-    table = Table("seat", "bot", "score", "rank", "status", "time ms", "faults",
-                  title=f"{result.game} · seed {result.seed} · {result.turns} turns ·"
-                        f" {result.end_reason}")
+    table = Table(
+        "seat",
+        "bot",
+        "score",
+        "rank",
+        "status",
+        "time ms",
+        "faults",
+        title=f"{result.game} · seed {result.seed} · {result.turns} turns · {result.end_reason}",
+    )
     info = game_info(game)
     for seat, player in enumerate(result.players):
-        table.add_row(info.seat_name(seat), player.bot, f"{player.score:g}", str(player.rank),
-                      player.status, f"{player.time_ms:.0f}", str(player.faults))
+        table.add_row(
+            info.seat_name(seat),
+            player.bot,
+            f"{player.score:g}",
+            str(player.rank),
+            player.status,
+            f"{player.time_ms:.0f}",
+            str(player.faults),
+        )
     console.print(table)
     if result.replay:
         console.print(f"replay: {result.replay}")

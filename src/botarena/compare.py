@@ -30,16 +30,24 @@ def game_score(ranks: list[int], new_seat: int) -> Fraction:
     return Fraction(2 * below + tied, 2 * len(others))
 
 
-def play_block(game: str, new: str, old: str, players: int, seed: int,
-               options: dict[str, str]) -> list[list[int]]:
-    """The ranks of each game of one block (game k has NEW in seat k), in a worker process."""
+def play_block(
+    game: str,
+    new: str,
+    old: str,
+    players: int,
+    seed: int,
+    options: dict[str, str],
+    map_spec: str | None = None,
+) -> list[list[int]]:
+    """The ranks of each game of one block (game k has NEW in seat k), in a worker process;
+    `map_spec` is a map file or `GAME:NAME` (None: the game's own)."""
     import botarena
 
     ranks = []
     for seat in range(players):
         specs = [f"OLD{index}={old}" for index in range(1, players)]
         specs.insert(seat, f"NEW={new}")
-        result = botarena.play(game, specs, seed=seed, **options)
+        result = botarena.play(game, specs, seed=seed, map=map_spec, **options)
         ranks.append([player.rank for player in result.players])
     return ranks
 
@@ -77,21 +85,32 @@ class Tally:
             return round(value, 2) if math.isfinite(value) else None
 
         return {
-            "verdict": self.verdict or "none", "games": self.games, "blocks": self.sprt.blocks,
-            "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "verdict": self.verdict or "none",
+            "games": self.games,
+            "blocks": self.sprt.blocks,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
             "score": round(self.sprt.mean(), 4),
-            "elo": finite(elo), "elo_low": finite(low), "elo_high": finite(high),
-            "llr": round(self.sprt.llr(), 3), "llr_lower": round(self.sprt.bounds.lower, 3),
+            "elo": finite(elo),
+            "elo_low": finite(low),
+            "elo_high": finite(high),
+            "llr": round(self.sprt.llr(), 3),
+            "llr_lower": round(self.sprt.bounds.lower, 3),
             "llr_upper": round(self.sprt.bounds.upper, 3),
-            "elo0": self.sprt.elo0, "elo1": self.sprt.elo1,
-            "alpha": self.sprt.bounds.alpha, "beta": self.sprt.bounds.beta,
-            "block_scores": {str(value): count for value, count in
-                             sorted(self.sprt.counts.items())},
+            "elo0": self.sprt.elo0,
+            "elo1": self.sprt.elo1,
+            "alpha": self.sprt.bounds.alpha,
+            "beta": self.sprt.bounds.beta,
+            "block_scores": {
+                str(value): count for value, count in sorted(self.sprt.counts.items())
+            },
         }
 
 
-def _blocks_in_order(pool: concurrent.futures.Executor, play: Callable[[int], tuple],
-                     count: int, in_flight: int) -> Iterator[list[list[int]]]:
+def _blocks_in_order(
+    pool: concurrent.futures.Executor, play: Callable[[int], tuple], count: int, in_flight: int
+) -> Iterator[list[list[int]]]:
     """Results of blocks 0..count-1 in order, keeping `in_flight` blocks submitted ahead;
     `play(index)` gives the arguments of `play_block` for a block."""
     pending: dict[int, concurrent.futures.Future] = {}
@@ -101,34 +120,50 @@ def _blocks_in_order(pool: concurrent.futures.Executor, play: Callable[[int], tu
         yield pending.pop(index).result()
 
 
-def compare(game: str, new: str, old: str, *, players: int, max_games: int,
-            elo0: float = 0.0, elo1: float = 10.0, alpha: float = 0.05, beta: float = 0.05,
-            workers: int = 1, seed: int | None = None, options: dict[str, str] | None = None,
-            on_block: Callable[[Tally], None] | None = None) -> Tally:
+def compare(
+    game: str,
+    new: str,
+    old: str,
+    *,
+    players: int,
+    max_games: int,
+    elo0: float = 0.0,
+    elo1: float = 10.0,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    workers: int = 1,
+    seed: int | None = None,
+    options: dict[str, str] | None = None,
+    on_block: Callable[[Tally], None] | None = None,
+    map_spec: str | None = None,
+) -> Tally:
     """Play blocks until the SPRT decides or `max_games` games are played."""
     seed = secrets.randbelow(2**31) if seed is None else seed
     tally = Tally(Sprt(players=players, elo0=elo0, elo1=elo1, bounds=Bounds(alpha, beta)))
     blocks = max(1, max_games // players)
 
     def arguments(index: int) -> tuple:
-        return game, new, old, players, seed + index, options or {}
+        return game, new, old, players, seed + index, options or {}, map_spec
 
     if workers <= 1:
-        return _consume(tally, (play_block(*arguments(index)) for index in range(blocks)),
-                        on_block)
+        return _consume(tally, (play_block(*arguments(index)) for index in range(blocks)), on_block)
     from botarena.core import cgroups
 
     cgroups.available()  # while the jury is alone: see cgroups2.JURY_LEAF
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+    from botarena.core.sandbox import die_with_parent
+
+    with concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, initializer=die_with_parent
+    ) as pool:
         try:
-            return _consume(tally, _blocks_in_order(pool, arguments, blocks, 2 * workers),
-                            on_block)
+            return _consume(tally, _blocks_in_order(pool, arguments, blocks, 2 * workers), on_block)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _consume(tally: Tally, results: Iterator[list[list[int]]],
-             on_block: Callable[[Tally], None] | None) -> Tally:
+def _consume(
+    tally: Tally, results: Iterator[list[list[int]]], on_block: Callable[[Tally], None] | None
+) -> Tally:
     for ranks in results:
         tally.add_block(ranks)
         if on_block is not None:
@@ -144,9 +179,11 @@ def status_line(tally: Tally) -> str:
 
     elo, low, high = tally.sprt.elo()
     blocks = " ".join(f"{value}:{count}" for value, count in facts["block_scores"].items())
-    return (f"games {facts['games']}  W-D-L {facts['wins']}-{facts['draws']}-{facts['losses']}"
-            f"  blocks [{blocks}]  Elo {elo:+.1f} [{low:+.1f}, {high:+.1f}]"
-            f"  LLR {facts['llr']:.2f} ({facts['llr_lower']:.2f}, {facts['llr_upper']:.2f})")
+    return (
+        f"games {facts['games']}  W-D-L {facts['wins']}-{facts['draws']}-{facts['losses']}"
+        f"  blocks [{blocks}]  Elo {elo:+.1f} [{low:+.1f}, {high:+.1f}]"
+        f"  LLR {facts['llr']:.2f} ({facts['llr_lower']:.2f}, {facts['llr_upper']:.2f})"
+    )
 
 
 def _parse_sprt(text: str) -> tuple[float, float]:
@@ -169,20 +206,28 @@ def command(
     alpha: Annotated[float, typer.Option(help="false-positive rate")] = 0.05,
     beta: Annotated[float, typer.Option(help="false-negative rate")] = 0.05,
     workers: Annotated[int, typer.Option(help="games played at once")] = 1,
-    players: Annotated[int | None, typer.Option(help="seats per game (default: the"
-                                                " game's least)")] = None,
+    players: Annotated[
+        int | None, typer.Option(help="seats per game (default: the game's least)")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="the first block's seed")] = None,
-    option: Annotated[list[str] | None, typer.Option("-o", "--option",
-                                                     help="a game option KEY=VALUE")] = None,
+    map_spec: Annotated[
+        str | None,
+        typer.Option("--map", help="a map file or GAME:NAME (botarena GAME maps) for every game"),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the verdict as JSON")] = False,
 ) -> None:
     """Play NEW against OLD in seat-swapped blocks until an SPRT decides (docs/compare.md)."""
     import json
+    from contextlib import nullcontext
 
     from rich.console import Console
 
     from botarena import check_options
     from botarena.cli import fail, parse_options
+    from botarena.core.progress import Lines
     from botarena.core.rules import GameError
     from botarena.core.spec import BotSpecError, make_player
     from botarena.games import get_game
@@ -193,8 +238,16 @@ def command(
         fail(exc.args[0])
     info = rules.info
     if info.turn_model == "roles":
-        fail(f"compare needs seats that are alike; {game}'s seats are roles"
-             f" ({', '.join(info.seat_names)})")
+        fail(
+            f"compare needs seats that are alike; {game}'s seats are roles"
+            f" ({', '.join(info.seat_names)})"
+        )
+    if map_spec is not None:
+        try:
+            shape = rules.read_map(map_spec)
+        except GameError as exc:
+            fail(str(exc))
+        players = players or getattr(shape, "players", None)
     players = players or info.min_seats
     if not info.min_seats <= players <= info.max_seats:
         fail(f"--players {players}: {game} takes {info.min_seats} to {info.max_seats}")
@@ -219,31 +272,54 @@ def command(
     seed = secrets.randbelow(2**31) if seed is None else seed
     console = Console(stderr=True)
     live = console.status("starting") if console.is_terminal else None
+    lines = None if live is not None else Lines("compare", stream=sys.stderr)
 
-    def show(tally: Tally) -> None:
+    def show(tally: Tally) -> None:  # the ETA is to --games; an SPRT may stop sooner
         if live is not None:
             live.update(status_line(tally))
-        elif not as_json and tally.sprt.blocks % 50 == 0:
-            print(status_line(tally), file=sys.stderr, flush=True)
+        elif lines is not None:
+            lines.update(tally.games, max_games, status_line(tally))
 
     try:
         if live is not None:
             live.start()
-        tally = compare(game, new, old, players=players, max_games=max_games, elo0=elo0,
-                        elo1=elo1, alpha=alpha, beta=beta, workers=workers, seed=seed,
-                        options=options, on_block=show)
+        with lines or nullcontext():
+            tally = compare(
+                game,
+                new,
+                old,
+                players=players,
+                max_games=max_games,
+                elo0=elo0,
+                elo1=elo1,
+                alpha=alpha,
+                beta=beta,
+                workers=workers,
+                seed=seed,
+                options=options,
+                on_block=show,
+                map_spec=map_spec,
+            )
     except (GameError, BotSpecError) as exc:
         fail(str(exc))
     finally:
         if live is not None:
             live.stop()
-    facts = {"game": game, "new": new, "old": old, "players": players, "seed": seed,
-             **tally.to_dict()}
+    facts = {
+        "game": game,
+        "new": new,
+        "old": old,
+        "players": players,
+        "seed": seed,
+        **tally.to_dict(),
+    }
     if as_json:
         print(json.dumps(facts))
         return
     print(status_line(tally))
-    verdict = {"H1": f"NEW is better: H1 (Elo >= {elo1:g}) accepted",
-               "H0": f"NEW is not better: H0 (Elo <= {elo0:g}) accepted",
-               None: f"no verdict after {tally.games} games (the SPRT did not decide)"}
+    verdict = {
+        "H1": f"NEW is better: H1 (Elo >= {elo1:g}) accepted",
+        "H0": f"NEW is not better: H0 (Elo <= {elo0:g}) accepted",
+        None: f"no verdict after {tally.games} games (the SPRT did not decide)",
+    }
     print(verdict[tally.verdict])

@@ -8,8 +8,7 @@ from typing import Annotated
 import typer
 
 
-def doctor(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False
-           ) -> None:
+def doctor(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """Report which sandbox protections are active on this machine, and why not if not
     (docs/sandbox.md)."""
     from rich.console import Console
@@ -19,8 +18,11 @@ def doctor(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
 
     found = protections()
     if as_json:
-        print(json.dumps([{"protection": item.name, "on": item.on, "how": item.how}
-                          for item in found]))
+        print(
+            json.dumps(
+                [{"protection": item.name, "on": item.on, "how": item.how} for item in found]
+            )
+        )
         return
     table = Table("protection", "on", "how, or why not")
     for item in found:

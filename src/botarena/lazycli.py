@@ -10,12 +10,15 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from typer.core import MarkupMode, TyperCommand, TyperGroup
+from typer.core import MarkupMode, TyperGroup
 from typer.main import get_command_from_info, get_group_from_info
 from typer.models import CommandInfo, TyperInfo
+
+if TYPE_CHECKING:  # typer 0.28 vendors click as typer._click
+    from typer._click.core import Command, Context
 
 
 @dataclass(frozen=True)
@@ -30,19 +33,23 @@ class LazyCommand:
     target: str
     help: str | Callable[[], str]
 
-    def load(self, name: str, rich_markup_mode: MarkupMode) -> TyperCommand | TyperGroup:
+    def load(self, name: str, rich_markup_mode: MarkupMode) -> Command:
         """Import the target and build its click command, as `add_typer`/`command` would."""
         module, _, attribute = self.target.partition(":")
         target = getattr(importlib.import_module(module), attribute)
         help_text = self.help if isinstance(self.help, str) else self.help()
         if isinstance(target, typer.Typer):
-            return get_group_from_info(TyperInfo(target, name=name, help=help_text),
-                                       pretty_exceptions_short=True, suggest_commands=True,
-                                       rich_markup_mode=rich_markup_mode)
-        return get_command_from_info(CommandInfo(name=name, callback=target,
-                                                 short_help=help_text),
-                                     pretty_exceptions_short=True,
-                                     rich_markup_mode=rich_markup_mode)
+            return get_group_from_info(
+                TyperInfo(target, name=name, help=help_text),
+                pretty_exceptions_short=True,
+                suggest_commands=True,
+                rich_markup_mode=rich_markup_mode,
+            )
+        return get_command_from_info(
+            CommandInfo(name=name, callback=target, short_help=help_text),
+            pretty_exceptions_short=True,
+            rich_markup_mode=rich_markup_mode,
+        )
 
 
 def lazy_group(commands: Mapping[str, LazyCommand]) -> type[TyperGroup]:
@@ -50,14 +57,13 @@ def lazy_group(commands: Mapping[str, LazyCommand]) -> type[TyperGroup]:
     eagerly defined ones, each imported the first time it is looked up."""
 
     class LazyGroup(TyperGroup):
-        def list_commands(self, ctx: typer.Context) -> list[str]:
+        def list_commands(self, ctx: Context) -> list[str]:
             eager = super().list_commands(ctx)
             return [*eager, *(name for name in commands if name not in eager)]
 
-        def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        def get_command(self, ctx: Context, cmd_name: str) -> Any:
             if cmd_name in commands and cmd_name not in self.commands:
-                self.add_command(commands[cmd_name].load(cmd_name, self.rich_markup_mode),
-                                 cmd_name)
+                self.add_command(commands[cmd_name].load(cmd_name, self.rich_markup_mode), cmd_name)
             return super().get_command(ctx, cmd_name)
 
     return LazyGroup

@@ -56,7 +56,7 @@ def _own_groups() -> dict[str, str]:
 
 def v1_mounts() -> dict[str, str]:
     """Controller name -> mount point of its cgroup v1 hierarchy."""
-    mounts = {}
+    mounts: dict[str, str] = {}
     with contextlib.suppress(OSError):
         for line in Path("/proc/self/mounts").read_text().splitlines():
             fields = line.split()
@@ -90,8 +90,7 @@ def _none(reason: str) -> dict[str, Controller]:
     return {name: Controller(name, None, reason) for name in CONTROLLERS}
 
 
-def new_group(memory_bytes: int | None, processes: int | None,
-              overhead: int = 0) -> BotGroup:
+def new_group(memory_bytes: int | None, processes: int | None, overhead: int = 0) -> BotGroup:
     """A new group for one bot in the backend `available()` chose (see `BotGroup`)."""
     from botarena.core import cgroups2
 
@@ -127,8 +126,9 @@ def available_v1() -> dict[str, Controller]:
             probe.mkdir()
             probe.rmdir()
         except OSError as exc:
-            found[name] = Controller(name, None, f"cannot create a {name} cgroup in {base}"
-                                     f" ({exc.strerror})")
+            found[name] = Controller(
+                name, None, f"cannot create a {name} cgroup in {base} ({exc.strerror})"
+            )
             continue
         found[name] = Controller(name, base)
     return found
@@ -175,8 +175,7 @@ class BotGroup:
     """The cgroups of one bot: created by `__init__`, joined by `enter` in the child,
     removed by `remove` once its processes are gone."""
 
-    def __init__(self, memory_bytes: int | None, processes: int | None,
-                 overhead: int = 0) -> None:
+    def __init__(self, memory_bytes: int | None, processes: int | None, overhead: int = 0) -> None:
         """`processes` caps the bot's own tasks; `overhead` more are allowed for the
         sandbox's own (bubblewrap outside and inside the PID namespace)."""
         name = group_name()
@@ -200,10 +199,16 @@ class BotGroup:
         self._freezer = self.dirs.get("freezer")
         self._freeze_file, self._states = "freezer.state", ("FROZEN", "THAWED")
         self._list = next(iter(self.dirs.values()), None)
-        self._cpu_fd = (os.open(self.dirs["cpuacct"] / "cpuacct.usage", os.O_RDONLY)
-                        if "cpuacct" in self.dirs else -1)  # kept: read once an exchange
-        self._pids_fd = (os.open(self.dirs["pids"] / "pids.events", os.O_RDONLY)
-                         if self.processes is not None else -1)
+        self._cpu_fd = (
+            os.open(self.dirs["cpuacct"] / "cpuacct.usage", os.O_RDONLY)
+            if "cpuacct" in self.dirs
+            else -1
+        )  # kept: read once an exchange
+        self._pids_fd = (
+            os.open(self.dirs["pids"] / "pids.events", os.O_RDONLY)
+            if self.processes is not None
+            else -1
+        )
         self.frozen = False
 
     @property
@@ -294,4 +299,3 @@ class BotGroup:
                 except OSError:
                     time.sleep(0.002)
         self.dirs = {}
-

@@ -38,8 +38,9 @@ JURY_LEAF = "botarena-jury"
 A jury with worker processes looks once (`cgroups.available()`) before it starts them: they
 start in the leaf, and their bots' groups go beside it."""
 
-ADVICE = ("run the jury in a group of its own: systemd-run --user --scope -p Delegate=yes"
-          " botarena ...")
+ADVICE = (
+    "run the jury in a group of its own: systemd-run --user --scope -p Delegate=yes botarena ..."
+)
 
 
 def available() -> dict[str, Controller]:
@@ -89,8 +90,12 @@ def usable(base: Path) -> dict[str, Controller]:
         elif NAMES[name] in files:
             found[name] = Controller(NAMES[name], base, "", 2)
         else:
-            found[name] = Controller(NAMES[name], None, f"no {NAMES[name]} in cgroup v2 groups"
-                                     " (Linux 5.2 or later has it)", 2)
+            found[name] = Controller(
+                NAMES[name],
+                None,
+                f"no {NAMES[name]} in cgroup v2 groups (Linux 5.2 or later has it)",
+                2,
+            )
     return found
 
 
@@ -102,22 +107,28 @@ def enable(base: Path) -> dict[str, str]:
     why = {}
     for name in LIMITS:
         if name not in offered:
-            why[name] = (f"no cgroup v2 {name}: its controller is bound to cgroup v1 here"
-                         if name in v1 else
-                         f"no cgroup v2 {name}: {base} is not given its controller"
-                         f" (cgroup.controllers: {' '.join(offered) or 'none'}): {ADVICE}")
+            why[name] = (
+                f"no cgroup v2 {name}: its controller is bound to cgroup v1 here"
+                if name in v1
+                else f"no cgroup v2 {name}: {base} is not given its controller"
+                f" (cgroup.controllers: {' '.join(offered) or 'none'}): {ADVICE}"
+            )
     wanted = [name for name in LIMITS if name not in why]
     if not wanted or set(wanted) <= set(read(base / "cgroup.subtree_control").split()):
         return {name: why.get(name, "") for name in LIMITS}
     try:
         _enable(base, " ".join(f"+{name}" for name in wanted))
     except OSError as exc:
-        cause = ("other processes share the jury's group, and cgroup v2 gives controllers"
-                 " only to the children of a group without processes"
-                 if exc.errno == errno.EBUSY else exc.strerror)
+        cause = (
+            "other processes share the jury's group, and cgroup v2 gives controllers"
+            " only to the children of a group without processes"
+            if exc.errno == errno.EBUSY
+            else exc.strerror
+        )
         for name in wanted:
-            why[name] = (f"no cgroup v2 {name}: cannot enable its controller in {base}"
-                         f" ({cause}): {ADVICE}")
+            why[name] = (
+                f"no cgroup v2 {name}: cannot enable its controller in {base} ({cause}): {ADVICE}"
+            )
     return {name: why.get(name, "") for name in LIMITS}
 
 
@@ -140,8 +151,14 @@ class BotGroup2(BotGroup):
     """One bot's cgroup v2 group `folder` (made by cgroups.new_group), with the `features`
     of CONTROLLERS the jury's group gives."""
 
-    def __init__(self, folder: Path, features: set[str], memory_bytes: int | None,
-                 processes: int | None, overhead: int = 0) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        features: set[str],
+        memory_bytes: int | None,
+        processes: int | None,
+        overhead: int = 0,
+    ) -> None:
         """`processes` caps the bot's own tasks; `overhead` more are allowed for the
         sandbox's own (bubblewrap outside and inside the PID namespace)."""
         self.dirs = dict.fromkeys(features, folder)
@@ -157,10 +174,12 @@ class BotGroup2(BotGroup):
         self._freezer = folder if "freezer" in features else None
         self._freeze_file, self._states = "cgroup.freeze", ("1", "0")
         self._list = self._folder = folder
-        self._cpu_fd = (os.open(folder / "cpu.stat", os.O_RDONLY)
-                        if "cpuacct" in features else -1)  # kept: read twice an exchange
-        self._pids_fd = (os.open(folder / "pids.events", os.O_RDONLY)
-                         if self.processes is not None else -1)
+        self._cpu_fd = (
+            os.open(folder / "cpu.stat", os.O_RDONLY) if "cpuacct" in features else -1
+        )  # kept: read twice an exchange
+        self._pids_fd = (
+            os.open(folder / "pids.events", os.O_RDONLY) if self.processes is not None else -1
+        )
         self._kill = (folder / "cgroup.kill").exists()
         self.frozen = False
 

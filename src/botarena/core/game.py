@@ -6,15 +6,19 @@ import importlib
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from botarena.core.maps import MapNameError, MapShelf, split_map_name
 from botarena.core.protocol import Protocol
-from botarena.core.rules import GameInfo, State
+from botarena.core.rules import GameError, GameInfo, State
+
+if TYPE_CHECKING:
+    from botarena.core.player import Player
 
 
 @dataclass(frozen=True)
 class EnvSpec:
-    """How a game's texts fit gymnasium spaces for the PettingZoo adapter (core/env.py)."""
+    """How a game's texts fit gymnasium spaces for the PettingZoo adapter (botarena/env.py)."""
 
     observation_charset: str
     observation_max_length: int
@@ -39,21 +43,45 @@ class Game:
     """
 
     info: GameInfo
-    new_state: Callable[[int, dict[str, Any], Any, int], State]
+    new_state: Callable[[int | str, dict[str, Any], Any, int], State]
     protocol: Protocol
     bots: Mapping[str, Callable[[], Any]] = field(default_factory=dict)
     load_map: Callable[[str], Any] | None = None
+    maps: MapShelf | None = None
+    """The official maps shipped with the game, named `GAME:NAME` wherever a map file is
+    accepted (`read_map`), or None."""
     map_from_header: Callable[[dict[str, Any]], Any] | None = None
     record_sent: bool = True
     env_spec: EnvSpec | None = None
     """Spaces for the PettingZoo adapter (`botarena.make`), or None."""
-    player_factories: Mapping[str, Callable[[str, str], Any]] = field(default_factory=dict)
+    player_factories: Mapping[str, Callable[[str, str], Player]] = field(default_factory=dict)
     """Extra bot-spec prefixes this game understands (Labyrinth's `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""
 
     @property
     def name(self) -> str:
         return self.info.name
+
+    def read_map(self, spec: str) -> Any:
+        """The map of `--map SPEC`: a file, or `GAME:NAME` for one of the game's official
+        maps. Raises GameError naming the problem."""
+        if self.load_map is None:
+            raise GameError(f"{self.name} takes no map file")
+        named = split_map_name(spec)
+        if named is not None:
+            game, name = named
+            try:
+                if game != self.name or self.maps is None:
+                    raise MapNameError(f"no such file, and not one of {self.name}'s maps")
+                spec = str(self.maps.path(name))
+            except MapNameError as exc:
+                listing = (
+                    f"botarena {self.name} maps lists them"
+                    if self.maps
+                    else (f"{self.name} ships none")
+                )
+                raise GameError(f"--map {spec}: {exc} ({listing})") from None
+        return self.load_map(spec)
 
     def bot_module(self, bot: str) -> str:
         """The module that runs built-in `bot` as a process with `python -m`."""

@@ -9,14 +9,15 @@ whole exchange is recorded for the replay.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from botarena.core.cores import jury_core
 from botarena.core.game import Game
 from botarena.core.player import EXIT_GRACE_S, Player, Reply
 from botarena.core.replay import ReplayRecorder
-from botarena.core.rules import Clock, State, Status
+from botarena.core.rules import Clock, State, Status, seat_seed
 
 
 @dataclass
@@ -33,8 +34,14 @@ class PlayerResult:
     cpu_ms: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bot": self.bot, "score": self.score, "rank": self.rank, "status": self.status,
-                "time_ms": round(self.time_ms, 1), "faults": self.faults}
+        return {
+            "bot": self.bot,
+            "score": self.score,
+            "rank": self.rank,
+            "status": self.status,
+            "time_ms": round(self.time_ms, 1),
+            "faults": self.faults,
+        }
 
 
 @dataclass
@@ -52,9 +59,14 @@ class MatchResult:
     """What each bot wrote on stderr (capped), recorded or not."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "seed": self.seed, "turns": self.turns,
-                "end_reason": self.end_reason, "replay": self.replay,
-                "players": [player.to_dict() for player in self.players]}
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "turns": self.turns,
+            "end_reason": self.end_reason,
+            "replay": self.replay,
+            "players": [player.to_dict() for player in self.players],
+        }
 
     @property
     def scores(self) -> list[float]:
@@ -78,9 +90,15 @@ class _Seat:
 class Referee:
     """Runs one game between `players`; see `run_match`."""
 
-    def __init__(self, game: Game, state: State, players: list[Player],
-                 recorder: ReplayRecorder | None, seed: int | str = 0,
-                 cpu_clock: bool = False) -> None:
+    def __init__(
+        self,
+        game: Game,
+        state: State,
+        players: Sequence[Player],
+        recorder: ReplayRecorder | None,
+        seed: int | str = 0,
+        cpu_clock: bool = False,
+    ) -> None:
         self.game = game
         self.seed = seed
         self.cpu_clock = cpu_clock
@@ -91,8 +109,9 @@ class Referee:
             player.java_line_breaks = game.protocol.java_line_breaks
         self.recorder = recorder
         # the observation's wire text is built only where a process or the replay needs it
-        self._wants_text = [player.needs_text or (recorder is not None and game.record_sent)
-                            for player in players]
+        self._wants_text = [
+            player.needs_text or (recorder is not None and game.record_sent) for player in players
+        ]
 
     def run(self) -> None:
         """Play the game with the players `start_players` started; always closes them."""
@@ -122,7 +141,8 @@ class Referee:
             clock = self._clock(self.state.handshake_clock(seat))
             limit = clock.reply_s
             reply = entry.player.await_handshake(
-                protocol.handshake_done, started, None if limit is None else started + limit)
+                protocol.handshake_done, started, None if limit is None else started + limit
+            )
             entry.player.pause()
             waits[seat] = reply.wall_s
             entry.time_ms += round(reply.wall_s * 1000, 1)
@@ -143,8 +163,9 @@ class Referee:
         observations, texts, clocks, cpu_before = {}, {}, {}, {}
         for seat in seats:
             observation = observations[seat] = state.observation(seat)
-            text = texts[seat] = (self.game.protocol.encode(observation)
-                                  if self._wants_text[seat] else "")
+            text = texts[seat] = (
+                self.game.protocol.encode(observation) if self._wants_text[seat] else ""
+            )
             clock = clocks[seat] = self._clock(state.clock(seat))
             player = self.seats[seat].player
             if clock.cpu_s is not None or clock.cpu_budget_s is not None:
@@ -152,8 +173,9 @@ class Referee:
             player.send(text, observation)
         replies, actions = {}, {}
         for seat in seats:
-            reply = replies[seat] = self._collect(seat, observations[seat], clocks[seat],
-                                                  started, cpu_before.get(seat))
+            reply = replies[seat] = self._collect(
+                seat, observations[seat], clocks[seat], started, cpu_before.get(seat)
+            )
             if reply.fault is not None:
                 self._fault(seat, reply)
             else:
@@ -162,13 +184,15 @@ class Referee:
         if self.recorder is not None:
             self.recorder.step(seats, observations, texts, replies, state.frame())
 
-    def _collect(self, seat: int, observation: Any, clock: Clock, started: float,
-                 cpu_before: float | None) -> Reply:
+    def _collect(
+        self, seat: int, observation: Any, clock: Clock, started: float, cpu_before: float | None
+    ) -> Reply:
         """One seat's reply within its clock; freezes the bot again afterwards."""
         entry = self.seats[seat]
         player = entry.player
-        reply = player.collect(self.game.protocol, observation,
-                               self._deadline(entry, clock, started))
+        reply = player.collect(
+            self.game.protocol, observation, self._deadline(entry, clock, started)
+        )
         player.pause()
         entry.waited_s += reply.wall_s
         entry.time_ms += round(reply.wall_s * 1000, 1)
@@ -191,8 +215,10 @@ class Referee:
         if clock.cpu_s is not None and used > clock.cpu_s:
             over = f"used {used * 1000:.1f} ms of CPU, limit {clock.cpu_s * 1000:.1f} ms"
         elif clock.cpu_budget_s is not None and entry.cpu_used_s > clock.cpu_budget_s:
-            over = (f"used {entry.cpu_used_s * 1000:.1f} ms of CPU in all, budget"
-                    f" {clock.cpu_budget_s * 1000:.1f} ms")
+            over = (
+                f"used {entry.cpu_used_s * 1000:.1f} ms of CPU in all, budget"
+                f" {clock.cpu_budget_s * 1000:.1f} ms"
+            )
         if over is not None:
             reply.fault = Status.TIMEOUT
             reply.detail = over
@@ -225,21 +251,33 @@ class Referee:
         players = []
         for seat, entry in enumerate(self.seats):
             status = outcome.statuses[seat] or entry.status.value
-            players.append(PlayerResult(
-                bot=entry.player.name, score=outcome.scores[seat], rank=outcome.ranks[seat],
-                status=status, time_ms=entry.time_ms,
-                faults=entry.faults + outcome.faults[seat],
-                spec=entry.player.spec, cpu_ms=entry.player.cpu_s * 1000))
-        result = MatchResult(game=self.game.name, seed=seed, turns=self.state.step_count,
-                             end_reason=outcome.end_reason, players=players,
-                             replay=replay_path,
-                             stderr=[entry.player.stderr for entry in self.seats])
+            players.append(
+                PlayerResult(
+                    bot=entry.player.name,
+                    score=outcome.scores[seat],
+                    rank=outcome.ranks[seat],
+                    status=status,
+                    time_ms=entry.time_ms,
+                    faults=entry.faults + outcome.faults[seat],
+                    spec=entry.player.spec,
+                    cpu_ms=entry.player.cpu_s * 1000,
+                )
+            )
+        result = MatchResult(
+            game=self.game.name,
+            seed=seed,
+            turns=self.state.step_count,
+            end_reason=outcome.end_reason,
+            players=players,
+            replay=replay_path,
+            stderr=[entry.player.stderr for entry in self.seats],
+        )
         if self.recorder is not None:
             result.document = self.recorder.finish(result.to_dict(), result.stderr)
         return result
 
 
-def start_players(players: list[Player], seed: int | str, handshake: bool) -> None:
+def start_players(players: Sequence[Player], seed: int | str, handshake: bool) -> None:
     """Start every seat's player (spawn the bot programs), frozen; on failure, close those
     started. Before a handshake they run: every bot starts up side by side, as the engines
     start them, while the rules set the game up, and is frozen once its handshake is read.
@@ -247,7 +285,7 @@ def start_players(players: list[Player], seed: int | str, handshake: bool) -> No
     started: list[Player] = []
     try:
         for seat, player in enumerate(players):
-            player.start(seat, f"{seed}:{seat}")
+            player.start(seat, seat_seed(seed, seat))
             started.append(player)
             if handshake:
                 player.resume()
@@ -256,7 +294,7 @@ def start_players(players: list[Player], seed: int | str, handshake: bool) -> No
         raise
 
 
-def close_players(players: list[Player], grace_s: float) -> None:
+def close_players(players: Sequence[Player], grace_s: float) -> None:
     """End every player: all see their input end at once, then share one grace period of
     `grace_s` to exit by themselves before they are killed."""
     for player in players:
@@ -266,26 +304,60 @@ def close_players(players: list[Player], grace_s: float) -> None:
         player.close(deadline)
 
 
-def run_match(game: Game, players: list[Player], *, seed: int | str,
-              options: dict[str, Any], map_data: Any = None, record: bool = True,
-              replay_path: str | None = None,
-              observe: Callable[[dict[str, Any]], None] | None = None) -> MatchResult:
+def run_match(
+    game: Game,
+    players: Sequence[Player],
+    *,
+    seed: int | str,
+    options: dict[str, Any],
+    map_data: Any = None,
+    record: bool = True,
+    replay_path: str | None = None,
+    observe: Callable[[dict[str, Any]], None] | None = None,
+) -> MatchResult:
     """Play one whole game and return its result (with the replay document if recorded).
 
     `observe` gets the replay document before the first step; it grows as the game runs."""
+    with jury_core(any(player.runs_only_in_calls for player in players)) as core:
+        for player in players:
+            if player.runs_only_in_calls:
+                player.core = core
+        return _run_match(
+            game,
+            players,
+            seed=seed,
+            options=options,
+            map_data=map_data,
+            record=record,
+            replay_path=replay_path,
+            observe=observe,
+        )
+
+
+def _run_match(
+    game: Game,
+    players: Sequence[Player],
+    *,
+    seed: int | str,
+    options: dict[str, Any],
+    map_data: Any,
+    record: bool,
+    replay_path: str | None,
+    observe: Callable[[dict[str, Any]], None] | None,
+) -> MatchResult:
     start_players(players, seed, game.protocol.has_handshake)
     try:
         state = game.new_state(seed, options, map_data, len(players))
         recorder = None
         if record:
-            recorder = ReplayRecorder(game, seed, options, state,
-                                      [(player.name, player.spec) for player in players])
+            recorder = ReplayRecorder(
+                game, seed, options, state, [(player.name, player.spec) for player in players]
+            )
     except BaseException:  # a bad map or option: the bots never get to play
         close_players(players, 0.0)
         raise
     if recorder is not None and observe is not None:
         observe(recorder.document)
-    referee = Referee(game, state, players, recorder, seed,
-                      cpu_clock=options.get("clock") == "cpu")
+    referee = Referee(game, state, players, recorder, seed, cpu_clock=options.get("clock") == "cpu")
     referee.run()
     return referee.result(seed, replay_path)

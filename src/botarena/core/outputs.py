@@ -13,8 +13,7 @@ from pathlib import Path
 from botarena.core.rules import GameError
 
 
-def output_path(path: str | Path, option: str, *, not_same_as: str | Path | None = None
-                ) -> Path:
+def output_path(path: str | Path, option: str, *, not_same_as: str | Path | None = None) -> Path:
     """`path` checked as a file to write for `option` (its folder created when it is one
     missing level); raises GameError naming the option. `not_same_as`: an input file the
     output must not overwrite."""
@@ -24,20 +23,26 @@ def output_path(path: str | Path, option: str, *, not_same_as: str | Path | None
     target = Path(text)
     if target.is_dir():
         raise GameError(f"{option} {text}: is a folder; give a file name inside it")
-    if not_same_as is not None and target.exists() and target.resolve() == Path(
-            not_same_as).resolve():
+    if (
+        not_same_as is not None
+        and target.exists()
+        and target.resolve() == Path(not_same_as).resolve()
+    ):
         raise GameError(f"{option} {text}: is the input file; it would be overwritten")
     folder = target.parent
     if not folder.exists():
         grand = folder.parent
         if not grand.is_dir() or grand.resolve().parent == grand.resolve():  # "/" is its own
-            raise GameError(f"{option} {text}: folder {folder} does not exist (botarena creates"
-                            " one missing folder, inside an existing one other than /)")
+            raise GameError(
+                f"{option} {text}: folder {folder} does not exist (botarena creates"
+                " one missing folder, inside an existing one other than /)"
+            )
         try:
             folder.mkdir()
         except OSError as exc:
-            raise GameError(f"{option} {text}: cannot create folder {folder}"
-                            f" ({exc.strerror or exc})") from None
+            raise GameError(
+                f"{option} {text}: cannot create folder {folder} ({exc.strerror or exc})"
+            ) from None
     elif not folder.is_dir():
         raise GameError(f"{option} {text}: {folder} is not a folder")
     return target

@@ -20,12 +20,19 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from botarena.core.cores import cores
 from botarena.core.protocol import Protocol
-from botarena.core.rules import ProtocolError, Status
-from botarena.core.sandbox import DEFAULT, Confinement, Sandbox
+from botarena.core.rules import ProtocolError, Status, seat_seed
+from botarena.core.sandbox import (
+    DEFAULT,
+    Confinement,
+    Sandbox,
+    become_subreaper,
+    death_signal_setter,
+)
 
 STDERR_CAP = 10_000
 """Characters of a bot's stderr kept per game (CodeCup keeps about 10 000)."""
@@ -47,31 +54,55 @@ LINE_CAP = 16 << 20
 `invalid` reply) instead of filling the jury's memory."""
 
 _CLK_TCK = os.sysconf("SC_CLK_TCK")
-_PR_SET_CHILD_SUBREAPER = 36
 
 
-_PR_SET_PDEATHSIG = 1
+GROUP_RESCAN_S = 0.05
+"""How long a process group's known members are trusted before /proc is scanned again for
+new ones. A full scan reads every process's stat file (about a millisecond, 10 µs a
+process), far more than a quick bot's call; between scans only the members' are read."""
 
 
-def _death_signal_setter() -> Callable[[], None] | None:
-    """A function for the child between fork and exec that has the kernel SIGKILL the bot
-    when the jury dies, even by SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the
-    *thread* that started the bot ends, so a bot must be started by a thread that outlives
-    its game (the referee's). None off Linux."""
-    try:
-        import ctypes
+class GroupCpu:
+    """CPU seconds of a process group from /proc (user + system, threads, reaped children):
+    the bot's count where no cgroup counts it."""
 
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    jury = os.getpid()
+    def __init__(self, pgid: int) -> None:
+        self.pgid = pgid
+        self._members: list[int] = []
+        self._scanned = float("-inf")
 
-    def set_death_signal() -> None:
-        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-        if os.getppid() != jury:  # the jury died before the line above: follow it
-            os._exit(1)
+    def seconds(self) -> float:
+        if time.monotonic() >= self._scanned + GROUP_RESCAN_S:
+            self._rescan()
+        ticks = self._ticks(self._members)
+        if ticks is None:  # a member ended: its time is in its parent's now, or gone
+            self._rescan()
+            ticks = self._ticks(self._members) or 0
+        return ticks / _CLK_TCK
 
-    return set_death_signal
+    def _rescan(self) -> None:
+        self._members = [
+            int(entry)
+            for entry in os.listdir("/proc")
+            if entry.isdigit() and self._ticks([int(entry)]) is not None
+        ]
+        self._scanned = time.monotonic()
+
+    def _ticks(self, pids: list[int]) -> int | None:
+        """utime + stime + cutime + cstime of `pids`, or None if one of them is no longer
+        in the group."""
+        total = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as handle:
+                    stat = handle.read()
+            except OSError:
+                return None
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if int(fields[2]) != self.pgid:  # fields[2] is the process group id
+                return None
+            total += sum(int(value) for value in fields[11:15])
+        return total
 
 
 def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
@@ -85,16 +116,6 @@ def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
             step()
 
     return run
-
-
-def _become_subreaper() -> None:
-    """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):  # not Linux: orphans go to init, which reaps them
-        pass
 
 
 @dataclass(slots=True)
@@ -119,6 +140,12 @@ class Player:
     """Whether `send` needs the observation's wire text (processes) or only the object."""
     java_line_breaks = False
     """Whether a lone CR also ends a reply line (set from the game's protocol)."""
+    runs_only_in_calls = False
+    """A process that runs none of its own work between calls, single-threaded, while the
+    jury waits for it: nothing is gained by giving it a core of its own, and every call
+    would pay for waking it up on another core (see `core.cores.jury_core`)."""
+    core: int | None = None
+    """The one core the process is started on (set by the match), or None: any."""
 
     def start(self, seat: int, seed: str = "") -> None:
         """Get ready to play `seat` (spawn the process, reset the bot). In-process bots get
@@ -127,8 +154,9 @@ class Player:
     def greet(self, greeting: str | None) -> None:
         """Send the handshake's greeting and let the bot run."""
 
-    def await_handshake(self, done: Callable[[str], bool], started: float,
-                        deadline: float | None) -> Reply:
+    def await_handshake(
+        self, done: Callable[[str], bool], started: float, deadline: float | None
+    ) -> Reply:
         """Read lines until `done(line)` (lines before are ignored) or the deadline."""
         return Reply(lines=[])
 
@@ -192,7 +220,7 @@ class InProcessPlayer(Player):
         self.needs_text = bool(getattr(bot, "reads_text", False))
         self._observation: Any = None
         self._errors: list[str] = []
-        self._wall = 0.0
+        self._cpu = 0.0
 
     def start(self, seat: int, seed: str = "") -> None:
         setup = getattr(self.bot, "setup", None)
@@ -208,18 +236,24 @@ class InProcessPlayer(Player):
         # time (Labyrinth's limits struck built-in bots for it); it runs after the call.
         collecting = gc.isenabled()
         gc.disable()
-        started = time.monotonic()
+        started, thinking = time.monotonic(), time.thread_time()
         try:
             answer = self.bot.act(self._observation)
         except Exception as exc:  # a bot's bug is its fault, never the jury's
             self._errors.append(traceback.format_exc())
-            return Reply(lines=[], fault=Status.CRASHED, detail=f"raised {exc!r}",
-                         wall_s=time.monotonic() - started)
+            return Reply(
+                lines=[],
+                fault=Status.CRASHED,
+                detail=f"raised {exc!r}",
+                wall_s=time.monotonic() - started,
+            )
         finally:
+            # the bot runs on the referee's thread: its CPU time is that thread's during the
+            # call, whatever else the machine runs meanwhile
+            self._cpu += time.thread_time() - thinking
             if collecting:
                 gc.enable()
         wall = time.monotonic() - started
-        self._wall += wall
         if isinstance(answer, str):
             return parse_reply(protocol, answer.split("\n"), observation, wall, None)
         return Reply(lines=[], action=answer, text=protocol.format(answer), wall_s=wall)
@@ -230,19 +264,26 @@ class InProcessPlayer(Player):
 
     @property
     def cpu_s(self) -> float:
-        """The time spent in `act`: in-process, the bot runs on the jury's own CPU."""
-        return self._wall
+        """The CPU time of the referee's thread inside `act` (the bot's own, in-process)."""
+        return self._cpu
 
 
-def parse_reply(protocol: Protocol, lines: list[str], observation: Any,
-                wall_s: float, cpu_s: float | None) -> Reply:
+def parse_reply(
+    protocol: Protocol, lines: list[str], observation: Any, wall_s: float, cpu_s: float | None
+) -> Reply:
     """Turn complete reply lines into a Reply with its action, or an `invalid` fault."""
     text = "\n".join(lines)
     try:
         action = protocol.parse(lines, observation)
     except ProtocolError as exc:
-        return Reply(lines=lines, text=text, fault=Status.INVALID, detail=str(exc),
-                     wall_s=wall_s, cpu_s=cpu_s)
+        return Reply(
+            lines=lines,
+            text=text,
+            fault=Status.INVALID,
+            detail=str(exc),
+            wall_s=wall_s,
+            cpu_s=cpu_s,
+        )
     return Reply(lines=lines, text=text, action=action, wall_s=wall_s, cpu_s=cpu_s)
 
 
@@ -269,9 +310,15 @@ class ProcessPlayer(Player):
     sets this (at most this much of the jury's CPU per call). Not on a single core (a
     pinned tournament worker): there the bot cannot answer while the jury polls."""
 
-    def __init__(self, argv: list[str], name: str, spec: str = "",
-                 cwd: str | None = None, env: dict[str, str] | None = None,
-                 sandbox: Sandbox = DEFAULT) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        name: str,
+        spec: str = "",
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        sandbox: Sandbox = DEFAULT,
+    ) -> None:
         self.argv = argv
         self.sandbox = sandbox
         self._box: Confinement | None = None
@@ -289,6 +336,7 @@ class ProcessPlayer(Player):
         self._stderr_len = 0
         self._stderr_thread: threading.Thread | None = None
         self._cpu_final: float | None = None
+        self._group_cpu = GroupCpu(0)  # the process group's, once started (no cgroup)
         self._send_error: str | None = None
         self._unsent = b""  # an observation's bytes the pipe could not take yet
         self._pidfd: int | None = None
@@ -299,20 +347,36 @@ class ProcessPlayer(Player):
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
-        _become_subreaper()
-        if self.reply_spin_s and cores() > 1:
+        become_subreaper()
+        if self.reply_spin_s and cores() > 1 and self.core is None:
             self._spin_s = self.reply_spin_s
-        box = self._box = Confinement(self.argv, self.sandbox, cwd=self.cwd, env=self.env)
+        # the game's seed and the seat, for a bot that draws its randomness from them
+        game_seed = seed.removesuffix(seat_seed("", seat))
+        identity = {"BOTARENA_SEED": game_seed, "BOTARENA_SEAT": str(seat)}
+        box = self._box = Confinement(
+            self.argv, self.sandbox, cwd=self.cwd, env={**(self.env or {}), **identity}
+        )
         self.proc = subprocess.Popen(
-            box.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, cwd=box.cwd, env=box.env, bufsize=0, pass_fds=box.pass_fds,
+            box.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            cwd=box.cwd,
+            env=box.env,
+            bufsize=0,
+            pass_fds=box.pass_fds,
             # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
             # does for a bare one (set on bwrap, it broke a sandboxed double fork)
-            preexec_fn=_in_child(None if box.wrapped else _death_signal_setter(),
-                                 box.preexec if self.sandbox.enabled else None),
+            preexec_fn=_in_child(
+                None if box.wrapped else death_signal_setter(),
+                box.preexec if self.sandbox.enabled else None,
+                None if self.core is None else partial(os.sched_setaffinity, 0, {self.core}),
+            ),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None
         box.started(self.proc.pid)
+        self._group_cpu = GroupCpu(self.proc.pid)
         box.wait_exit = self._exited
         self._watch_s = box.watch_s
         if self.frozen_between_turns:  # bound once: per exchange, no detour
@@ -386,7 +450,7 @@ class ProcessPlayer(Player):
         block the jury on a frozen bot, or on one that never reads)."""
         try:
             while self._unsent:
-                self._unsent = self._unsent[os.write(self._stdin_fd, self._unsent):]
+                self._unsent = self._unsent[os.write(self._stdin_fd, self._unsent) :]
         except BlockingIOError:
             pass
         except OSError as exc:
@@ -417,13 +481,13 @@ class ProcessPlayer(Player):
                 cr = self._buffer.find(b"\r", self._scanned, None if end < 0 else end)
                 if cr >= 0:
                     line = self._buffer[:cr]
-                    self._buffer = self._buffer[cr + 1:]
+                    self._buffer = self._buffer[cr + 1 :]
                     self._scanned = 0
                     self._skip_lf = True
                     return line.decode("utf-8", errors="replace"), None
             if end >= 0:
                 line = self._buffer[:end].removesuffix(b"\r")
-                self._buffer = self._buffer[end + 1:]
+                self._buffer = self._buffer[end + 1 :]
                 self._scanned = 0
                 return line.decode("utf-8", errors="replace"), None
             if self._eof:
@@ -509,15 +573,21 @@ class ProcessPlayer(Player):
             reason = self._box.limit_reason()  # a bot past its process limit still answers
             if reason:
                 self.kill()
-                return Reply(lines=lines, text="\n".join(lines), fault=Status.CRASHED,
-                             detail=reason, wall_s=wall)
+                return Reply(
+                    lines=lines,
+                    text="\n".join(lines),
+                    fault=Status.CRASHED,
+                    detail=reason,
+                    wall_s=wall,
+                )
         return parse_reply(protocol, lines, observation, wall, None)
 
     def greet(self, greeting: str | None) -> None:
         self.send(greeting or "", None)
 
-    def await_handshake(self, done: Callable[[str], bool], started: float,
-                        deadline: float | None) -> Reply:
+    def await_handshake(
+        self, done: Callable[[str], bool], started: float, deadline: float | None
+    ) -> Reply:
         ignored: list[str] = []
         while True:
             line, fault = self._next_line(deadline)
@@ -526,8 +596,11 @@ class ProcessPlayer(Player):
                 return reply
             text = line or ""
             if done(text):
-                return Reply(lines=[*ignored, text], text="\n".join([*ignored, text]),
-                             wall_s=time.monotonic() - started)
+                return Reply(
+                    lines=[*ignored, text],
+                    text="\n".join([*ignored, text]),
+                    wall_s=time.monotonic() - started,
+                )
             ignored.append(text)
 
     def _fault_reply(self, fault: Status, lines: list[str], started: float) -> Reply:
@@ -552,8 +625,7 @@ class ProcessPlayer(Player):
             self._wait_exit(2.0 if self._box is not None and self._box.wrapped else 0.2)
             self.kill()
             detail = f"{detail}{self.exit_detail}"
-        return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail,
-                     wall_s=wall)
+        return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail, wall_s=wall)
 
     def notify(self, text: str) -> None:
         if self.alive:
@@ -570,21 +642,7 @@ class ProcessPlayer(Player):
             used = self._box.cpu_s()
             if used is not None:
                 return used
-        pgid = self.proc.pid
-        total = 0
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as handle:
-                    stat = handle.read()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(b")") + 2:].split()
-            if int(fields[2]) != pgid:  # fields[2] is the process group id
-                continue
-            total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
-        return total / _CLK_TCK
+        return self._group_cpu.seconds()
 
     def cpu_now(self) -> float:
         """CPU seconds used so far by the bot's main process, all its threads summed (ended

@@ -16,6 +16,7 @@ import sys
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from botarena.core.rules import GameError
@@ -78,11 +79,12 @@ def read_bytes(path: str | Path, kind: Kind) -> bytearray:
     except OSError as exc:
         raise ReadError(f"{name}: cannot read the {kind.noun} ({exc.strerror or exc})") from None
     if raw is None and not regular:
-        raise ReadError(f"{name}: not a regular file, and it gives more than"
-                        f" {_mib(raw_cap)}; save the {kind.noun} to a file first")
+        raise ReadError(
+            f"{name}: not a regular file, and it gives more than"
+            f" {_mib(raw_cap)}; save the {kind.noun} to a file first"
+        )
     if raw is None:
-        raise ReadError(f"{name}: the {kind.noun} is larger than {_mib(raw_cap)};"
-                        f" {_raise_hint()}")
+        raise ReadError(f"{name}: the {kind.noun} is larger than {_mib(raw_cap)}; {_raise_hint()}")
     if kind.gzip and raw[:2] == b"\x1f\x8b":
         raw = _inflate(raw, cap, name, kind)
     return raw
@@ -94,9 +96,10 @@ def read_text(path: str | Path, kind: Kind) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise ReadError(f"{path}: the {kind.noun} is not UTF-8 text (line {line},"
-                        f" byte {exc.start})") from None
+        line = data[: exc.start].count(b"\n") + 1
+        raise ReadError(
+            f"{path}: the {kind.noun} is not UTF-8 text (line {line}, byte {exc.start})"
+        ) from None
 
 
 def read_json(path: str | Path, kind: Kind) -> Any:
@@ -118,8 +121,9 @@ def parse_json(data: bytes | bytearray | str, name: str, noun: str = "document")
     try:
         return msgspec.json.decode(data)
     except RecursionError:
-        raise ReadError(f"{name}: the {noun} nests arrays or objects more than"
-                        f" {MAX_NESTING} deep") from None
+        raise ReadError(
+            f"{name}: the {noun} nests arrays or objects more than {MAX_NESTING} deep"
+        ) from None
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:
         raise ReadError(f"{name}: the {noun} is not JSON ({exc})") from None
     finally:
@@ -127,7 +131,8 @@ def parse_json(data: bytes | bytearray | str, name: str, noun: str = "document")
 
 
 def _stack_depth() -> int:
-    frame, depth = sys._getframe(), 0
+    frame: FrameType | None = sys._getframe()
+    depth = 0
     while frame is not None:
         frame, depth = frame.f_back, depth + 1
     return depth
@@ -158,8 +163,10 @@ def _inflate(raw: bytearray, cap: int, name: str, kind: Kind) -> bytearray:
                 piece = inflater.decompress(pending, min(CHUNK, cap + 1 - len(data)))
                 data += piece
                 if len(data) > cap:
-                    raise ReadError(f"{name}: the {kind.noun} inflates to more than"
-                                    f" {_mib(cap)}; {_raise_hint()}")
+                    raise ReadError(
+                        f"{name}: the {kind.noun} inflates to more than"
+                        f" {_mib(cap)}; {_raise_hint()}"
+                    )
                 pending = inflater.unconsumed_tail
                 if not pending and not piece:
                     break

@@ -30,8 +30,14 @@ class ReplayError(ValueError):
 class ReplayRecorder:
     """Collects a game's exchanges into the replay document as the referee plays it."""
 
-    def __init__(self, game: Game, seed: int | str, options: dict[str, Any], state: State,
-                 bots: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seed: int | str,
+        options: dict[str, Any],
+        state: State,
+        bots: list[tuple[str, str]],
+    ) -> None:
         self.game = game
         self.document: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
@@ -41,8 +47,9 @@ class ReplayRecorder:
             "seed": seed,
             "options": options,
             "header": _header(state, options),
-            "bots": [{"seat": seat, "name": name, "spec": spec}
-                     for seat, (name, spec) in enumerate(bots)],
+            "bots": [
+                {"seat": seat, "name": name, "spec": spec} for seat, (name, spec) in enumerate(bots)
+            ],
             "initial_frame": state.frame(),
             "handshake_faults": {},
             "steps": [],
@@ -51,20 +58,30 @@ class ReplayRecorder:
     def handshake(self, faults: dict[int, Reply], waits: dict[int, float]) -> None:
         self.document["handshake_faults"] = {
             str(seat): [reply.fault.value if reply.fault else "invalid", reply.detail]
-            for seat, reply in faults.items()}
-        self.document["handshake_ms"] = {str(seat): round(wall_s * 1000, 1)
-                                         for seat, wall_s in waits.items()}
+            for seat, reply in faults.items()
+        }
+        self.document["handshake_ms"] = {
+            str(seat): round(wall_s * 1000, 1) for seat, wall_s in waits.items()
+        }
 
-    def step(self, seats: list[int], observations: dict[int, Any], texts: dict[int, str],
-             replies: dict[int, Reply], frame: dict[str, Any]) -> None:
+    def step(
+        self,
+        seats: list[int],
+        observations: dict[int, Any],
+        texts: dict[int, str],
+        replies: dict[int, Reply],
+        frame: dict[str, Any],
+    ) -> None:
         acts = []
         protocol = self.game.protocol
         for seat in seats:
             reply = replies[seat]
             act: dict[str, Any] = {"seat": seat}
             packed = protocol.pack_reply(reply.text, observations[seat])
-            if packed is not None and protocol.unpack_reply(packed,
-                                                            observations[seat]) == reply.text:
+            if (
+                packed is not None
+                and protocol.unpack_reply(packed, observations[seat]) == reply.text
+            ):
                 act["packed"] = packed
             else:
                 act["reply"] = reply.text
@@ -81,8 +98,7 @@ class ReplayRecorder:
     def finish(self, result: dict[str, Any], stderr: list[str]) -> dict[str, Any]:
         # the result as `play --json` gives it, less where the replay was written: a file
         # cannot attest its own path, and `verify` checks every other field
-        self.document["result"] = {key: value for key, value in result.items()
-                                   if key != "replay"}
+        self.document["result"] = {key: value for key, value in result.items() if key != "replay"}
         self.document["stderr"] = stderr
         return self.document
 
@@ -118,11 +134,14 @@ def check_document(document: Any, path: str) -> dict[str, Any]:
         raise ReplayError(f"{path}: not a botarena replay (no schema_version)")
     version = document["schema_version"]
     if not isinstance(version, int) or isinstance(version, bool):
-        raise ReplayError(f"{path}: malformed replay: schema_version {version!r} is not a"
-                          " whole number")
+        raise ReplayError(
+            f"{path}: malformed replay: schema_version {version!r} is not a whole number"
+        )
     if version != SCHEMA_VERSION:
-        raise ReplayError(f"{path}: replay schema_version {version!r} is not supported"
-                          f" (this botarena reads schema_version {SCHEMA_VERSION})")
+        raise ReplayError(
+            f"{path}: replay schema_version {version!r} is not supported"
+            f" (this botarena reads schema_version {SCHEMA_VERSION})"
+        )
     try:
         check_shape(document)
     except ReplayError as exc:
@@ -153,8 +172,11 @@ def verify(document: dict[str, Any]) -> Verdict:
     except KeyError as exc:
         raise ReplayError(str(exc.args[0])) from None
     if document.get("rules_version") != game.info.rules_version:
-        return Verdict(False, f"rules version {document.get('rules_version')!r} differs from"
-                              f" this botarena's {game.info.rules_version!r}")
+        return Verdict(
+            False,
+            f"rules version {document.get('rules_version')!r} differs from"
+            f" this botarena's {game.info.rules_version!r}",
+        )
     try:
         return _replay_steps(game, document)
     except RecursionError:
@@ -175,8 +197,11 @@ def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
         seats = state.to_act()
         recorded = [act["seat"] for act in step["acts"]]
         if seats != recorded:
-            return Verdict(False, f"step {number}: the rules ask seats {seats},"
-                                  f" the replay answers for {recorded}", number)
+            return Verdict(
+                False,
+                f"step {number}: the rules ask seats {seats}, the replay answers for {recorded}",
+                number,
+            )
         try:
             state.apply(recorded_actions(game, state, step))
         except StepMismatch as exc:
@@ -186,8 +211,9 @@ def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
             where = _first_difference(step["frame"], _json(frame))
             return Verdict(False, f"step {number}: frame differs at {where}", number)
     if not state.is_over():
-        return Verdict(False, "the replay ends before the rules end the game",
-                       len(document["steps"]))
+        return Verdict(
+            False, "the replay ends before the rules end the game", len(document["steps"])
+        )
     difference = _result_difference(document, expected_result(document, state))
     if difference:
         return Verdict(False, f"result: {difference}")
@@ -212,26 +238,36 @@ def expected_result(document: dict[str, Any], state: State) -> dict[str, Any]:
             waited[act["seat"]] += act["ms"]
             if "fault" in act:
                 faults[act["seat"]].append(act["fault"][0])
-    players = [PlayerResult(
-        bot=document["bots"][seat]["name"], score=outcome.scores[seat],
-        rank=outcome.ranks[seat],
-        status=outcome.statuses[seat] or (faults[seat][0] if faults[seat] else Status.OK.value),
-        time_ms=waited[seat], faults=len(faults[seat]) + outcome.faults[seat]).to_dict()
-        for seat in range(seats)]
-    return {"game": document["game"], "seed": document["seed"], "turns": state.step_count,
-            "end_reason": outcome.end_reason, "players": players}
+    players = [
+        PlayerResult(
+            bot=document["bots"][seat]["name"],
+            score=outcome.scores[seat],
+            rank=outcome.ranks[seat],
+            status=outcome.statuses[seat] or (faults[seat][0] if faults[seat] else Status.OK.value),
+            time_ms=waited[seat],
+            faults=len(faults[seat]) + outcome.faults[seat],
+        ).to_dict()
+        for seat in range(seats)
+    ]
+    return {
+        "game": document["game"],
+        "seed": document["seed"],
+        "turns": state.step_count,
+        "end_reason": outcome.end_reason,
+        "players": players,
+    }
 
 
 def _result_difference(document: dict[str, Any], expected: dict[str, Any]) -> str:
     """Where the recorded result differs from `expected`, or "" when it does not. A seat's
     `time_ms` is the sum of its recorded per-reply times, as the referee adds them."""
     recorded = document["result"]
-    for seat, (mine, theirs) in enumerate(zip(expected["players"], recorded["players"],
-                                              strict=True)):
+    for seat, (mine, theirs) in enumerate(
+        zip(expected["players"], recorded["players"], strict=True)
+    ):
         for key, value in mine.items():
             if _typed(value) != _typed(theirs[key]):
-                return (f"players[{seat}].{key}: recorded {theirs[key]!r},"
-                        f" replayed {value!r}")
+                return f"players[{seat}].{key}: recorded {theirs[key]!r}, replayed {value!r}"
     for key, value in expected.items():
         if key != "players" and _typed(value) != _typed(recorded[key]):
             return f"{key}: recorded {recorded[key]!r}, replayed {value!r}"
@@ -240,8 +276,13 @@ def _result_difference(document: dict[str, Any], expected: dict[str, Any]) -> st
 
 def _typed(value: Any) -> tuple[str, Any]:
     """A value with its JSON type, so that 1 (integer score) and 1.0 and True differ."""
-    kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else (
-        "float" if isinstance(value, float) else type(value).__name__)
+    kind = (
+        "bool"
+        if isinstance(value, bool)
+        else "int"
+        if isinstance(value, int)
+        else ("float" if isinstance(value, float) else type(value).__name__)
+    )
     return kind, value
 
 
@@ -260,16 +301,23 @@ def rebuild(game: Game, document: dict[str, Any]) -> State:
         raise ReplayError(f"cannot rebuild the game: {exc}") from None
     if _json(options) != document["options"]:
         missing = sorted(set(options) - set(document["options"]))
-        field = (f"option {missing[0]} is missing" if missing else
-                 next(f"option {name} is recorded as {value!r}, which play records as"
-                      f" {_json(options[name])!r}"
-                      for name, value in document["options"].items()
-                      if _typed(_json(options[name])) != _typed(value)))
+        field = (
+            f"option {missing[0]} is missing"
+            if missing
+            else next(
+                f"option {name} is recorded as {value!r}, which play records as"
+                f" {_json(options[name])!r}"
+                for name, value in document["options"].items()
+                if _typed(_json(options[name])) != _typed(value)
+            )
+        )
         raise ReplayError(f"cannot rebuild the game: {field}")
     seats = len(document["bots"])
     if not info.min_seats <= seats <= info.max_seats:
-        raise ReplayError(f"cannot rebuild the game: {seats} bots; {info.name} seats"
-                          f" {info.min_seats} to {info.max_seats}")
+        raise ReplayError(
+            f"cannot rebuild the game: {seats} bots; {info.name} seats"
+            f" {info.min_seats} to {info.max_seats}"
+        )
     try:
         map_data = None
         if game.map_from_header is not None:
@@ -297,16 +345,20 @@ def recorded_actions(game: Game, state: State, step: dict[str, Any]) -> dict[int
         if "cpu_s" in act:
             state.charge(seat, act["cpu_s"])
         try:
-            text = (protocol.unpack_reply(act["packed"], observation) if "packed" in act
-                    else act["reply"])
+            text = (
+                protocol.unpack_reply(act["packed"], observation)
+                if "packed" in act
+                else act["reply"]
+            )
         except (ValueError, IndexError, KeyError, TypeError):
-            raise ReplayError(f"malformed replay: seat {seat}'s packed reply"
-                              f" {_short(act['packed'])} does not unpack") from None
+            raise ReplayError(
+                f"malformed replay: seat {seat}'s packed reply"
+                f" {_short(act['packed'])} does not unpack"
+            ) from None
         try:
             actions[seat] = protocol.parse(text.split("\n"), observation)
         except ProtocolError as exc:
-            raise StepMismatch(f"recorded reply of seat {seat} no longer parses ({exc})"
-                               ) from None
+            raise StepMismatch(f"recorded reply of seat {seat} no longer parses ({exc})") from None
     return actions
 
 
@@ -346,8 +398,7 @@ def _first_difference(recorded: Any, replayed: Any, path: str = "") -> str:
         for key in list(recorded) + [k for k in replayed if k not in recorded]:
             if _canonical(recorded.get(key)) != _canonical(replayed.get(key)):
                 return _first_difference(recorded.get(key), replayed.get(key), f"{path}.{key}")
-    if (isinstance(recorded, list) and isinstance(replayed, list)
-            and len(recorded) == len(replayed)):
+    if isinstance(recorded, list) and isinstance(replayed, list) and len(recorded) == len(replayed):
         for index, (left, right) in enumerate(zip(recorded, replayed, strict=True)):
             if _canonical(left) != _canonical(right):
                 return _first_difference(left, right, f"{path}[{index}]")

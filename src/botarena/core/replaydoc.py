@@ -100,8 +100,9 @@ def check_shape(document: Any) -> None:
             if not 0 <= act.seat < seats:
                 raise ShapeError(f"malformed replay: {where}.seat {act.seat} is not a seat")
             if act.fault is UNSET and (act.reply is UNSET) == (act.packed is UNSET):
-                raise ShapeError(f"malformed replay: {where} needs exactly one of 'reply'"
-                                 " and 'packed'")
+                raise ShapeError(
+                    f"malformed replay: {where} needs exactly one of 'reply' and 'packed'"
+                )
             if act.fault is not UNSET:
                 _check_status(act.fault[0], f"{where}.fault")
     for key, fault in parsed.handshake_faults.items():
@@ -112,8 +113,10 @@ def check_shape(document: Any) -> None:
         if not (key.isascii() and key.isdigit()) or int(key) >= seats:
             raise ShapeError(f"malformed replay: handshake_ms key {key!r} is not a seat")
     if len(parsed.result.players) != seats or len(parsed.stderr) != seats:
-        raise ShapeError(f"malformed replay: {seats} bots but {len(parsed.result.players)}"
-                         f" result lines and {len(parsed.stderr)} stderr texts")
+        raise ShapeError(
+            f"malformed replay: {seats} bots but {len(parsed.result.players)}"
+            f" result lines and {len(parsed.stderr)} stderr texts"
+        )
 
 
 def _check_status(word: str, where: str) -> None:

@@ -29,6 +29,12 @@ class Status(enum.StrEnum):
     ELIMINATED = "eliminated"
 
 
+def seat_seed(seed: int | str, seat: int) -> str:
+    """The seed a seat's bot is started with: the game's seed, a colon and the seat (so the
+    seats of one game draw different numbers, and a game is reproduced from its seed)."""
+    return f"{seed}:{seat}"
+
+
 class GameError(ValueError):
     """A user-level problem with a game's inputs (option, map, seat count)."""
 
@@ -58,27 +64,29 @@ class Option:
         try:
             value = self.parse(text)
         except (ValueError, TypeError, ArithmeticError) as exc:
-            raise GameError(f"option {self.name}: {text!r} is not valid"
-                            f" ({_plain_reason(exc)})") from None
+            raise GameError(
+                f"option {self.name}: {text!r} is not valid ({_plain_reason(exc)})"
+            ) from None
         for number in value if isinstance(value, tuple) else (value,):
             if isinstance(number, float) and not math.isfinite(number):
                 raise GameError(f"option {self.name}: {text!r} is not a finite number")
             if isinstance(number, str):
                 continue
             if self.minimum is not None and number < self.minimum:
-                raise GameError(f"option {self.name}: {number} is below the minimum"
-                                f" {self.minimum:g}")
+                raise GameError(
+                    f"option {self.name}: {number} is below the minimum {self.minimum:g}"
+                )
             if self.maximum is not None and number > self.maximum:
-                raise GameError(f"option {self.name}: {number} is above the maximum"
-                                f" {self.maximum:g}")
+                raise GameError(
+                    f"option {self.name}: {number} is above the maximum {self.maximum:g}"
+                )
         return value
 
     def text_of(self, value: Any) -> str:
         """`value` (as a replay's JSON holds it) written as the user would type it after -o:
         a LOW,HIGH range from a list; booleans are not numbers and stay unparseable."""
         if isinstance(value, list):
-            return ",".join(repr(part) if isinstance(part, bool) else str(part)
-                            for part in value)
+            return ",".join(repr(part) if isinstance(part, bool) else str(part) for part in value)
         if isinstance(value, bool | dict | None):
             return repr(value)
         return str(value)
@@ -101,12 +109,16 @@ class Clock:
     def in_cpu_time(self) -> Clock:
         """The same limits charged in CPU time (`-o clock=cpu`); the wall limits stay as a
         safety against a bot that sleeps or blocks, `CPU_CLOCK_WALL_FACTOR` times longer."""
+
         def longer(limit: float | None) -> float | None:
             return None if limit is None else limit * CPU_CLOCK_WALL_FACTOR
 
-        return Clock(reply_s=longer(self.reply_s), budget_s=longer(self.budget_s),
-                     cpu_s=self.reply_s if self.cpu_s is None else self.cpu_s,
-                     cpu_budget_s=self.budget_s)
+        return Clock(
+            reply_s=longer(self.reply_s),
+            budget_s=longer(self.budget_s),
+            cpu_s=self.reply_s if self.cpu_s is None else self.cpu_s,
+            cpu_budget_s=self.budget_s,
+        )
 
 
 CPU_CLOCK_WALL_FACTOR = 10
@@ -122,13 +134,22 @@ def clock_kind(text: str) -> str:
 
 
 CLOCK_OPTION = Option(
-    "clock", "wall", "wall (the rules') or cpu: limits charged in the bot's CPU time, wall"
-    f" time {CPU_CLOCK_WALL_FACTOR}x as a safety (docs/clocks.md)", clock_kind)
+    "clock",
+    "wall",
+    "wall (the rules') or cpu: limits charged in the bot's CPU time, wall"
+    f" time {CPU_CLOCK_WALL_FACTOR}x as a safety (docs/clocks.md)",
+    clock_kind,
+)
 """Offered by the games whose rules time bots by the wall clock (Amazes, Falldown, Ants)."""
 
 MEMORY_OPTION = Option(
-    "memory", 1024, "MiB a process bot may use, all its processes together (the sandbox's"
-    " limit, in every game; docs/sandbox.md)", int, minimum=16)
+    "memory",
+    1024,
+    "MiB a process bot may use, all its processes together (the sandbox's"
+    " limit, in every game; docs/sandbox.md)",
+    int,
+    minimum=16,
+)
 """The jury's own option, taken by every game: `botarena games GAME` lists it after the
 game's options; `core.sandbox` applies it (it is not a rule, so not in the replay's)."""
 
@@ -164,8 +185,7 @@ class GameInfo:
         resolved = {opt.name: opt.default for opt in self.options}
         for name, value in given.items():
             opt = self.option(str(name))
-            resolved[opt.name] = opt.read(value if isinstance(value, str) else
-                                          opt.text_of(value))
+            resolved[opt.name] = opt.read(value if isinstance(value, str) else opt.text_of(value))
         return resolved
 
     def check_seed(self, seed: Any) -> int | str:
@@ -178,8 +198,7 @@ class GameInfo:
         if isinstance(seed, str) and self.string_seeds:
             if len(seed) <= MAX_SEED_TEXT:
                 return seed
-            raise GameError(f"seed string has {len(seed)} characters, more than"
-                            f" {MAX_SEED_TEXT}")
+            raise GameError(f"seed string has {len(seed)} characters, more than {MAX_SEED_TEXT}")
         kind = "a whole number or a string" if self.string_seeds else "a whole number"
         raise GameError(f"seed {_short(seed)} is not {kind}")
 

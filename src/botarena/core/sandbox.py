@@ -34,11 +34,35 @@ from botarena.core.rules import MEMORY_OPTION
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 """Read-only in every sandbox: programs and libraries."""
 
-ETC_ENTRIES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "ssl", "ca-certificates",
-               "ca-certificates.conf", "localtime", "timezone", "alternatives",
-               "nsswitch.conf", "host.conf", "hosts", "gai.conf", "protocols", "services",
-               "os-release", "debian_version", "mime.types", "locale.alias", "fonts",
-               "magic", "magic.mime", "python3", "python3.*", "java-*", "gcc", "rustc")
+ETC_ENTRIES = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "ssl",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "localtime",
+    "timezone",
+    "alternatives",
+    "nsswitch.conf",
+    "host.conf",
+    "hosts",
+    "gai.conf",
+    "protocols",
+    "services",
+    "os-release",
+    "debian_version",
+    "mime.types",
+    "locale.alias",
+    "fonts",
+    "magic",
+    "magic.mime",
+    "python3",
+    "python3.*",
+    "java-*",
+    "gcc",
+    "rustc",
+)
 """What a sandbox sees of /etc (read-only, globs allowed): what programs, their dynamic
 loader and the toolchains (alternatives, java, gcc) read. Nothing secret: no shadow,
 gshadow, ssh keys, sudoers; passwd and group are generated (see `etc_files`)."""
@@ -53,8 +77,14 @@ KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
 BOT_START_S = 5.0
 """How long the first pause waits for bubblewrap to start the bot (a few ms when idle)."""
 
-NAMESPACES = ("--unshare-user-try", "--unshare-pid", "--unshare-net", "--unshare-ipc",
-              "--unshare-uts", "--unshare-cgroup-try")
+NAMESPACES = (
+    "--unshare-user-try",
+    "--unshare-pid",
+    "--unshare-net",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+)
 
 
 @dataclass(frozen=True)
@@ -88,9 +118,9 @@ def read_memory(value: object) -> int:
         mib = int(str(value))
     except ValueError:
         raise ValueError(f"option memory: {value!r} is not a whole number of MiB") from None
+    assert MEMORY_OPTION.minimum is not None
     if mib < MEMORY_OPTION.minimum:
-        raise ValueError(f"option memory: {mib} MiB is below the minimum"
-                         f" {MEMORY_OPTION.minimum}")
+        raise ValueError(f"option memory: {mib} MiB is below the minimum {MEMORY_OPTION.minimum}")
     return mib
 
 
@@ -109,10 +139,14 @@ def bubblewrap() -> tuple[str | None, str]:
     path = shutil.which("bwrap")
     if path is None:
         return None, "bubblewrap is not installed (Debian: apt-get install bubblewrap)"
+    become_subreaper()  # bubblewrap's inner process, if it outlives the outer, comes to us
     try:
-        probe = subprocess.Popen([path, *namespaces(), "--die-with-parent", "--ro-bind", "/",
-                                  "/", "true"], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, start_new_session=True)
+        probe = subprocess.Popen(
+            [path, *namespaces(), "--die-with-parent", "--ro-bind", "/", "/", "true"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
     except OSError as exc:
         return None, f"bwrap does not run ({exc})"
     try:
@@ -123,8 +157,10 @@ def bubblewrap() -> tuple[str | None, str]:
     reap_group(probe.pid)
     if probe.returncode != 0:
         error = stderr.decode(errors="replace").strip().splitlines()
-        return None, ("bwrap cannot create namespaces here (user namespaces disabled?): "
-                      + (error[-1] if error else f"exit code {probe.returncode}"))
+        return None, (
+            "bwrap cannot create namespaces here (user namespaces disabled?): "
+            + (error[-1] if error else f"exit code {probe.returncode}")
+        )
     return path, ""
 
 
@@ -139,8 +175,15 @@ def namespaces() -> tuple[str, ...]:
 def become_bot_user() -> list[str]:
     """The command prefix that runs a program as BOT_UID/BOT_GID with no supplementary
     groups, no capabilities and no way to gain any (no_new_privs: setuid files are inert)."""
-    return ["setpriv", f"--reuid={BOT_UID}", f"--regid={BOT_GID}", "--clear-groups",
-            "--inh-caps=-all", "--no-new-privs", "--"]
+    return [
+        "setpriv",
+        f"--reuid={BOT_UID}",
+        f"--regid={BOT_GID}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--no-new-privs",
+        "--",
+    ]
 
 
 def bot_user() -> tuple[int, int]:
@@ -149,33 +192,22 @@ def bot_user() -> tuple[int, int]:
 
 
 @cache
-def etc_files() -> str:
-    """A folder (made once per jury process, removed at its exit) holding the generated
-    passwd and group a sandbox sees: root and the bot's own user, nothing else."""
-    import atexit
-
-    folder = tempfile.mkdtemp(prefix="botarena-etc-")
-    atexit.register(shutil.rmtree, folder, True)
+def etc_files() -> dict[str, bytes]:
+    """The generated passwd and group a sandbox sees: root and the bot's own user."""
     uid, gid = bot_user()
-    users = {0: "root", uid: "nobody" if uid == BOT_UID else "bot"}
-    groups = {0: "root", gid: "nogroup" if gid == BOT_GID else "bot"}
-    with open(os.path.join(folder, "passwd"), "w") as handle:
-        for number, name in users.items():
-            handle.write(f"{name}:x:{number}:{gid if number else 0}:{name}:/tmp:"
-                         "/usr/sbin/nologin\n")
-    with open(os.path.join(folder, "group"), "w") as handle:
-        for number, name in groups.items():
-            handle.write(f"{name}:x:{number}:\n")
-    os.chmod(folder, 0o755)
-    for name in ("passwd", "group"):
-        os.chmod(os.path.join(folder, name), 0o644)
-    return folder
+    user = "nobody" if uid == BOT_UID else "bot"
+    group = "nogroup" if gid == BOT_GID else "bot"
+    passwd = (
+        "root:x:0:0:root:/tmp:/usr/sbin/nologin\n"
+        f"{user}:x:{uid}:{gid}:{user}:/tmp:/usr/sbin/nologin\n"
+    )
+    return {"passwd": passwd.encode(), "group": f"root:x:0:\n{group}:x:{gid}:\n".encode()}
 
 
 @cache
 def etc_binds() -> tuple[str, ...]:
     """The bubblewrap arguments showing a sandbox its /etc: ETC_ENTRIES that exist here,
-    read-only, and the generated passwd and group."""
+    read-only (the generated passwd and group come through descriptors, see `_wrap`)."""
     import glob
 
     args: list[str] = ["--dir", "/etc"]
@@ -183,10 +215,53 @@ def etc_binds() -> tuple[str, ...]:
         for path in sorted(glob.glob(os.path.join("/etc", pattern))):
             if os.path.exists(path):
                 args += ["--ro-bind", path, path]
-    generated = etc_files()
-    for name in ("passwd", "group"):
-        args += ["--ro-bind", os.path.join(generated, name), f"/etc/{name}"]
     return tuple(args)
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> None:
+    """Make bots' orphaned grandchildren our children, so that `kill` can reap them."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: orphans go to init, which reaps them
+        pass
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def death_signal_setter(parent: int | None = None) -> Callable[[], None] | None:
+    """A function for a child (between fork and exec, or a pool worker's start) that has
+    the kernel SIGKILL it when its parent (`parent`, default this process) dies, even by
+    SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the *thread* that started the child
+    ends, so a bot must be started by a thread that outlives its game (the referee's).
+    None off Linux."""
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    jury = os.getpid() if parent is None else parent
+
+    def set_death_signal() -> None:
+        prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != jury:  # the jury died before the line above: follow it
+            os._exit(1)
+
+    return set_death_signal
+
+
+def die_with_parent() -> None:
+    """In a pool worker at its start: be killed when the process that started it dies, even
+    by SIGKILL (a runner killed -9 leaves no worker behind)."""
+    setter = death_signal_setter(os.getppid())
+    if setter is not None:
+        setter()
 
 
 def reap_group(pgid: int, timeout: float = 2.0) -> None:
@@ -237,37 +312,84 @@ def protections() -> list[Protection]:
 
     root = os.geteuid() == 0
     table = [
-        ("network", bwrap is not None, "own network namespace, no interface but its own"
-         " loopback" if bwrap else why),
-        ("PID namespace", bwrap is not None, "own PID namespace: every process ends with"
-         " the bot" if bwrap else why),
-        ("filesystem", bwrap is not None, "read-only system, only the files its command"
-         " names, private /tmp" if bwrap else why),
-        ("memory", *group("memory", "limit per bot, killed by the kernel past it",
-                          "rlimit RLIMIT_AS per process")),
-        ("processes", *group("pids", "limit per bot (processes and threads)",
-                             "" if root else "rlimit RLIMIT_NPROC per user")),
-        ("CPU accounting", *group("cpuacct", "every process and thread of the bot",
-                                  "/proc of the bot's process group")),
-        ("freezer", *group("freezer", "every process of the bot frozen between turns",
-                           "")),
+        (
+            "network",
+            bwrap is not None,
+            "own network namespace, no interface but its own loopback" if bwrap else why,
+        ),
+        (
+            "PID namespace",
+            bwrap is not None,
+            "own PID namespace: every process ends with the bot" if bwrap else why,
+        ),
+        (
+            "filesystem",
+            bwrap is not None,
+            "read-only system, only the files its command names, private /tmp" if bwrap else why,
+        ),
+        (
+            "memory",
+            *group(
+                "memory",
+                "limit per bot, killed by the kernel past it",
+                "rlimit RLIMIT_AS per process",
+            ),
+        ),
+        (
+            "processes",
+            *group(
+                "pids",
+                "limit per bot (processes and threads)",
+                "" if root else "rlimit RLIMIT_NPROC per user",
+            ),
+        ),
+        (
+            "CPU accounting",
+            *group(
+                "cpuacct", "every process and thread of the bot", "/proc of the bot's process group"
+            ),
+        ),
+        ("freezer", *group("freezer", "every process of the bot frozen between turns", "")),
     ]
     uid, gid = bot_user()
-    table.insert(3, ("user", bwrap is not None and uid != 0,
-                     f"uid {uid}, gid {gid}" + (" (nobody, nogroup): no capabilities, no new"
-                                                " privileges" if uid == BOT_UID else "")
-                     if bwrap else why))
-    table.insert(4, ("/etc secrets", bwrap is not None,
-                     "hidden: a minimal /etc (generated passwd and group, loader cache, certs,"
-                     " timezone, toolchain configs), no shadow, gshadow, ssh"
-                     if bwrap else why))
+    table.insert(
+        3,
+        (
+            "user",
+            bwrap is not None and uid != 0,
+            f"uid {uid}, gid {gid}"
+            + (" (nobody, nogroup): no capabilities, no new privileges" if uid == BOT_UID else "")
+            if bwrap
+            else why,
+        ),
+    )
+    table.insert(
+        4,
+        (
+            "/etc secrets",
+            bwrap is not None,
+            "hidden: a minimal /etc (generated passwd and group, loader cache, certs,"
+            " timezone, toolchain configs), no shadow, gshadow, ssh"
+            if bwrap
+            else why,
+        ),
+    )
     lock, lock_why = group_lock()
     if bwrap is not None and lock is not None:
-        table[-1] = ("freezer", True, "SIGSTOP to the bot's process group, which no process"
-                     " of it can leave (seccomp refuses setsid and setpgid)")
+        table[-1] = (
+            "freezer",
+            True,
+            "SIGSTOP to the bot's process group, which no process"
+            " of it can leave (seccomp refuses setsid and setpgid)",
+        )
     elif groups["freezer"].path is None:
-        table[-1] = ("freezer", False, "SIGSTOP reaches only the bot's process group: "
-                     + groups["freezer"].reason + f"; {lock_why or why}")
+        table[-1] = (
+            "freezer",
+            False,
+            "SIGSTOP reaches only the bot's process group: "
+            + groups["freezer"].reason
+            + f"; {lock_why or why}",
+        )
     return [Protection(name, on, how) for name, on, how in table]
 
 
@@ -282,17 +404,29 @@ def warn_once() -> None:
     _warned = True
     off = [item for item in protections() if not item.on]
     if off:
-        print("botarena: WARNING: bots run with weaker protection here: "
-              + "; ".join(f"{item.name} off ({item.how})" for item in off)
-              + " (botarena doctor tells more)", file=sys.stderr)
+        print(
+            "botarena: WARNING: bots run with weaker protection here: "
+            + "; ".join(f"{item.name} off ({item.how})" for item in off)
+            + " (botarena doctor tells more)",
+            file=sys.stderr,
+        )
 
 
 def _covered(path: str, roots: list[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
 
 
-JURY_MARKERS = (".botarena-build", "replays", "bots.toml", "*.db", "*.db-*", "*.sqlite",
-                "*.sqlite3", "*.sqlite-*", "*.json.gz")
+JURY_MARKERS = (
+    ".botarena-build",
+    "replays",
+    "bots.toml",
+    "*.db",
+    "*.db-*",
+    "*.sqlite",
+    "*.sqlite3",
+    "*.sqlite-*",
+    "*.json.gz",
+)
 """What in a folder belongs to the jury, not to a bot: stores, their journals, the build
 cache, replays, the bots file. A bot file in such a folder is bound alone."""
 
@@ -305,8 +439,11 @@ def jury_files(folder: str) -> list[str]:
         names = os.listdir(folder)
     except OSError:
         return []
-    return [os.path.join(folder, name) for name in sorted(names)
-            if any(fnmatch.fnmatch(name, marker) for marker in JURY_MARKERS)]
+    return [
+        os.path.join(folder, name)
+        for name in sorted(names)
+        if any(fnmatch.fnmatch(name, marker) for marker in JURY_MARKERS)
+    ]
 
 
 def _hide(paths: list[str]) -> list[str]:
@@ -315,8 +452,7 @@ def _hide(paths: list[str]) -> list[str]:
     args: list[str] = []
     for path in paths:  # a link leads nowhere: its target is not in the sandbox
         if not os.path.islink(path):
-            args += (["--tmpfs", path] if os.path.isdir(path)
-                     else ["--ro-bind", "/dev/null", path])
+            args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
     return args
 
 
@@ -327,9 +463,11 @@ def _say_alone(folder: str) -> None:
     """Say once per folder that a bot file in the jury's folder is shown alone."""
     if folder not in _alone:
         _alone.add(folder)
-        print(f"botarena: note: {folder} also holds the jury's files (store, replays, build"
-              " cache): its bots see only the files their command names, not the folder",
-              file=sys.stderr)
+        print(
+            f"botarena: note: {folder} also holds the jury's files (store, replays, build"
+            " cache): its bots see only the files their command names, not the folder",
+            file=sys.stderr,
+        )
 
 
 _unreadable: set[str] = set()
@@ -342,8 +480,11 @@ def _warn_unreadable(folders: list[str]) -> None:
         with contextlib.suppress(OSError):
             if os.stat(folder).st_mode & 0o005 != 0o005 and folder not in _unreadable:
                 _unreadable.add(folder)
-                print(f"botarena: WARNING: {folder} is not readable by the bots' user"
-                      f" ({BOT_UID}): its bot cannot read it (chmod o+rx)", file=sys.stderr)
+                print(
+                    f"botarena: WARNING: {folder} is not readable by the bots' user"
+                    f" ({BOT_UID}): its bot cannot read it (chmod o+rx)",
+                    file=sys.stderr,
+                )
 
 
 def _parents(folders: list[str]) -> list[str]:
@@ -370,6 +511,8 @@ class Confinement:
     sandbox: Sandbox = DEFAULT
     cwd: str | None = None
     env: dict[str, str] | None = None
+    """Variables added to the environment: the jury's own without bubblewrap, the few of
+    KEPT_ENV inside it."""
     group: cgroups.BotGroup | None = None
     wrapped: bool = False
     pgid: int = 0
@@ -391,18 +534,23 @@ class Confinement:
 
     def __post_init__(self) -> None:
         if not self.sandbox.enabled:
+            self.env = {**os.environ, **self.env} if self.env else None
             return
         warn_once()
         bwrap, _ = bubblewrap()
         self.wrapped = bwrap is not None
         try:
-            self.group = cgroups.new_group(self.sandbox.memory_mib << 20,
-                                           self.sandbox.processes,
-                                           overhead=2 if self.wrapped else 0)
+            self.group = cgroups.new_group(
+                self.sandbox.memory_mib << 20,
+                self.sandbox.processes,
+                overhead=2 if self.wrapped else 0,
+            )
         except OSError as exc:  # the probe worked but this group cannot be made
             print(f"botarena: WARNING: no cgroup for this bot ({exc})", file=sys.stderr)
         if bwrap is not None:
             self.argv, self.cwd, self.env = self._wrap(bwrap)
+        elif self.env:
+            self.env = {**os.environ, **self.env}
 
     def _wrap(self, bwrap: str) -> tuple[list[str], str | None, dict[str, str]]:
         """The bwrap command line running `argv`: paths made absolute, each file or folder
@@ -423,15 +571,29 @@ class Confinement:
                         named.append(argv[index])  # the file alone, not the jury's folder
                     else:
                         named.append(folder)
-        runtime = [str(Path(sys.prefix).resolve()), str(Path(sys.base_prefix).resolve()),
-                   str(Path(__file__).resolve().parents[2])]
+        runtime = [
+            str(Path(sys.prefix).resolve()),
+            str(Path(sys.base_prefix).resolve()),
+            str(Path(__file__).resolve().parents[2]),
+        ]
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
         if program is not None:  # where it is, and where it really is (not the jury's)
-            runtime += [folder for folder in (os.path.dirname(os.path.abspath(program)),
-                                              str(Path(program).resolve().parent))
-                        if not jury_files(folder)]
-        command = [bwrap, *namespaces(), "--die-with-parent", "--cap-drop", "ALL",
-                   "--new-session"]  # its own process group, no terminal to push keys to
+            runtime += [
+                folder
+                for folder in (
+                    os.path.dirname(os.path.abspath(program)),
+                    str(Path(program).resolve().parent),
+                )
+                if not jury_files(folder)
+            ]
+        command = [
+            bwrap,
+            *namespaces(),
+            "--die-with-parent",
+            "--cap-drop",
+            "ALL",
+            "--new-session",
+        ]  # its own process group, no terminal to push keys to
         if os.geteuid() == 0:  # setpriv (below) becomes the bot's user, then execs it
             command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
             argv = [*become_bot_user(), *argv]
@@ -454,9 +616,25 @@ class Confinement:
             elif os.path.isdir(folder):
                 command += ["--ro-bind", folder, folder]
                 mounted.append(folder)
-        command += [*etc_binds(), "--proc", "/proc", "--dev", "/dev",
-                    "--size", str(self.sandbox.tmp_mib << 20), "--perms", "1777", "--tmpfs",
-                    "/tmp"]
+        command += [
+            *etc_binds(),
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(self.sandbox.tmp_mib << 20),
+            "--perms",
+            "1777",
+            "--tmpfs",
+            "/tmp",
+        ]
+        for name, text in etc_files().items():  # copied by bubblewrap: no file of ours
+            fd = os.memfd_create(f"botarena-{name}")
+            os.write(fd, text)
+            os.lseek(fd, 0, os.SEEK_SET)
+            self.pass_fds += (fd,)
+            command += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]
         binds: list[tuple[str, str]] = []
         for folder in runtime:
             if not _covered(folder, mounted) and os.path.isdir(folder):
@@ -484,8 +662,7 @@ class Confinement:
             command += [option, folder, folder]
             if os.path.isdir(folder) and not _covered(folder, runtime):
                 command += _hide(jury_files(folder))
-        workdir = (own[0] if os.path.isdir(own[0]) else os.path.dirname(own[0])) if own \
-            else "/tmp"
+        workdir = (own[0] if os.path.isdir(own[0]) else os.path.dirname(own[0])) if own else "/tmp"
         command += ["--chdir", workdir, "--"]
         env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
         env.update(self.env or {})
@@ -497,9 +674,11 @@ class Confinement:
         """Join the bot's cgroups and set its rlimits (runs in the child before exec)."""
         if self.group is not None:
             self.group.enter()
-        limits = [(resource.RLIMIT_NOFILE, self.sandbox.open_files),
-                  (resource.RLIMIT_FSIZE, self.sandbox.file_size_mib << 20),
-                  (resource.RLIMIT_CORE, 0)]
+        limits = [
+            (resource.RLIMIT_NOFILE, self.sandbox.open_files),
+            (resource.RLIMIT_FSIZE, self.sandbox.file_size_mib << 20),
+            (resource.RLIMIT_CORE, 0),
+        ]
         if self.group is None or self.group.memory_bytes is None:
             limits.append((resource.RLIMIT_AS, self.sandbox.memory_mib << 20))
         if (self.group is None or self.group.processes is None) and os.geteuid() != 0:
@@ -664,11 +843,18 @@ class Confinement:
             self._info = -1
 
 
-def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = (),
-        timeout: float | None = None, memory_mib: int | None = None,
-        input: bytes | None = None, env: dict[str, str] | None = None,
-        sandbox: Sandbox = DEFAULT, output_cap: int | None = None
-        ) -> subprocess.CompletedProcess[bytes]:
+def run(
+    argv: list[str],
+    *,
+    cwd: str,
+    writable: tuple[str, ...] | list[str] = (),
+    timeout: float | None = None,
+    memory_mib: int | None = None,
+    input: bytes | None = None,
+    env: dict[str, str] | None = None,
+    sandbox: Sandbox = DEFAULT,
+    output_cap: int | None = None,
+) -> subprocess.CompletedProcess[bytes]:
     """Run a one-shot command (a compiler) in the sandbox, like `subprocess.run` with
     captured output: `cwd` is its working folder (read-only unless in `writable`); of each
     of stdout and stderr at most `output_cap` bytes are kept (the rest is read and dropped).
@@ -679,11 +865,19 @@ def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = ()
     if memory_mib is not None:
         settings = replace(settings, memory_mib=memory_mib)
     box = Confinement(list(argv), settings, cwd=cwd, env=env)
+    become_subreaper()  # bubblewrap's processes left by the kill come to us, to be reaped
     try:
-        proc = subprocess.Popen(box.argv, cwd=box.cwd, env=box.env, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, pass_fds=box.pass_fds,
-                                preexec_fn=box.preexec if settings.enabled else None)
+        proc = subprocess.Popen(
+            box.argv,
+            cwd=box.cwd,
+            env=box.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=box.pass_fds,
+            preexec_fn=box.preexec if settings.enabled else None,
+        )
         box.started(proc.pid)
         try:
             out, err = _communicate(proc, input, timeout, output_cap)
@@ -705,8 +899,9 @@ def run(argv: list[str], *, cwd: str, writable: tuple[str, ...] | list[str] = ()
         box.close()
 
 
-def _communicate(proc: subprocess.Popen[bytes], data: bytes | None, timeout: float | None,
-                 cap: int | None) -> tuple[bytes, bytes]:
+def _communicate(
+    proc: subprocess.Popen[bytes], data: bytes | None, timeout: float | None, cap: int | None
+) -> tuple[bytes, bytes]:
     """`proc.communicate(data, timeout)` keeping at most `cap` bytes of each output (None:
     all); raises TimeoutExpired holding what it said so far."""
     if cap is None:
@@ -726,14 +921,17 @@ def _communicate(proc: subprocess.Popen[bytes], data: bytes | None, timeout: flo
         while selector.get_map():
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
-                raise subprocess.TimeoutExpired(proc.args, timeout or 0,
-                                                bytes(kept[proc.stdout.fileno()]),
-                                                bytes(kept[proc.stderr.fileno()]))
+                raise subprocess.TimeoutExpired(
+                    proc.args,
+                    timeout or 0,
+                    bytes(kept[proc.stdout.fileno()]),
+                    bytes(kept[proc.stderr.fileno()]),
+                )
             for key, _ in selector.select(left):
                 chunk = os.read(key.fd, 65536)
                 if not chunk:
                     selector.unregister(key.fd)
                 elif len(kept[key.fd]) < cap:
-                    kept[key.fd] += chunk[:cap - len(kept[key.fd])]
+                    kept[key.fd] += chunk[: cap - len(kept[key.fd])]
     proc.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
     return bytes(kept[proc.stdout.fileno()]), bytes(kept[proc.stderr.fileno()])

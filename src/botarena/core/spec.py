@@ -58,8 +58,9 @@ def _refuse_other_games_prefix(game: Game, prefix: str, spec: str) -> None:
 
     owners = [name for name, other in all_games().items() if prefix in other.player_factories]
     if owners:
-        raise BotSpecError(f"bot spec {spec!r}: {prefix}: bots play only {', '.join(owners)},"
-                           f" not {game.name}")
+        raise BotSpecError(
+            f"bot spec {spec!r}: {prefix}: bots play only {', '.join(owners)}, not {game.name}"
+        )
 
 
 def _not_runnable(program: str) -> str:
@@ -88,12 +89,13 @@ def _not_runnable(program: str) -> str:
         if Path(interpreter).name == "env":
             wanted = next((word for word in words[1:] if not word.startswith("-")), None)
             if wanted is not None and shutil.which(wanted) is None:
-                return (f"{program} starts with #!{' '.join(words)}, and {wanted!r} is not"
-                        " on PATH")
+                return f"{program} starts with #!{' '.join(words)}, and {wanted!r} is not on PATH"
         return ""
     if not head.startswith(b"\x7fELF"):
-        return (f"{program} is neither a #! script nor a Linux executable (Exec format"
-                f" error); name its interpreter, e.g. 'python3 {program}'")
+        return (
+            f"{program} is neither a #! script nor a Linux executable (Exec format"
+            f" error); name its interpreter, e.g. 'python3 {program}'"
+        )
     return ""
 
 

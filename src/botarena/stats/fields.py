@@ -38,8 +38,11 @@ def elo_field(name: str, elos: list[float], draw_rate: float = 0.2) -> Field:
 
     def play_round(rng: np.random.Generator) -> list[np.ndarray]:
         roll = rng.random((n, n))
-        first = np.where(roll < expected - draw_rate / 2, 1.0,
-                         np.where(roll < expected + draw_rate / 2, 0.5, 0.0))
+        first = np.where(
+            roll < expected - draw_rate / 2,
+            1.0,
+            np.where(roll < expected + draw_rate / 2, 0.5, 0.0),
+        )
         first = np.where(off_diagonal, first, 0.0)
         # row a, column b: a's score as first seat against b; b's is 1 minus it
         totals = first.sum(axis=1) + (off_diagonal * (1 - first)).sum(axis=0)
@@ -49,8 +52,7 @@ def elo_field(name: str, elos: list[float], draw_rate: float = 0.2) -> Field:
     return Field(name, play_round, (truth,), (True,), n * (n - 1))
 
 
-def role_field(name: str, adventurers: list[float], masters: list[float],
-               noise: float) -> Field:
+def role_field(name: str, adventurers: list[float], masters: list[float], noise: float) -> Field:
     """A role game: every adventurer plays every maze master once a round; the shared score is
     max(0, 10 + adventurer - master + noise). Adventurers rank by highest mean score, maze
     masters by lowest, as the Labyrinth rules rank them."""
@@ -58,12 +60,15 @@ def role_field(name: str, adventurers: list[float], masters: list[float],
     guard = np.asarray(masters, dtype=float)[None, :]
 
     def play_round(rng: np.random.Generator) -> list[np.ndarray]:
-        scores = np.maximum(0.0, 10 + skill - guard + rng.normal(0, noise, (skill.size,
-                                                                            guard.size)))
+        scores = np.maximum(
+            0.0, 10 + skill - guard + rng.normal(0, noise, (skill.size, guard.size))
+        )
         return [scores.mean(axis=1), scores.mean(axis=0)]
 
-    truths = (tuple(int(i) for i in np.argsort(-skill[:, 0], kind="stable")),
-              tuple(int(i) for i in np.argsort(-guard[0], kind="stable")))
+    truths = (
+        tuple(int(i) for i in np.argsort(-skill[:, 0], kind="stable")),
+        tuple(int(i) for i in np.argsort(-guard[0], kind="stable")),
+    )
     return Field(name, play_round, truths, (True, False), skill.size * guard.size)
 
 
@@ -78,17 +83,22 @@ class Trial:
     fixed_right: list[bool]
 
 
-def run_trial(field: Field, rng: np.random.Generator, top: int, confidence: float,
-              horizon: int) -> Trial:
+def run_trial(
+    field: Field, rng: np.random.Generator, top: int, confidence: float, horizon: int
+) -> Trial:
     """Play `horizon` rounds, noting the adaptive rule's first stop (the horizon if none)."""
-    groups = [RoundEvidence([str(i) for i in range(len(truth))], higher)
-              for truth, higher in zip(field.truths, field.higher_is_better, strict=True)]
+    groups = [
+        RoundEvidence([str(i) for i in range(len(truth))], higher)
+        for truth, higher in zip(field.truths, field.higher_is_better, strict=True)
+    ]
     stop, adaptive_right, fixed = 0, False, []
     for played in range(1, horizon + 1):
         for evidence, means in zip(groups, field.play_round(rng), strict=True):
             evidence.add(means)
-        right = all(evidence.order()[:top] == list(truth[:top])
-                    for evidence, truth in zip(groups, field.truths, strict=True))
+        right = all(
+            evidence.order()[:top] == list(truth[:top])
+            for evidence, truth in zip(groups, field.truths, strict=True)
+        )
         fixed.append(right)
         if not stop and all(evidence.settle(top, confidence).settled for evidence in groups):
             stop, adaptive_right = played, right
@@ -111,8 +121,14 @@ class Comparison:
     """Trials the adaptive rule did not settle within the horizon."""
 
 
-def run_trials(field: Field, trials: int, top: int = 5, confidence: float = 0.95,
-               horizon: int = 400, seed: int = 0) -> list[Trial]:
+def run_trials(
+    field: Field,
+    trials: int,
+    top: int = 5,
+    confidence: float = 0.95,
+    horizon: int = 400,
+    seed: int = 0,
+) -> list[Trial]:
     """`trials` simulated tournaments of `field`, reproducible from `seed`."""
     rng = np.random.default_rng(seed)
     return [run_trial(field, rng, top, confidence, horizon) for _ in range(trials)]
@@ -139,9 +155,14 @@ def compare_with_fixed(fields: list[tuple[Field, list[Trial]]]) -> Comparison:
     accuracy = sum(trial.adaptive_right for _, trial in results) / len(results)
     adaptive = sum(trial.stop_round * field.games_per_round for field, trial in results)
     rounds = fixed_rounds_for(results, accuracy)
-    fixed = (None if rounds is None else
-             sum(rounds * field.games_per_round for field, _ in results))
+    fixed = None if rounds is None else sum(rounds * field.games_per_round for field, _ in results)
     name = fields[0][0].name if len(fields) == 1 else "all fields"
-    return Comparison(name, len(results), accuracy, adaptive / len(results), rounds,
-                      None if fixed is None else fixed / len(results),
-                      sum(not trial.settled for _, trial in results))
+    return Comparison(
+        name,
+        len(results),
+        accuracy,
+        adaptive / len(results),
+        rounds,
+        None if fixed is None else fixed / len(results),
+        sum(not trial.settled for _, trial in results),
+    )

@@ -47,9 +47,12 @@ class Neighbours:
     probability: float
 
     def to_dict(self) -> dict[str, object]:
-        return {"better": self.better, "worse": self.worse,
-                "difference": round(self.difference, 6),
-                "probability": round(self.probability, 4)}
+        return {
+            "better": self.better,
+            "worse": self.worse,
+            "difference": round(self.difference, 6),
+            "probability": round(self.probability, 4),
+        }
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,15 @@ class Settlement:
     neighbours: tuple[Neighbours, ...]
 
     def to_dict(self) -> dict[str, object]:
-        return {"settled": self.settled, "order": list(self.order), "rounds": self.rounds,
-                "top": self.top, "confidence": self.confidence,
-                "probability": round(self.probability, 4),
-                "neighbours": [pair.to_dict() for pair in self.neighbours]}
+        return {
+            "settled": self.settled,
+            "order": list(self.order),
+            "rounds": self.rounds,
+            "top": self.top,
+            "confidence": self.confidence,
+            "probability": round(self.probability, 4),
+            "neighbours": [pair.to_dict() for pair in self.neighbours],
+        }
 
 
 class RoundEvidence:
@@ -83,7 +91,7 @@ class RoundEvidence:
         self.sums = np.zeros(len(bots))
         self.gram = np.zeros((len(bots), len(bots)))
 
-    def add(self, means: Sequence[float]) -> None:
+    def add(self, means: Sequence[float] | np.ndarray) -> None:
         """One round: each bot's mean result, in the order of `bots`."""
         row = self.sign * np.asarray(means, dtype=float)
         self.count += 1
@@ -115,32 +123,49 @@ class RoundEvidence:
         count, n = self.count, len(self.bots)
         order = self.order()
         top = min(top, n)
-        pairs = list(itertools.pairwise(order[:top + 1]))
+        pairs = list(itertools.pairwise(order[: top + 1]))
         if count < MIN_ROUNDS or n < 2:
-            neighbours = tuple(Neighbours(self.bots[a], self.bots[b], 0.0, 0.0)
-                               for a, b in pairs)
-            return Settlement(False, tuple(self.bots[i] for i in order), count, top,
-                              confidence, 0.0, neighbours)
+            unknown = tuple(Neighbours(self.bots[a], self.bots[b], 0.0, 0.0) for a, b in pairs)
+            return Settlement(
+                False, tuple(self.bots[i] for i in order), count, top, confidence, 0.0, unknown
+            )
         draws = self._draws()
         right = np.ones(DRAWS, dtype=bool)
-        neighbours = []
+        neighbours: list[Neighbours] = []
         for index, (a, b) in enumerate(pairs):
             if index == top - 1:  # the K-th against every bot below the top, not only b
                 above = draws[:, a] > draws[:, order[top:]].max(axis=1)
             else:
                 above = draws[:, a] > draws[:, b]
             right &= above
-            neighbours.append(Neighbours(self.bots[a], self.bots[b],
-                                         float(self.sums[a] - self.sums[b]) / count,
-                                         float(above.mean())))
+            neighbours.append(
+                Neighbours(
+                    self.bots[a],
+                    self.bots[b],
+                    float(self.sums[a] - self.sums[b]) / count,
+                    float(above.mean()),
+                )
+            )
         probability = float(right.mean())
         settled = probability >= confidence
-        return Settlement(settled, tuple(self.bots[i] for i in order), count, top,
-                          confidence, probability, tuple(neighbours))
+        return Settlement(
+            settled,
+            tuple(self.bots[i] for i in order),
+            count,
+            top,
+            confidence,
+            probability,
+            tuple(neighbours),
+        )
 
 
-def settle(rounds: Sequence[Mapping[str, float]], *, top: int = 5, confidence: float = 0.95,
-           higher_is_better: bool = True) -> Settlement:
+def settle(
+    rounds: Sequence[Mapping[str, float]],
+    *,
+    top: int = 5,
+    confidence: float = 0.95,
+    higher_is_better: bool = True,
+) -> Settlement:
     """Whether the top `top` of the bots in `rounds` (each a bot -> its mean result in that
     round, every round naming the same bots) is established with `confidence`."""
     bots = sorted(rounds[0]) if rounds else []

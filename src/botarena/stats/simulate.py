@@ -9,8 +9,9 @@ from botarena.stats.elo import score_of_elo
 from botarena.stats.sprt import Bounds, Sprt
 
 
-def simulated_pair(rng: random.Random, elo: float, draw_rate: float = 0.2,
-                   seat_luck: float = 0.2) -> Fraction:
+def simulated_pair(
+    rng: random.Random, elo: float, draw_rate: float = 0.2, seat_luck: float = 0.2
+) -> Fraction:
     """One seat-swapped pair's score for NEW, `elo` stronger than OLD: each game a win, a
     draw or a loss with NEW's expected score from the Elo difference, shifted by a luck of
     the draw shared by the pair's seed (+u for NEW in one seat, -u in the other)."""
@@ -27,8 +28,14 @@ def simulated_pair(rng: random.Random, elo: float, draw_rate: float = 0.2,
     return total / 2
 
 
-def sprt_run(rng: random.Random, true_elo: float, elo0: float, elo1: float,
-             bounds: Bounds, max_pairs: int = 200_000) -> tuple[str | None, int]:
+def sprt_run(
+    rng: random.Random,
+    true_elo: float,
+    elo0: float,
+    elo1: float,
+    bounds: Bounds,
+    max_pairs: int = 200_000,
+) -> tuple[str | None, int]:
     """One SPRT on simulated pairs: its verdict and the pairs it needed."""
     test = Sprt(players=2, elo0=elo0, elo1=elo1, bounds=bounds)
     for pairs in range(1, max_pairs + 1):
@@ -39,8 +46,9 @@ def sprt_run(rng: random.Random, true_elo: float, elo0: float, elo1: float,
     return None, max_pairs
 
 
-def error_rates(runs: int, elo0: float, elo1: float, bounds: Bounds,
-                seed: int = 0) -> tuple[float, float, float]:
+def error_rates(
+    runs: int, elo0: float, elo1: float, bounds: Bounds, seed: int = 0
+) -> tuple[float, float, float]:
     """The share of runs accepting H1 when the truth is ELO0 (false positives), the share
     accepting H0 when it is ELO1 (false negatives), and the mean pairs per run."""
     rng = random.Random(seed)

@@ -117,11 +117,12 @@ class Sprt:
         p0 = _constrained_mle(values, freqs, score_of_elo(self.elo0))
         p1 = _constrained_mle(values, freqs, score_of_elo(self.elo1))
         total = sum(self.counts[value] or EPSILON for value in self.values)
-        return total * sum(q * math.log(b / a) for q, a, b in zip(freqs, p0, p1, strict=True)
-                           if q > 0)
+        return total * sum(
+            q * math.log(b / a) for q, a, b in zip(freqs, p0, p1, strict=True) if q > 0
+        )
 
     def verdict(self) -> str | None:
-        """"H1" (NEW is ELO1 better), "H0" (not better than ELO0), or None: play on."""
+        """ "H1" (NEW is ELO1 better), "H0" (not better than ELO0), or None: play on."""
         llr = self.llr()
         if llr >= self.bounds.upper:
             return "H1"
@@ -141,7 +142,8 @@ class Sprt:
         mean = self.mean()
         if self.blocks < 2:
             return elo_of_score(mean), -math.inf, math.inf
-        variance = sum(count * (float(value) - mean) ** 2
-                       for value, count in self.counts.items()) / (self.blocks - 1)
+        variance = sum(
+            count * (float(value) - mean) ** 2 for value, count in self.counts.items()
+        ) / (self.blocks - 1)
         half = Z95 * math.sqrt(variance / self.blocks)
         return elo_of_score(mean), elo_of_score(mean - half), elo_of_score(mean + half)

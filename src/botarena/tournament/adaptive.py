@@ -44,8 +44,9 @@ def place_score(record: GameRecord, seat: int) -> float:
     """The share of the other seats this seat placed above, a shared place counting half."""
     mine = record.ranks[seat]
     others = [rank for other, rank in enumerate(record.ranks) if other != seat]
-    return (sum(rank > mine for rank in others) + 0.5 * sum(rank == mine for rank in others)
-            ) / len(others)
+    return (sum(rank > mine for rank in others) + 0.5 * sum(rank == mine for rank in others)) / len(
+        others
+    )
 
 
 def groups(game: str, bots: Sequence[str], roles: dict[str, str | None]) -> list[Group]:
@@ -64,9 +65,15 @@ def groups(game: str, bots: Sequence[str], roles: dict[str, str | None]) -> list
     return out
 
 
-def decide(game: str, bots: Sequence[str], roles: dict[str, str | None],
-           finished: Sequence[GameRecord], games_per_pair: int, top: int,
-           confidence: float) -> list[tuple[Group, Settlement]]:
+def decide(
+    game: str,
+    bots: Sequence[str],
+    roles: dict[str, str | None],
+    finished: Sequence[GameRecord],
+    games_per_pair: int,
+    top: int,
+    confidence: float,
+) -> list[tuple[Group, Settlement]]:
     """Each group's settlement from the finished games of complete rounds."""
     from botarena.tournament.ranking import counted_games, default_rank_by
 
@@ -96,8 +103,9 @@ def settled(decisions: Sequence[tuple[Group, Settlement]]) -> bool:
     return all(decision.settled for group, decision in decisions if len(group.bots) > 1)
 
 
-def describe(decisions: Sequence[tuple[Group, Settlement]], rounds: int, max_rounds: int
-             ) -> list[str]:
+def describe(
+    decisions: Sequence[tuple[Group, Settlement]], rounds: int, max_rounds: int
+) -> list[str]:
     """Lines for the standings: the stopping decision and its evidence."""
     lines = []
     for group, decision in decisions:
@@ -107,17 +115,26 @@ def describe(decisions: Sequence[tuple[Group, Settlement]], rounds: int, max_rou
         if decision.rounds < MIN_ROUNDS:
             state = f"not settled yet ({decision.rounds} complete rounds; needs {MIN_ROUNDS})"
         elif decision.settled:
-            state = (f"settled after {decision.rounds} rounds: the top {decision.top} order"
-                     f" has probability {decision.probability:.3f}"
-                     f" >= {decision.confidence:g}")
+            state = (
+                f"settled after {decision.rounds} rounds: the top {decision.top} order"
+                f" has probability {decision.probability:.3f}"
+                f" >= {decision.confidence:g}"
+            )
         else:
-            ended = (f"not settled (stopped at the maximum of {max_rounds} rounds)"
-                     if rounds >= max_rounds else "not settled yet")
-            state = (f"{ended}: the top {decision.top} order has probability"
-                     f" {decision.probability:.3f} < {decision.confidence:g}"
-                     f" after {decision.rounds} rounds")
+            ended = (
+                f"not settled (stopped at the maximum of {max_rounds} rounds)"
+                if rounds >= max_rounds
+                else "not settled yet"
+            )
+            state = (
+                f"{ended}: the top {decision.top} order has probability"
+                f" {decision.probability:.3f} < {decision.confidence:g}"
+                f" after {decision.rounds} rounds"
+            )
         lines.append(f"adaptive · {who}{state}")
         for pair in decision.neighbours:
-            lines.append(f"  {pair.better} above {pair.worse}: mean difference"
-                         f" {pair.difference:+.4g} a round, probability {pair.probability:.3f}")
+            lines.append(
+                f"  {pair.better} above {pair.worse}: mean difference"
+                f" {pair.difference:+.4g} a round, probability {pair.probability:.3f}"
+            )
     return lines

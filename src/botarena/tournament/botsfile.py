@@ -64,8 +64,10 @@ class _Lines:
         """The line where the index-th table sets `key`, else the table's header line."""
         start = self.table(index)
         end = self.tables[index + 1] if index + 1 < len(self.tables) else len(self.lines) + 1
-        pattern = re.compile(rf"\s*(\"{re.escape(key)}\"|'{re.escape(key)}'|{re.escape(key)})"
-                             r"\s*=")
+        pattern = re.compile(
+            rf"\s*(\"{re.escape(key)}\"|'{re.escape(key)}'|{re.escape(key)})"
+            r"\s*="
+        )
         for number in range(start, end):
             if pattern.match(self.lines[number - 1]):
                 return number
@@ -91,19 +93,24 @@ def load_bots_file(path: Path) -> list[BotEntry]:
     lines = _Lines(text)
     unknown = [key for key in document if key != "bot"]
     if unknown:
-        raise BotsFileError(f"{path}:{_top_line(text, unknown[0])}: unknown top-level key"
-                            f" {unknown[0]!r} (a bots file holds [[bot]] tables)")
+        raise BotsFileError(
+            f"{path}:{_top_line(text, unknown[0])}: unknown top-level key"
+            f" {unknown[0]!r} (a bots file holds [[bot]] tables)"
+        )
     tables = document.get("bot")
     if not isinstance(tables, list) or not tables:
-        raise BotsFileError(f"{path}:1: no bots: add [[bot]] tables with a name and a command"
-                            " or source")
+        raise BotsFileError(
+            f"{path}:1: no bots: add [[bot]] tables with a name and a command or source"
+        )
     entries: list[BotEntry] = []
     seen: dict[str, int] = {}
     for index, table in enumerate(tables):
         entry = _entry(path, lines, index, table)
         if entry.name in seen:
-            raise BotsFileError(f"{path}:{lines.key(index, 'name')}: bot name {entry.name!r} is"
-                                f" already used on line {seen[entry.name]}")
+            raise BotsFileError(
+                f"{path}:{lines.key(index, 'name')}: bot name {entry.name!r} is"
+                f" already used on line {seen[entry.name]}"
+            )
         seen[entry.name] = lines.key(index, "name")
         entries.append(entry)
     return entries
@@ -125,17 +132,20 @@ def _entry(path: Path, lines: _Lines, index: int, table: Any) -> BotEntry:
         raise BotsFileError(f"{where}: each bot must be a [[bot]] table")
     for key, value in table.items():
         if key not in KEYS:
-            raise BotsFileError(f"{path}:{lines.key(index, key)}: unknown key {key!r} in"
-                                f" [[bot]] (known: {', '.join(KEYS)})")
+            raise BotsFileError(
+                f"{path}:{lines.key(index, key)}: unknown key {key!r} in"
+                f" [[bot]] (known: {', '.join(KEYS)})"
+            )
         if not isinstance(value, str) or not value.strip():
-            raise BotsFileError(f"{path}:{lines.key(index, key)}: {key} must be a non-empty"
-                                " string")
+            raise BotsFileError(f"{path}:{lines.key(index, key)}: {key} must be a non-empty string")
     if "name" not in table:
         raise BotsFileError(f"{where}: this [[bot]] has no name")
     name = table["name"]
     if not NAME.fullmatch(name):
-        raise BotsFileError(f"{path}:{lines.key(index, 'name')}: bot name {name!r} may hold"
-                            " only letters, digits and _ . + - (not first)")
+        raise BotsFileError(
+            f"{path}:{lines.key(index, 'name')}: bot name {name!r} may hold"
+            " only letters, digits and _ . + - (not first)"
+        )
     if ("command" in table) == ("source" in table):
         line = lines.key(index, "source" if "source" in table else "name")
         what = "both a command and a source" if "command" in table else "no command or source"
@@ -145,22 +155,28 @@ def _entry(path: Path, lines: _Lines, index: int, table: Any) -> BotEntry:
     if "source" in table:
         source = _absolute(folder, table["source"])
         if not source.is_file():
-            raise BotsFileError(f"{path}:{lines.key(index, 'source')}: bot {name!r}: source"
-                                f" {source} does not exist")
+            raise BotsFileError(
+                f"{path}:{lines.key(index, 'source')}: bot {name!r}: source {source} does not exist"
+            )
     if "workdir" in table:
         workdir = _absolute(folder, table["workdir"])
         if not workdir.is_dir():
-            raise BotsFileError(f"{path}:{lines.key(index, 'workdir')}: bot {name!r}: workdir"
-                                f" {workdir} is not a folder")
+            raise BotsFileError(
+                f"{path}:{lines.key(index, 'workdir')}: bot {name!r}: workdir"
+                f" {workdir} is not a folder"
+            )
     command = None
     if "command" in table:
         try:
             command = _resolve_command(table["command"], folder)
         except ValueError as exc:
-            raise BotsFileError(f"{path}:{lines.key(index, 'command')}: bot {name!r}: command"
-                                f" {table['command']!r}: {exc}") from None
-    return BotEntry(name=name, command=command, workdir=workdir, source=source,
-                    role=table.get("role"))
+            raise BotsFileError(
+                f"{path}:{lines.key(index, 'command')}: bot {name!r}: command"
+                f" {table['command']!r}: {exc}"
+            ) from None
+    return BotEntry(
+        name=name, command=command, workdir=workdir, source=source, role=table.get("role")
+    )
 
 
 def _resolve_command(command: str, folder: Path) -> str:

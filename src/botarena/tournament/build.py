@@ -73,25 +73,56 @@ def _native(folder: Path, source: str) -> list[str]:
 
 
 LANGUAGES: dict[str, Language] = {
-    ".py": Language("Python", "python3", (),
-                    lambda d, s: [sys.executable, "-m", "py_compile", _here(s)],
-                    lambda d, s: [sys.executable, str(d / s)]),
-    ".c": Language("C", "gcc", ("gcc",),
-                   lambda d, s: [_tool("gcc"), "-O2", "-o", _here(Path(s).stem), _here(s),
-                                 "-lm"], _native),
-    ".cpp": Language("C++", "g++", ("g++",),
-                     lambda d, s: [_tool("g++"), "-O2", "-o", _here(Path(s).stem),
-                                   _here(s)], _native),
-    ".java": Language("Java", "default-jdk-headless", ("javac", "java"),
-                      lambda d, s: [_tool("javac"), "-encoding", "UTF-8", "-d", ".",
-                                    _here(s)],
-                      lambda d, s: [_tool("java"), "-cp", str(d), Path(s).stem]),
-    ".rs": Language("Rust", "rustc", ("rustc",),
-                    lambda d, s: [_tool("rustc"), "--edition", "2021", "-O", "-o",
-                                  _here(Path(s).stem), _here(s)], _native),
-    ".go": Language("Go", "golang-go", ("go",),
-                    lambda d, s: [_tool("go"), "build", "-o", _here(Path(s).stem),
-                                  _here(s)], _native),
+    ".py": Language(
+        "Python",
+        "python3",
+        (),
+        lambda d, s: [sys.executable, "-m", "py_compile", _here(s)],
+        lambda d, s: [sys.executable, str(d / s)],
+    ),
+    ".c": Language(
+        "C",
+        "gcc",
+        ("gcc",),
+        lambda d, s: [_tool("gcc"), "-O2", "-o", _here(Path(s).stem), _here(s), "-lm"],
+        _native,
+    ),
+    ".cpp": Language(
+        "C++",
+        "g++",
+        ("g++",),
+        lambda d, s: [_tool("g++"), "-O2", "-o", _here(Path(s).stem), _here(s)],
+        _native,
+    ),
+    ".java": Language(
+        "Java",
+        "default-jdk-headless",
+        ("javac", "java"),
+        lambda d, s: [_tool("javac"), "-encoding", "UTF-8", "-d", ".", _here(s)],
+        lambda d, s: [_tool("java"), "-cp", str(d), Path(s).stem],
+    ),
+    ".rs": Language(
+        "Rust",
+        "rustc",
+        ("rustc",),
+        lambda d, s: [
+            _tool("rustc"),
+            "--edition",
+            "2021",
+            "-O",
+            "-o",
+            _here(Path(s).stem),
+            _here(s),
+        ],
+        _native,
+    ),
+    ".go": Language(
+        "Go",
+        "golang-go",
+        ("go",),
+        lambda d, s: [_tool("go"), "build", "-o", _here(Path(s).stem), _here(s)],
+        _native,
+    ),
 }
 LANGUAGES[".cc"] = LANGUAGES[".cpp"]
 
@@ -102,12 +133,20 @@ def language_of(source: Path) -> Language:
         return LANGUAGES[source.suffix.lower()]
     except KeyError:
         known = ", ".join(sorted(LANGUAGES))
-        raise BuildError(f"{source}: cannot build a {source.suffix or 'extension-less'} file"
-                         f" (known extensions: {known})") from None
+        raise BuildError(
+            f"{source}: cannot build a {source.suffix or 'extension-less'} file"
+            f" (known extensions: {known})"
+        ) from None
 
 
-def run_tool(argv: list[str], cwd: Path, *, timeout: float, env: dict[str, str] | None = None,
-             writable: tuple[Path, ...] = ()) -> tuple[int | None, str]:
+def run_tool(
+    argv: list[str],
+    cwd: Path,
+    *,
+    timeout: float,
+    env: dict[str, str] | None = None,
+    writable: tuple[Path, ...] = (),
+) -> tuple[int | None, str]:
     """Run one compiler in `cwd`; returns (exit code, its stdout and stderr together), the
     code None when it ran past `timeout` seconds. `env` holds only the variables the build
     adds to the environment; `writable` names the folders the compiler must write to besides
@@ -117,12 +156,19 @@ def run_tool(argv: list[str], cwd: Path, *, timeout: float, env: dict[str, str] 
     `writable`."""
     from botarena.core import sandbox
 
-    limits = sandbox.Sandbox(memory_mib=BUILD_MEMORY_MIB, processes=BUILD_PROCESSES,
-                             file_size_mib=256)
+    limits = sandbox.Sandbox(
+        memory_mib=BUILD_MEMORY_MIB, processes=BUILD_PROCESSES, file_size_mib=256
+    )
     try:
-        done = sandbox.run(_visible(argv), cwd=str(cwd),
-                           writable=[str(cwd), *map(str, writable)], timeout=timeout,
-                           env=env, sandbox=limits, output_cap=OUTPUT_CAP_BYTES + 1)
+        done = sandbox.run(
+            _visible(argv),
+            cwd=str(cwd),
+            writable=[str(cwd), *map(str, writable)],
+            timeout=timeout,
+            env=env,
+            sandbox=limits,
+            output_cap=OUTPUT_CAP_BYTES + 1,
+        )
     except subprocess.TimeoutExpired as late:  # what it said before it was stopped
         return None, _said(late.output, late.stderr, cwd)
     except OSError as exc:
@@ -152,23 +198,33 @@ def _visible(argv: list[str]) -> list[str]:
     if Path(argv[0]).name != "rustc" or "/.cargo/" not in argv[0]:
         return argv
     try:
-        sysroot = subprocess.run([argv[0], "--print", "sysroot"], capture_output=True,
-                                 text=True, timeout=60, check=True).stdout.strip()
+        sysroot = subprocess.run(
+            [argv[0], "--print", "sysroot"], capture_output=True, text=True, timeout=60, check=True
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return argv
     return [str(Path(sysroot) / "bin" / "rustc"), "--sysroot", sysroot, *argv[1:]]
 
 
-def _run(argv: list[str], cwd: Path, *, timeout: float,
-         env: dict[str, str] | None = None) -> tuple[int | None, str]:
+def _run(
+    argv: list[str], cwd: Path, *, timeout: float, env: dict[str, str] | None = None
+) -> tuple[int | None, str]:
     """Run a command in its own process group with `env` added to this process's
     environment, output captured; past `timeout` the whole group is killed (a compiler's own
     children too) and the code is None."""
+    from botarena.core.sandbox import become_subreaper
+
+    become_subreaper()  # what the tool leaves (bubblewrap's own processes) comes to us
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, env={**os.environ, **(env or {})},
-                                stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     except OSError as exc:
         return 127, f"cannot run {argv[0]}: {exc}"
     status: int | None
@@ -200,8 +256,9 @@ def read_source(source: Path, max_bytes: int = SOURCE_LIMIT_BYTES) -> bytes:
     folder = source.parent.resolve()
     real = source.resolve()
     if real.parent != folder and folder not in real.parents:
-        raise ValueError(f"the source is a link out of its folder ({source.name} -> {real}):"
-                         " refused, not read")
+        raise ValueError(
+            f"the source is a link out of its folder ({source.name} -> {real}): refused, not read"
+        )
     fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -212,8 +269,9 @@ def read_source(source: Path, max_bytes: int = SOURCE_LIMIT_BYTES) -> bytes:
     return code
 
 
-def build_bot(source: Path, cache_dir: Path, *, name: str,
-              max_bytes: int = SOURCE_LIMIT_BYTES) -> str:
+def build_bot(
+    source: Path, cache_dir: Path, *, name: str, max_bytes: int = SOURCE_LIMIT_BYTES
+) -> str:
     """Build `source` (once: the output is kept under `cache_dir` by the hash of the source
     and recipe) and return the command line that runs the built bot, a `play` bot spec.
     Raises BuildError, one block naming bot, source and language with the compiler's message,
@@ -222,8 +280,14 @@ def build_bot(source: Path, cache_dir: Path, *, name: str,
     source = Path(source).absolute()
     language = language_of(source)
     if language.name == "Java" and not source.stem.isidentifier():
-        raise BuildError(_block(name, source, language, f"{source.stem!r} is not a Java class"
-                                " name: the source's name must be one"))
+        raise BuildError(
+            _block(
+                name,
+                source,
+                language,
+                f"{source.stem!r} is not a Java class name: the source's name must be one",
+            )
+        )
     try:
         code = read_source(source, max_bytes)
     except OSError as exc:
@@ -253,14 +317,21 @@ def _build(language: Language, code: bytes, source: Path, target: Path, name: st
         if language.name == "Go":
             go_cache = target.parent / ".go-cache"
             go_cache.mkdir(exist_ok=True)
-            env = {"GOCACHE": str(go_cache), "GOTOOLCHAIN": "local", "GOPROXY": "off",
-                   "GO111MODULE": "off", "GOPATH": str(target.parent / ".go-path")}
+            env = {
+                "GOCACHE": str(go_cache),
+                "GOTOOLCHAIN": "local",
+                "GOPROXY": "off",
+                "GO111MODULE": "off",
+                "GOPATH": str(target.parent / ".go-path"),
+            }
             writable = (go_cache,)
-        status, output = run_tool(argv, work, timeout=BUILD_TIMEOUT_S, env=env,
-                                  writable=writable)
+        status, output = run_tool(argv, work, timeout=BUILD_TIMEOUT_S, env=env, writable=writable)
         if status != 0:
-            what = (f"the compiler ran past {BUILD_TIMEOUT_S} s and was stopped"
-                    if status is None else f"exit status {status}")
+            what = (
+                f"the compiler ran past {BUILD_TIMEOUT_S} s and was stopped"
+                if status is None
+                else f"exit status {status}"
+            )
             raise BuildError(_block(name, source, language, output, argv=argv, status=what))
         try:
             work.rename(target)
@@ -277,26 +348,54 @@ def _ensure_tools(language: Language, name: str, source: Path) -> None:
     if not missing:
         return
     if os.geteuid() != 0:
-        raise BuildError(_block(name, source, language,
-                                f"{', '.join(missing)} not found: install the Debian package"
-                                f" {language.package} (apt-get install {language.package})"))
+        raise BuildError(
+            _block(
+                name,
+                source,
+                language,
+                f"{', '.join(missing)} not found: install the Debian package"
+                f" {language.package} (apt-get install {language.package})",
+            )
+        )
     lock = ["-o", "DPkg::Lock::Timeout=300"]
     env = {"DEBIAN_FRONTEND": "noninteractive"}
-    for argv in (["apt-get", *lock, "update", "-qq"],
-                 ["apt-get", *lock, "install", "-y", "-qq", language.package]):
+    for argv in (
+        ["apt-get", *lock, "update", "-qq"],
+        ["apt-get", *lock, "install", "-y", "-qq", language.package],
+    ):
         status, output = _run(argv, Path("/"), timeout=INSTALL_TIMEOUT_S, env=env)
         if status != 0:
-            raise BuildError(_block(name, source, language, output, argv=argv,
-                                    status=f"installing {language.package} failed"))
+            raise BuildError(
+                _block(
+                    name,
+                    source,
+                    language,
+                    output,
+                    argv=argv,
+                    status=f"installing {language.package} failed",
+                )
+            )
     still = [tool for tool in language.tools if shutil.which(tool) is None]
     if still:
-        raise BuildError(_block(name, source, language,
-                                f"{', '.join(still)} still missing after installing"
-                                f" {language.package}"))
+        raise BuildError(
+            _block(
+                name,
+                source,
+                language,
+                f"{', '.join(still)} still missing after installing {language.package}",
+            )
+        )
 
 
-def _block(name: str, source: Path, language: Language, message: str, *,
-           argv: list[str] | None = None, status: str | None = None) -> str:
+def _block(
+    name: str,
+    source: Path,
+    language: Language,
+    message: str,
+    *,
+    argv: list[str] | None = None,
+    status: str | None = None,
+) -> str:
     """The error block an author reads: what failed, the command, the tool's own words."""
     lines = message.rstrip().splitlines() or ["(no message)"]
     if len(lines) > MESSAGE_LINES:

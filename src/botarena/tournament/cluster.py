@@ -45,16 +45,17 @@ class DaskExecutor:
         try:
             from distributed import Client
         except ImportError:
-            raise ClusterError("--dask needs Dask distributed: pip install 'botarena[cluster]'"
-                               ) from None
+            raise ClusterError(
+                "--dask needs Dask distributed: pip install 'botarena[cluster]'"
+            ) from None
         _probe(address, connect_timeout_s)
         try:
-            self.client = Client(address, timeout=f"{connect_timeout_s}s",
-                                 set_as_default=False)
+            self.client = Client(address, timeout=f"{connect_timeout_s}s", set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
-            raise ClusterError(f"--dask {address}: cannot reach the scheduler"
-                               f" ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
-                               ) from None
+            raise ClusterError(
+                f"--dask {address}: cannot reach the scheduler"
+                f" ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"
+            ) from None
         try:
             self.client.wait_for_workers(1, timeout=connect_timeout_s)
         except (TimeoutError, OSError):

@@ -16,21 +16,39 @@ SEED = 2026
 
 TOURNAMENTS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
     ("demo-amazes", "amazes", ("builtin:amazes/explorer", "builtin:amazes/random"), 2),
-    ("demo-ants", "ants", ("builtin:ants/greedy", "builtin:ants/swarm",
-                           "builtin:ants/random"), 1),
-    ("demo-falldown", "falldown", ("builtin:falldown/hunter", "builtin:falldown/random",
-                                   "hunter2=builtin:falldown/hunter",
-                                   "random2=builtin:falldown/random"), 1),
-    ("demo-labyrinth", "labyrinth", ("builtin:labyrinth/cartographer",
-                                     "builtin:labyrinth/wallfollower",
-                                     "builtin:labyrinth/warden", "builtin:labyrinth/static"), 1),
+    ("demo-ants", "ants", ("builtin:ants/greedy", "builtin:ants/swarm", "builtin:ants/random"), 1),
+    (
+        "demo-falldown",
+        "falldown",
+        (
+            "builtin:falldown/hunter",
+            "builtin:falldown/random",
+            "hunter2=builtin:falldown/hunter",
+            "random2=builtin:falldown/random",
+        ),
+        1,
+    ),
+    (
+        "demo-labyrinth",
+        "labyrinth",
+        (
+            "builtin:labyrinth/cartographer",
+            "builtin:labyrinth/wallfollower",
+            "builtin:labyrinth/warden",
+            "builtin:labyrinth/static",
+        ),
+        1,
+    ),
 )
 """(tournament, game, bots, games per pairing): 4 + 3 + 4 + 4 games, about half a minute
 on one core."""
 
 
-def demo(workers: Annotated[int | None, typer.Option(
-        help="worker processes (default: one per core)")] = None) -> None:
+def demo(
+    workers: Annotated[
+        int | None, typer.Option(help="worker processes (default: one per core)")
+    ] = None,
+) -> None:
     """A short tournament of each game with its built-in bots into ./botarena-demo.db and
     ./replays/, then the standings and the commands to look further."""
     from rich.console import Console
@@ -54,9 +72,14 @@ def demo(workers: Annotated[int | None, typer.Option(
                 tournament = store.tournament(name)
                 if tournament is None:
                     tournament, _ = create(
-                        store, name, rules, [parse_bot_option(rules, b) for b in bots],
+                        store,
+                        name,
+                        rules,
+                        [parse_bot_option(rules, b) for b in bots],
                         Settings(games_per_pair=per_pair, seed=SEED, replay_dir=Path("replays")),
-                        Path(".botarena-build"), print)
+                        Path(".botarena-build"),
+                        print,
+                    )
                 play_with_progress(store, tournament, executor)
                 table, _, _ = current_standings(store, tournament, None)
                 print_standings(tournament, table)
@@ -64,11 +87,13 @@ def demo(workers: Annotated[int | None, typer.Option(
         executor.shutdown()
     db = "--db sqlite:///botarena-demo.db"
     console.print("\nLook further:", highlight=False)
-    for line in (f"botarena tournament list {db}",
-                 f"botarena tournament standings demo-ants {db}",
-                 f"botarena tournament games demo-amazes {db}",
-                 f"botarena tournament cross-table demo-amazes {db}",
-                 "botarena verify replays/demo-amazes/<a replay>.json.gz",
-                 "botarena tournament new NAME --game amazes --bot builtin:amazes/explorer"
-                 " --bot ./mybot   (docs/tournaments.md)"):
+    for line in (
+        f"botarena tournament list {db}",
+        f"botarena tournament standings demo-ants {db}",
+        f"botarena tournament games demo-amazes {db}",
+        f"botarena tournament cross-table demo-amazes {db}",
+        "botarena verify replays/demo-amazes/<a replay>.json.gz",
+        "botarena tournament new NAME --game amazes --bot builtin:amazes/explorer"
+        " --bot ./mybot   (docs/tournaments.md)",
+    ):
         console.print(f"  {line}", highlight=False, markup=False)

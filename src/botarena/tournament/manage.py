@@ -8,14 +8,16 @@ whose source does not build is left out with the compiler's message and the rest
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 from botarena import check_options
 from botarena.core.game import Game
-from botarena.tournament import schedule
+from botarena.tournament import ladder, schedule
 from botarena.tournament.runner import plan_of
 from botarena.tournament.store import Bot, Store, Tournament
 
@@ -71,8 +73,9 @@ def _known_role(rules: Game, player: Any) -> str | None:
     return None
 
 
-def check_bot(rules: Game, request: BotRequest, build_dir: Path,
-              on_build_error: Callable[[str], None]) -> tuple[str, str, str | None] | None:
+def check_bot(
+    rules: Game, request: BotRequest, build_dir: Path, on_build_error: Callable[[str], None]
+) -> tuple[str, str, str | None] | None:
     """(name, spec, role) of a runnable bot; None when its source did not build (the
     message went to `on_build_error`); TournamentError for anything else wrong."""
     from botarena.core.spec import BotSpecError, make_player
@@ -82,8 +85,7 @@ def check_bot(rules: Game, request: BotRequest, build_dir: Path,
         from botarena.tournament.build import BuildError, build_bot
 
         try:
-            spec = build_bot(request.source, build_dir, name=request.name or
-                             request.source.stem)
+            spec = build_bot(request.source, build_dir, name=request.name or request.source.stem)
         except BuildError as exc:
             on_build_error(str(exc))
             return None
@@ -99,9 +101,11 @@ def check_bot(rules: Game, request: BotRequest, build_dir: Path,
     if words:
         if role is None:
             known = " or ".join(sorted({r.replace(" ", "-") for r in words.values()}))
-            raise TournamentError(f"bot {name}: its role is not known; give it as"
-                                  f" --bot {known.split(' or ')[0]}:{name}=SPEC or `role` in"
-                                  f" the bots file ({known})")
+            raise TournamentError(
+                f"bot {name}: its role is not known; give it as"
+                f" --bot {known.split(' or ')[0]}:{name}=SPEC or `role` in"
+                f" the bots file ({known})"
+            )
         if role.lower() not in words:
             raise TournamentError(f"bot {name}: unknown role {role!r}")
         role = words[role.lower()]
@@ -125,6 +129,73 @@ class Settings:
     top: int = 5
     confidence: float = 0.95
     max_rounds: int = 100
+    seats_range: tuple[int, int] | None = None
+    test_every: float | None = None
+
+
+def map_files(paths: Sequence[Path | str]) -> list[str]:
+    """--maps: official maps (GAME:NAME) and files as given, folders as their `*.map`
+    files (sorted); files as absolute paths."""
+    from botarena.core.maps import split_map_name
+
+    found: list[str] = []
+    for path in paths:
+        if split_map_name(str(path)):
+            found.append(str(path))
+        elif Path(path).is_dir():
+            inside = sorted(Path(path).glob("*.map"))
+            if not inside:
+                raise TournamentError(f"--maps {path}: a folder without .map files")
+            found += [str(m.resolve()) for m in inside]
+        else:
+            found.append(str(Path(path).resolve()))
+    return found
+
+
+def _ladder_plan(rules: Game, settings: Settings) -> dict[str, Any]:
+    """A ladder's plan: seats (a number or a range), the maps with their player counts (each
+    game fills a map drawn first), the test-competition period."""
+    from botarena.core.rules import GameError
+
+    info = rules.info
+    low, high = settings.seats_range or (settings.seats or info.min_seats,) * 2
+    map_players = []
+    for path in map_files(settings.maps):
+        if rules.load_map is None:
+            raise TournamentError(f"--maps: {info.name} takes no map file")
+        try:
+            loaded = rules.read_map(path)
+        except (GameError, OSError) as exc:
+            raise TournamentError(f"--maps {path}: {exc}") from None
+        players = getattr(loaded, "players", None) or low
+        if not low <= players <= high and (settings.seats or settings.seats_range):
+            continue  # outside the seats asked for: not drawn
+        map_players.append([path, players])
+    if settings.maps and not map_players:
+        raise TournamentError(f"--maps: no map for {low}-{high} players")
+    for seats in (low, high):
+        if not info.min_seats <= seats <= info.max_seats:
+            raise TournamentError(
+                f"--seats {seats}: {info.name} has {info.min_seats} to {info.max_seats} seats"
+            )
+    if low > high:
+        raise TournamentError(f"--seats {low}-{high}: the smaller number first")
+    if settings.test_every is not None and not settings.test_every > 0:
+        raise TournamentError("--test-every must be a positive number of hours")
+    seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**31)
+    return {
+        "seed": seed,
+        "seats": low,
+        "seats_range": [low, high],
+        "games_per_pair": 1,
+        "maps": [m[0] for m in map_players],
+        "map_players": map_players,
+        "rounds": 0,
+        "role_names": [],
+        "game": info.name,
+        "test_every": settings.test_every,
+        "deadline": None,
+    }
 
 
 def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[str, Any]]:
@@ -132,63 +203,89 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
     kind = settings.schedule or ("roles" if info.turn_model == "roles" else "round-robin")
     if kind not in schedule.SCHEDULES:
         raise TournamentError(f"--schedule {kind!r}: not one of {', '.join(schedule.SCHEDULES)}")
+    if kind == "ladder":
+        if info.turn_model == "roles":
+            raise TournamentError(f"--schedule ladder: {info.name} is a role game")
+        return kind, _ladder_plan(rules, settings)
+    if settings.seats_range or settings.test_every is not None:
+        raise TournamentError("--seats MIN-MAX and --test-every are for --schedule ladder")
     if kind != "adaptive" and (kind == "roles") != (info.turn_model == "roles"):
-        raise TournamentError(f"--schedule {kind}: {info.name} is"
-                              f"{'' if info.turn_model == 'roles' else ' not'} a role game"
-                              f"{' (use roles)' if info.turn_model == 'roles' else ''}")
+        raise TournamentError(
+            f"--schedule {kind}: {info.name} is"
+            f"{'' if info.turn_model == 'roles' else ' not'} a role game"
+            f"{' (use roles)' if info.turn_model == 'roles' else ''}"
+        )
     if settings.games_per_pair < 1:
         raise TournamentError("--games-per-pair must be at least 1")
-    maps = [str(Path(m).resolve()) for m in settings.maps]
+    from botarena.core.maps import split_map_name
+    from botarena.core.rules import GameError
+
+    maps = [str(m) if split_map_name(str(m)) else str(Path(m).resolve()) for m in settings.maps]
     seats = settings.seats
     for path in maps:
-        if rules.load_map is None:
-            raise TournamentError(f"--maps: {info.name} takes no map file")
-        from botarena.core.rules import GameError
-
         try:
-            loaded = rules.load_map(path)
+            loaded = rules.read_map(path)
         except (GameError, OSError) as exc:
             raise TournamentError(f"--maps {path}: {exc}") from None
         players = getattr(loaded, "players", None)
         if seats is None and players:
             seats = players
         if players and players != seats:
-            raise TournamentError(f"--maps {path}: a {players}-player map, the games have"
-                                  f" {seats} seats")
+            raise TournamentError(
+                f"--maps {path}: a {players}-player map, the games have {seats} seats"
+            )
     if seats is None:
         every_bot = kind == "round-robin" or (kind == "adaptive" and info.turn_model != "roles")
-        seats = max(info.min_seats, min(info.max_seats, bot_count)) if every_bot else (
-            info.min_seats)
+        seats = (
+            max(info.min_seats, min(info.max_seats, bot_count)) if every_bot else (info.min_seats)
+        )
     if not info.min_seats <= seats <= info.max_seats:
-        raise TournamentError(f"--seats {seats}: {info.name} has {info.min_seats} to"
-                              f" {info.max_seats} seats")
+        raise TournamentError(
+            f"--seats {seats}: {info.name} has {info.min_seats} to {info.max_seats} seats"
+        )
     if kind == "adaptive":
         if settings.top < 1:
             raise TournamentError("--top must be at least 1")
         if not 0.5 <= settings.confidence < 1:
-            raise TournamentError(f"--confidence {settings.confidence:g}: must be at least"
-                                  " 0.5 and below 1")
+            raise TournamentError(
+                f"--confidence {settings.confidence:g}: must be at least 0.5 and below 1"
+            )
         if settings.max_rounds < 3:
-            raise TournamentError("--max-rounds must be at least 3 (a round's spread needs"
-                                  " three)")
+            raise TournamentError("--max-rounds must be at least 3 (a round's spread needs three)")
     if kind == "swiss":
         if seats != 2:
             raise TournamentError("--schedule swiss pairs bots: 2-seat games only")
         if settings.rounds < 1:
             raise TournamentError("--schedule swiss needs --rounds N (N >= 1)")
-    seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(
-        2**31)
-    role_names = ([s.lower() for s in info.seat_names] if info.turn_model == "roles"
-                  and kind in ("roles", "adaptive") else [])
-    return kind, {"seed": seed, "seats": seats, "games_per_pair": settings.games_per_pair,
-                  "maps": maps, "rounds": settings.rounds, "role_names": role_names,
-                  "game": info.name, "top": settings.top, "confidence": settings.confidence,
-                  "max_rounds": settings.max_rounds}
+    seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**31)
+    role_names = (
+        [s.lower() for s in info.seat_names]
+        if info.turn_model == "roles" and kind in ("roles", "adaptive")
+        else []
+    )
+    return kind, {
+        "seed": seed,
+        "seats": seats,
+        "games_per_pair": settings.games_per_pair,
+        "maps": maps,
+        "rounds": settings.rounds,
+        "role_names": role_names,
+        "game": info.name,
+        "top": settings.top,
+        "confidence": settings.confidence,
+        "max_rounds": settings.max_rounds,
+    }
 
 
-def create(store: Store, name: str, rules: Game, requests: Sequence[BotRequest],
-           settings: Settings, build_dir: Path, on_build_error: Callable[[str], None]
-           ) -> tuple[Tournament, int]:
+def create(
+    store: Store,
+    name: str,
+    rules: Game,
+    requests: Sequence[BotRequest],
+    settings: Settings,
+    build_dir: Path,
+    on_build_error: Callable[[str], None],
+) -> tuple[Tournament, int]:
     """A new tournament with its bots and first round, in one transaction; returns it and
     the number of games scheduled."""
     if not name or "/" in name:
@@ -209,15 +306,32 @@ def create(store: Store, name: str, rules: Game, requests: Sequence[BotRequest],
         if names.count(bot_name) > 1:
             raise TournamentError(f"two bots are named {bot_name!r}: name them NAME=SPEC")
     kind, plan = _plan(rules, settings, len(checked))
-    if len(checked) < plan["seats"] and kind != "roles":
-        raise TournamentError(f"{len(checked)} bot(s) for {plan['seats']}-seat games:"
-                              " not enough to play")
+    if len(checked) < plan["seats"] and kind not in ("roles", "ladder"):
+        raise TournamentError(
+            f"{len(checked)} bot(s) for {plan['seats']}-seat games: not enough to play"
+        )
     with store.transaction() as conn:
-        tournament = store.create(conn, name, rules.name, kind, plan, settings.options or {},
-                                  str(settings.replay_dir.resolve()))
+        tournament = store.create(
+            conn,
+            name,
+            rules.name,
+            kind,
+            plan,
+            settings.options or {},
+            str(settings.replay_dir.resolve()),
+        )
         for request, (bot_name, spec, role) in checked:
-            store.add_bot(conn, tournament, bot_name, spec, role, _path(request.workdir),
-                          _path(request.source))
+            added = store.add_bot(
+                conn,
+                tournament,
+                bot_name,
+                spec,
+                role,
+                _path(request.workdir),
+                _path(request.source),
+            )
+            if kind == "ladder":
+                ladder.join(conn, tournament, added.name, added.label)
         scheduled = _schedule_more(store, conn, tournament)
     return tournament, scheduled
 
@@ -233,20 +347,35 @@ def _schedule_more(store: Store, conn: Any, tournament: Tournament) -> int:
     if tournament.schedule == "swiss" and rows:
         return 0
     current = store.bots(tournament, conn=conn)
-    planned = [schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
-               for row in rows if row.status != "void"]
-    added = schedule.next_round(tournament.schedule, plan_of(tournament),
-                                [schedule.Entrant(b.label, b.role) for b in current],
-                                planned, [])
+    planned = [
+        schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
+        for row in rows
+        if row.status != "void"
+    ]
+    added = schedule.next_round(
+        tournament.schedule,
+        plan_of(tournament),
+        [schedule.Entrant(b.label, b.role) for b in current],
+        planned,
+        [],
+    )
     return store.add_games(conn, tournament, added)
 
 
-def put_bot(store: Store, tournament: Tournament, rules: Game, request: BotRequest,
-            build_dir: Path, on_build_error: Callable[[str], None], *, update: bool
-            ) -> tuple[Bot, int] | None:
+def put_bot(
+    store: Store,
+    tournament: Tournament,
+    rules: Game,
+    request: BotRequest,
+    build_dir: Path,
+    on_build_error: Callable[[str], None],
+    *,
+    update: bool,
+) -> tuple[Bot, int] | None:
     """Add a bot (`update` False; its name must be new) or a new version of one (`update`
     True; the name must exist). Returns the bot and the games scheduled for it, or None if
     its source did not build."""
+    refuse_if_frozen(tournament)
     checked = check_bot(rules, request, build_dir, on_build_error)
     if checked is None:
         return None
@@ -255,9 +384,32 @@ def put_bot(store: Store, tournament: Tournament, rules: Game, request: BotReque
     if update and name not in existing:
         raise TournamentError(f"tournament {tournament.name!r} has no bot {name!r}")
     if not update and name in existing:
-        raise TournamentError(f"tournament {tournament.name!r} already has a bot {name!r}"
-                              " (update-bot replaces it)")
+        raise TournamentError(
+            f"tournament {tournament.name!r} already has a bot {name!r} (update-bot replaces it)"
+        )
     with store.transaction() as conn:
-        bot = store.add_bot(conn, tournament, name, spec, role, _path(request.workdir),
-                            _path(request.source))
+        bot = store.add_bot(
+            conn, tournament, name, spec, role, _path(request.workdir), _path(request.source)
+        )
+        if tournament.schedule == "ladder":
+            ladder.join(conn, tournament, bot.name, bot.label)
         return bot, _schedule_more(store, conn, tournament)
+
+
+def refuse_if_frozen(tournament: Tournament, now: float | None = None) -> None:
+    """After a ladder's deadline (tournament stage) no bot is added or updated."""
+    stage = tournament.plan.get("stage")
+    if stage is not None:
+        raise TournamentError(
+            f"tournament {tournament.name!r} is the {stage} of"
+            f" {tournament.plan.get('parent')!r}: its bots are frozen"
+        )
+    deadline = tournament.plan.get("deadline")
+    if deadline is not None and (time.time() if now is None else now) >= deadline:
+        from datetime import datetime
+
+        when = datetime.fromtimestamp(deadline, UTC).isoformat(timespec="seconds")
+        raise TournamentError(
+            f"tournament {tournament.name!r} is frozen since its deadline"
+            f" {when}: no new bots or updates"
+        )

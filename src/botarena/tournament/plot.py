@@ -5,8 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def draw_history(series: dict[str, list[tuple[int, float]]], roles: dict[str, str | None],
-                 path: Path, *, title: str, ylabel: str) -> Path:
+def draw_history(
+    series: dict[str, list[tuple[int, float]]],
+    roles: dict[str, str | None],
+    path: Path,
+    *,
+    title: str,
+    ylabel: str,
+) -> Path:
     """One stepped line per bot (x: the game's number among counted games), one panel per
     role; writes `path` (folders created) and returns it."""
     import matplotlib
@@ -16,8 +22,9 @@ def draw_history(series: dict[str, list[tuple[int, float]]], roles: dict[str, st
     from matplotlib.ticker import MaxNLocator
 
     panels = sorted({roles.get(bot) or "" for bot, line in series.items() if line}) or [""]
-    figure, axes = plt.subplots(len(panels), 1, figsize=(9, 4.5 * len(panels)), squeeze=False,
-                                layout="constrained")
+    figure, axes = plt.subplots(
+        len(panels), 1, figsize=(9, 4.5 * len(panels)), squeeze=False, layout="constrained"
+    )
     try:
         for axis, panel in zip(axes[:, 0], panels, strict=True):
             for bot in sorted(series):
@@ -34,8 +41,12 @@ def draw_history(series: dict[str, list[tuple[int, float]]], roles: dict[str, st
             axis.grid(True, alpha=0.3)
             handles = axis.get_legend_handles_labels()[0]
             if handles:
-                axis.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small",
-                            ncols=1 + len(handles) // 25)
+                axis.legend(
+                    loc="upper left",
+                    bbox_to_anchor=(1.01, 1),
+                    fontsize="small",
+                    ncols=1 + len(handles) // 25,
+                )
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         figure.savefig(path, format="png", dpi=100, bbox_inches="tight")

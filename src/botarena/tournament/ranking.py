@@ -57,13 +57,24 @@ class Standing:
     def to_dict(self) -> dict[str, Any]:
         """The `standings --json` object: the contract's keys first, then the extras."""
         out: dict[str, Any] = {
-            "bot": self.bot, "rank": self.rank, "rating": self.rating, "games": self.games,
-            "mean_score": self.mean_score, "wins": self.wins, "draws": self.draws,
-            "losses": self.losses, "faults": self.faults}
+            "bot": self.bot,
+            "rank": self.rank,
+            "rating": self.rating,
+            "games": self.games,
+            "mean_score": self.mean_score,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "faults": self.faults,
+        }
         if self.role is not None:
             out["role"] = self.role
-        out.update(points=self.points, irregular=self.irregular, timeouts=self.timeouts,
-                   disqualified=self.disqualified)
+        out.update(
+            points=self.points,
+            irregular=self.irregular,
+            timeouts=self.timeouts,
+            disqualified=self.disqualified,
+        )
         return out
 
 
@@ -109,8 +120,11 @@ def counted_games(game: str, records: Sequence[GameRecord]) -> list[GameRecord]:
 
 def _without_strikes(records: Sequence[GameRecord]) -> list[GameRecord]:
     out = disqualified(records)
-    return [record for record in records
-            if STRIKE not in record.statuses and out.isdisjoint(record.bots)]
+    return [
+        record
+        for record in records
+        if STRIKE not in record.statuses and out.isdisjoint(record.bots)
+    ]
 
 
 def outcome(record: GameRecord, seat: int) -> str:
@@ -141,8 +155,9 @@ class _Tally:
         return self.points / self.games if self.games else 0.0
 
 
-def _tallies(records: Sequence[GameRecord], counted: Sequence[GameRecord],
-             bots: Sequence[str]) -> dict[str, _Tally]:
+def _tallies(
+    records: Sequence[GameRecord], counted: Sequence[GameRecord], bots: Sequence[str]
+) -> dict[str, _Tally]:
     tallies = {bot: _Tally() for bot in bots}
     for record in records:
         for seat, bot in enumerate(record.bots):
@@ -180,9 +195,14 @@ def _role_facts(game: str) -> tuple[list[str], dict[str, int]]:
     return names, {name: (signs[seat] if signs else 1) for seat, name in enumerate(names)}
 
 
-def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
-              rank_by: str | None = None,
-              roles: Mapping[str, str] | None = None) -> list[Standing]:
+def standings(
+    game: str,
+    records: Sequence[GameRecord],
+    bots: Sequence[str],
+    *,
+    rank_by: str | None = None,
+    roles: Mapping[str, str] | None = None,
+) -> list[Standing]:
     """One line for every bot in `bots` (also those that have not played), ranked by
     `rank_by` (default: the game's tradition); in role games one ranking per role, the
     roles in seat order. Bots without a counted game rank after those with one, and
@@ -229,16 +249,30 @@ def standings(game: str, records: Sequence[GameRecord], bots: Sequence[str], *,
         position = position + 1 if same_group else 1
         tied = same_group and previous is not None and key(previous) == key(bot)
         tally = tallies[bot]
-        table.append(Standing(
-            bot=bot, rank=table[-1].rank if tied else position, rating=rating[bot],
-            games=tally.games, mean_score=tally.mean, wins=tally.wins, draws=tally.draws,
-            losses=tally.losses, faults=tally.faults, role=tally.role, points=tally.points,
-            irregular=tally.irregular, timeouts=tally.timeouts, disqualified=bot in out))
+        table.append(
+            Standing(
+                bot=bot,
+                rank=table[-1].rank if tied else position,
+                rating=rating[bot],
+                games=tally.games,
+                mean_score=tally.mean,
+                wins=tally.wins,
+                draws=tally.draws,
+                losses=tally.losses,
+                faults=tally.faults,
+                role=tally.role,
+                points=tally.points,
+                irregular=tally.irregular,
+                timeouts=tally.timeouts,
+                disqualified=bot in out,
+            )
+        )
     return table
 
 
-def cross_table(records: Sequence[GameRecord],
-                bots: Sequence[str]) -> dict[str, dict[str, tuple[int, int, int, float]]]:
+def cross_table(
+    records: Sequence[GameRecord], bots: Sequence[str]
+) -> dict[str, dict[str, tuple[int, int, int, float]]]:
     """Row bot -> column bot -> (wins, draws, losses, points) from the row bot's side, over
     the 2-player games standings count (strike games and disqualified bots' games are left
     out, as in `counted_games`); no cell for a bot against itself."""
@@ -253,12 +287,20 @@ def cross_table(records: Sequence[GameRecord],
             cell = cells[row][col]
             cell[("win", "draw", "loss").index(outcome(record, seat))] += 1
             cell[3] += record.scores[seat]
-    return {row: {col: (int(c[0]), int(c[1]), int(c[2]), float(c[3]))
-                  for col, c in line.items()} for row, line in cells.items()}
+    return {
+        row: {col: (int(c[0]), int(c[1]), int(c[2]), float(c[3])) for col, c in line.items()}
+        for row, line in cells.items()
+    }
 
 
-def plot_history(game: str, records: Sequence[GameRecord], bots: Sequence[str], path: Path,
-                 *, rank_by: str | None = None) -> Path:
+def plot_history(
+    game: str,
+    records: Sequence[GameRecord],
+    bots: Sequence[str],
+    path: Path,
+    *,
+    rank_by: str | None = None,
+) -> Path:
     """Write a PNG of each bot's rating (places), total points (points) or running mean score
     (mean-score, one panel per role) after each counted game, as steps from its start value
     to the last game; returns `path`. Raises ValueError for an unknown `rank_by`."""
@@ -292,7 +334,7 @@ def plot_history(game: str, records: Sequence[GameRecord], bots: Sequence[str], 
     for line in series.values():
         if line and line[-1][0] < len(counted):
             line.append((len(counted), line[-1][1]))  # the value holds to the last game
-    label = {"places": "rating (μ − 3σ)", "points": "total points",
-             "mean-score": "mean score"}[method]
-    return draw_history(series, roles, path, title=f"{game}: {label} after each game",
-                        ylabel=label)
+    label = {"places": "rating (μ − 3σ)", "points": "total points", "mean-score": "mean score"}[
+        method
+    ]
+    return draw_history(series, roles, path, title=f"{game}: {label} after each game", ylabel=label)

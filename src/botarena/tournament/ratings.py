@@ -10,6 +10,7 @@ always give the same numbers.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from botarena.tournament.records import GameRecord
 
@@ -35,7 +36,7 @@ def replay(records: Sequence[GameRecord]) -> Iterator[dict[str, float]]:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    ratings = {}
+    ratings: dict[str, Any] = {}
     for record in records:
         if len(record.bots) < 2 or len(set(record.bots)) < len(record.bots):
             yield {}

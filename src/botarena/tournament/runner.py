@@ -68,24 +68,27 @@ class LocalExecutor:
             context.set_forkserver_preload(["botarena.tournament.worker"])
             shares = core_shares(workers) if pin else []
             self.pinned = bool(shares)
-            if not shares:
-                self.pool = cf.ProcessPoolExecutor(workers, mp_context=context)
-                return
-            handed = context.Queue()
-            for share in shares:
-                handed.put(share)
-            self.pool = cf.ProcessPoolExecutor(workers, mp_context=context,
-                                               initializer=_take_share, initargs=(handed,))
+            handed = None
+            if shares:
+                handed = context.Queue()
+                for share in shares:
+                    handed.put(share)
+            self.pool = cf.ProcessPoolExecutor(
+                workers,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), handed),
+            )
 
     @classmethod
-    def for_tournament(cls, tournament: Tournament, specs: Sequence[str],
-                       workers: int | None = None) -> LocalExecutor:
+    def for_tournament(
+        cls, tournament: Tournament, specs: Sequence[str], workers: int | None = None
+    ) -> LocalExecutor:
         """The pool for `tournament`: `workers` (default: `default_workers`), pinned only
         when each worker's share of cores holds its bots thinking at once (not when more
         workers than the default are asked for: the scheduler balances those)."""
         enough = default_workers(tournament, specs)
-        return cls(enough if workers is None else workers,
-                   pin=workers is None or workers <= enough)
+        return cls(enough if workers is None else workers, pin=workers is None or workers <= enough)
 
     def submit(self, job: dict[str, Any]) -> cf.Future:
         from botarena.tournament.worker import play_game
@@ -99,6 +102,21 @@ class LocalExecutor:
     def shutdown(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+            _stop_forkserver()
+
+
+def _stop_forkserver() -> None:
+    """Stop and reap multiprocessing's fork server and resource tracker (both start again on
+    demand), so they do not outlive botarena: orphaned, they would end as zombies of whichever
+    ancestor is a child subreaper (a jury running botarena, or the test runner). Private API,
+    hence the guard."""
+    from multiprocessing import forkserver, resource_tracker
+
+    for helper in (forkserver._forkserver, resource_tracker._resource_tracker):
+        stop = getattr(helper, "_stop", None)
+        if stop is not None:
+            stop()
 
 
 def core_shares(workers: int) -> list[set[int]]:
@@ -111,20 +129,36 @@ def core_shares(workers: int) -> list[set[int]]:
     if not 2 <= workers <= len(allowed):
         return []
     size = len(allowed) // workers
-    return [set(allowed[index * size:(index + 1) * size]) for index in range(workers)]
+    return [set(allowed[index * size : (index + 1) * size]) for index in range(workers)]
 
 
-def _take_share(shares: Any) -> None:
-    """A worker's start: pin it to the next share of cores, if one is left (a worker that
-    replaces a dead one finds none and is not pinned)."""
+RUNNER_CHECK_S = 0.5
+"""How often a pool worker looks whether its runner still lives."""
+
+
+def _start_worker(runner: int, shares: Any) -> None:
+    """A worker's start: it ends when its runner does, even killed -9 (its parent is the
+    pool's forkserver, which the workers themselves keep alive, so no parent-death signal
+    would come: a thread watches the runner); pinned to the next share of cores when shares
+    are handed and one is left (a worker replacing a dead one finds none)."""
     import queue
+    import threading
 
-    with contextlib.suppress(queue.Empty, OSError):
-        os.sched_setaffinity(0, shares.get(timeout=1.0))
+    def watch() -> None:
+        while True:
+            time.sleep(RUNNER_CHECK_S)
+            try:
+                os.kill(runner, 0)
+            except ProcessLookupError:
+                os._exit(1)  # its bots die with it (their parent-death signal)
+
+    threading.Thread(target=watch, name="runner-watch", daemon=True).start()
+    if shares is not None:
+        with contextlib.suppress(queue.Empty, OSError):
+            os.sched_setaffinity(0, shares.get(timeout=1.0))
 
 
-def default_workers(tournament: Tournament | None = None,
-                    specs: Sequence[str] = ()) -> int:
+def default_workers(tournament: Tournament | None = None, specs: Sequence[str] = ()) -> int:
     """Games at once that do not starve the bots: a sequential game keeps one core busy (the
     referee and the bot on turn take turns), a simultaneous game with process bots one per
     seat, since all of them think at once (Ants). Without a tournament: one per core."""
@@ -153,18 +187,25 @@ def replay_path(tournament: Tournament, game: GameRow) -> str:
     return str(folder / f"{game.id:06d}-{safe}-{game.idx}.json.gz")
 
 
-def job_for(tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
-            ) -> dict[str, Any]:
-    return {"game": tournament.game, "seed": game.seed, "map": game.map,
-            "options": tournament.options, "replay": replay_path(tournament, game),
-            "seats": [[label, *specs[label]] for label in game.seats]}
+def job_for(
+    tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
+) -> dict[str, Any]:
+    return {
+        "game": tournament.game,
+        "seed": game.seed,
+        "map": game.map,
+        "options": tournament.options,
+        "replay": replay_path(tournament, game),
+        "seats": [[label, *specs[label]] for label in game.seats],
+    }
 
 
 def describe(game: GameRow, result: dict[str, Any]) -> str:
     if result.get("error"):
         return f"{game.key}: error: {result['error']}"
-    return " vs ".join(f"{seat} {score:g}" for seat, score in
-                       zip(game.seats, result["scores"], strict=True))
+    return " vs ".join(
+        f"{seat} {score:g}" for seat, score in zip(game.seats, result["scores"], strict=True)
+    )
 
 
 def extend(store: Store, tournament: Tournament) -> int:
@@ -176,31 +217,44 @@ def extend(store: Store, tournament: Tournament) -> int:
             return 0
         current = store.bots(tournament, conn=conn)
         labels = {bot.label for bot in current}
-        planned = [schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
-                   for row in rows if row.status != "void"]
-        finished = [_record(row) for row in rows
-                    if row.status == "done" and set(row.seats) <= labels]
-        added = schedule.next_round(tournament.schedule, plan_of(tournament),
-                                    [schedule.Entrant(b.label, b.role) for b in current],
-                                    planned, finished)
+        planned = [
+            schedule.PlannedGame(row.seats, row.idx, row.seed, row.map, row.round)
+            for row in rows
+            if row.status != "void"
+        ]
+        finished = [
+            _record(row) for row in rows if row.status == "done" and set(row.seats) <= labels
+        ]
+        added = schedule.next_round(
+            tournament.schedule,
+            plan_of(tournament),
+            [schedule.Entrant(b.label, b.role) for b in current],
+            planned,
+            finished,
+        )
         return store.add_games(conn, tournament, added)
 
 
 def _record(row: GameRow) -> Any:
     from botarena.tournament.records import GameRecord
 
-    return GameRecord(row.key, row.seats, row.scores, row.ranks, row.statuses, row.faults,
-                      order=row.id)
+    return GameRecord(row.key, row.seats, *row.result(), order=row.id)
 
 
 def plan_of(tournament: Tournament) -> schedule.Plan:
     plan = tournament.plan
-    return schedule.Plan(seed=plan["seed"], seats=plan["seats"],
-                         games_per_pair=plan["games_per_pair"], maps=tuple(plan["maps"]),
-                         rounds=plan["rounds"], role_names=tuple(plan["role_names"]),
-                         game=tournament.game, top=plan.get("top", 5),
-                         confidence=plan.get("confidence", 0.95),
-                         max_rounds=plan.get("max_rounds", 100))
+    return schedule.Plan(
+        seed=plan["seed"],
+        seats=plan["seats"],
+        games_per_pair=plan["games_per_pair"],
+        maps=tuple(plan["maps"]),
+        rounds=plan["rounds"],
+        role_names=tuple(plan["role_names"]),
+        game=tournament.game,
+        top=plan.get("top", 5),
+        confidence=plan.get("confidence", 0.95),
+        max_rounds=plan.get("max_rounds", 100),
+    )
 
 
 def expected_total(store: Store, tournament: Tournament) -> int:
@@ -210,13 +264,21 @@ def expected_total(store: Store, tournament: Tournament) -> int:
     if tournament.schedule != "swiss":
         return scheduled
     bots = store.bots(tournament)
-    ahead = schedule.total_games("swiss", plan_of(tournament),
-                                 [schedule.Entrant(b.label, b.role) for b in bots]) or 0
+    ahead = (
+        schedule.total_games(
+            "swiss", plan_of(tournament), [schedule.Entrant(b.label, b.role) for b in bots]
+        )
+        or 0
+    )
     return max(scheduled, ahead)
 
 
-def run(store: Store, tournament: Tournament, executor: Executor,
-        report: Callable[[Progress], None] = lambda progress: None) -> int:
+def run(
+    store: Store,
+    tournament: Tournament,
+    executor: Executor,
+    report: Callable[[Progress], None] = lambda progress: None,
+) -> int:
     """Play everything left; returns the number of games this runner finished."""
     store.release_stale()
     store.retry_errors(tournament)
@@ -244,8 +306,7 @@ def run(store: Store, tournament: Tournament, executor: Executor,
                     break
                 time.sleep(0.5)  # another runner is still playing its claims
                 store.release_stale()
-            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S,
-                                  return_when=cf.FIRST_COMPLETED)
+            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
             for future in finished:
                 game = inflight.pop(future)
                 result = future.result()
@@ -255,6 +316,166 @@ def run(store: Store, tournament: Tournament, executor: Executor,
                 report(Progress(done, total, describe(game, result)))
             if time.monotonic() - beat > HEARTBEAT_S:
                 store.heartbeat(runner)
+                beat = time.monotonic()
+    finally:
+        for future in inflight:
+            future.cancel()
+        store.retire_runner(runner)
+    return played
+
+
+# -- living tournaments: ladders and the workers of any machine ----------------------------
+@dataclass
+class WorkProgress:
+    """What `work` reports after each game: games this worker finished, games/s, the
+    leader of the (first) ladder, the last result."""
+
+    played: int
+    rate: float
+    leader: str
+    last: str
+
+
+class Stop:
+    """Set from a signal handler: stop claiming, let the games in progress finish."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __call__(self) -> bool:
+        return self.asked
+
+
+def _ladder_job(
+    tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
+) -> dict[str, Any]:
+    from botarena.tournament.ladder import map_turns
+
+    job = job_for(tournament, game, specs)
+    turns = map_turns(game.map) if game.map else None
+    if turns is not None:  # the map's own length beats the tournament option
+        job["options"] = {**job["options"], "turns": str(turns)}
+    return job
+
+
+def _release(store: Store, game: GameRow, runner: str) -> None:
+    """Hand one claimed game back (its worker failed): another worker plays it."""
+    from botarena.tournament.store import games as games_table
+
+    with store.transaction() as conn:
+        conn.execute(
+            games_table.update()
+            .where(
+                games_table.c.id == game.id,
+                games_table.c.claimed_by == runner,
+                games_table.c.status == "claimed",
+            )
+            .values(status="pending", claimed_by=None, claimed_at=None)
+        )
+
+
+def work(
+    store: Store,
+    executor: Executor,
+    names: Sequence[str] | None = None,
+    *,
+    games: int | None = None,
+    seconds: float | None = None,
+    stop: Callable[[], bool] = lambda: False,
+    report: Callable[[WorkProgress], None] = lambda progress: None,
+    idle_exit: bool = True,
+) -> int:
+    """Claim and play games of running tournaments (`names`, default all): pending games
+    first (test competitions, finals, finite tournaments), then ladder games chosen on the
+    spot. Stops claiming after `games` games, `seconds`, or when `stop()`; the games in
+    progress finish and are recorded. With nothing to play it returns when `idle_exit` and
+    no ladder runs, else it waits for work. Returns the games this worker finished."""
+    import random
+
+    from botarena.tournament import ladder
+
+    rng = random.Random()
+    store.release_stale()
+    runner = store.register_runner()
+    started = time.monotonic()
+    until = None if seconds is None else started + seconds
+    inflight: dict[cf.Future, tuple[Tournament, GameRow]] = {}
+    specs: dict[tuple[int, str], tuple[str, str | None]] = {}
+    played, beat, turn, leader, looked = 0, time.monotonic(), 0, "", 0.0
+
+    def spec_map(tournament: Tournament) -> dict[str, tuple[str, str | None]]:
+        missing = [t for t in (tournament,) if not any(k[0] == t.id for k in specs)]
+        for t in missing:
+            for bot in store.bots(t, active_only=False):
+                specs[(t.id, bot.label)] = (bot.spec, bot.workdir)
+        return {label: spec for (tid, label), spec in specs.items() if tid == tournament.id}
+
+    def wanted() -> bool:
+        if stop() or (until is not None and time.monotonic() >= until):
+            return False
+        return games is None or played + len(inflight) < games
+
+    try:
+        while True:
+            known = [t for t in store.tournaments() if names is None or t.name in names]
+            ladders = [t for t in known if t.schedule == "ladder"]
+            for t in ladders:
+                ladder.maybe_test_competition(store, t)
+            known = [
+                t
+                for t in store.tournaments()
+                if names is None or t.name in names or t.plan.get("parent") in (names or ())
+            ]
+            while wanted() and len(inflight) < executor.slots * (1 + QUEUED_PER_SLOT):
+                pending = known  # a ladder's too: games handed back by a dead worker
+                claimed = ladder.claim_pending(store, [t.id for t in pending], runner)
+                game = claimed[1] if claimed else None
+                tournament = next((t for t in pending if claimed and t.id == claimed[0]), None)
+                if game is None and ladders:
+                    tournament = ladders[turn % len(ladders)]
+                    turn += 1
+                    game = ladder.make_and_claim(store, tournament, runner, rng)
+                if game is None or tournament is None:
+                    break
+                table = spec_map(tournament)
+                if not set(game.seats) <= set(table):
+                    specs.clear()
+                    table = spec_map(tournament)
+                inflight[executor.submit(_ladder_job(tournament, game, table))] = (tournament, game)
+            if not inflight:
+                if not wanted() or (idle_exit and not ladders):
+                    break
+                time.sleep(1.0)  # nothing to play yet: wait for add-bot, a new tournament
+                if time.monotonic() - beat > HEARTBEAT_S:
+                    store.heartbeat(runner)
+                    beat = time.monotonic()
+                continue
+            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                tournament, game = inflight.pop(future)
+                try:
+                    result = future.result()
+                except Exception:  # the worker process died: the game goes back
+                    _release(store, game, runner)
+                    continue
+                if ladder.finish(store, game, runner, result, tournament.schedule == "ladder"):
+                    played += 1
+                    if tournament.schedule == "ladder" and time.monotonic() - looked > 2.0:
+                        looked = time.monotonic()  # reading the standings costs O(bots)
+                        top = ladder.standings(store, tournament)[:1]
+                        leader = f"{top[0].label} {top[0].ordinal:.2f}" if top else ""
+                elapsed = time.monotonic() - started
+                report(
+                    WorkProgress(
+                        played,
+                        played / elapsed if elapsed > 0 else 0.0,
+                        leader,
+                        describe(game, result),
+                    )
+                )
+            if time.monotonic() - beat > HEARTBEAT_S:
+                store.heartbeat(runner)
+                store.release_stale()
                 beat = time.monotonic()
     finally:
         for future in inflight:

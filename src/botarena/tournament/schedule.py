@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from botarena.tournament.records import GameRecord
 
-SCHEDULES = ("round-robin", "swiss", "roles", "adaptive")
+SCHEDULES = ("round-robin", "swiss", "roles", "adaptive", "ladder")
+"""`ladder` never schedules ahead: tournament/ladder.py chooses each game when a worker asks."""
 
 
 @dataclass(frozen=True)
@@ -72,15 +73,21 @@ def game_seed(tournament_seed: int, bots: Sequence[str], index: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") >> 1
 
 
-def _games_for(plan: Plan, seatings: Sequence[tuple[str, ...]], group: Sequence[str],
-               round_: int = 1, first_index: int = 0) -> list[PlannedGame]:
+def _games_for(
+    plan: Plan,
+    seatings: Sequence[tuple[str, ...]],
+    group: Sequence[str],
+    round_: int = 1,
+    first_index: int = 0,
+) -> list[PlannedGame]:
     """N games per seating, seeded by the group of bots and the index, maps cycled."""
     games = []
     for seats in seatings:
         for index in range(first_index, first_index + plan.games_per_pair):
             map_ = plan.maps[index % len(plan.maps)] if plan.maps else None
-            games.append(PlannedGame(seats, index, game_seed(plan.seed, group, index), map_,
-                                     round_))
+            games.append(
+                PlannedGame(seats, index, game_seed(plan.seed, group, index), map_, round_)
+            )
     return games
 
 
@@ -103,13 +110,17 @@ def roles(plan: Plan, entrants: Sequence[Entrant], round_: int = 1) -> list[Plan
     games = []
     for a in sorted(e.label for e in entrants if e.role == first):
         for b in sorted(e.label for e in entrants if e.role == second):
-            games += _games_for(plan, [(a, b)], (a, b), round_,
-                                (round_ - 1) * plan.games_per_pair)
+            games += _games_for(plan, [(a, b)], (a, b), round_, (round_ - 1) * plan.games_per_pair)
     return games
 
 
-def swiss_round(plan: Plan, entrants: Sequence[Entrant], finished: Sequence[GameRecord],
-                played: Sequence[tuple[str, ...]], round_: int) -> list[PlannedGame]:
+def swiss_round(
+    plan: Plan,
+    entrants: Sequence[Entrant],
+    finished: Sequence[GameRecord],
+    played: Sequence[tuple[str, ...]],
+    round_: int,
+) -> list[PlannedGame]:
     """One swiss round of 2-seat games: bots sorted by points (win 1, draw ½, from the
     rules' places), each paired with the nearest-ranked bot it has not met; the seats go
     to the bot that sat first less often (colours balanced). An odd bot out sits the round
@@ -119,8 +130,7 @@ def swiss_round(plan: Plan, entrants: Sequence[Entrant], finished: Sequence[Game
     for record in finished:
         if len(record.bots) != 2:
             continue
-        for bot, rank, other in zip(record.bots, record.ranks, reversed(record.ranks),
-                                    strict=True):
+        for bot, rank, other in zip(record.bots, record.ranks, reversed(record.ranks), strict=True):
             if bot in points:
                 points[bot] += 1.0 if rank < other else 0.5 if rank == other else 0.0
     met = {frozenset(seats) for seats in played}
@@ -147,15 +157,19 @@ def _pair(order: list[str], met: set[frozenset[str]]) -> list[tuple[str, str]] |
     for i, other in enumerate(rest):
         if frozenset((top, other)) in met:
             continue
-        tail = _pair(rest[:i] + rest[i + 1:], met)
+        tail = _pair(rest[:i] + rest[i + 1 :], met)
         if tail is not None:
             return [(top, other), *tail]
     return None
 
 
-def next_round(kind: str, plan: Plan, entrants: Sequence[Entrant],
-               scheduled: Sequence[PlannedGame], finished: Sequence[GameRecord]
-               ) -> list[PlannedGame]:
+def next_round(
+    kind: str,
+    plan: Plan,
+    entrants: Sequence[Entrant],
+    scheduled: Sequence[PlannedGame],
+    finished: Sequence[GameRecord],
+) -> list[PlannedGame]:
     """The games to add now (none: the schedule is complete). Called when every scheduled
     game is finished, and after a bot is added or updated."""
     if kind == "swiss":
@@ -167,32 +181,47 @@ def next_round(kind: str, plan: Plan, entrants: Sequence[Entrant],
         return swiss_round(plan, entrants, finished, played, round_)
     if kind == "adaptive":
         return adaptive_round(plan, entrants, scheduled, finished)
+    if kind == "ladder":
+        return []
     wanted = roles(plan, entrants) if kind == "roles" else round_robin(plan, entrants)
     have = {(g.seats, g.index) for g in scheduled}
     return [g for g in wanted if (g.seats, g.index) not in have]
 
 
-def adaptive_round(plan: Plan, entrants: Sequence[Entrant], scheduled: Sequence[PlannedGame],
-                   finished: Sequence[GameRecord]) -> list[PlannedGame]:
+def adaptive_round(
+    plan: Plan,
+    entrants: Sequence[Entrant],
+    scheduled: Sequence[PlannedGame],
+    finished: Sequence[GameRecord],
+) -> list[PlannedGame]:
     """The adaptive schedule (tournament/adaptive.py): the games missing from the rounds so
     far (a bot was added or updated), else, unless the top is settled or the maximum of
     rounds is reached, the next whole round of the base schedule."""
     from botarena.tournament import adaptive
 
     def base(round_: int) -> list[PlannedGame]:
-        return (roles(plan, entrants, round_) if plan.role_names
-                else round_robin(plan, entrants, round_))
+        return (
+            roles(plan, entrants, round_)
+            if plan.role_names
+            else round_robin(plan, entrants, round_)
+        )
 
     current = max((g.round for g in scheduled), default=0)
     have = {(g.seats, g.index) for g in scheduled}
-    missing = [g for r in range(1, current + 1) for g in base(r)
-               if (g.seats, g.index) not in have]
+    missing = [g for r in range(1, current + 1) for g in base(r) if (g.seats, g.index) not in have]
     if missing or current >= plan.max_rounds:
         return missing
     if current:
         roles_of = {e.label: e.role for e in entrants}
-        decisions = adaptive.decide(plan.game, list(roles_of), roles_of, finished,
-                                    plan.games_per_pair, plan.top, plan.confidence)
+        decisions = adaptive.decide(
+            plan.game,
+            list(roles_of),
+            roles_of,
+            finished,
+            plan.games_per_pair,
+            plan.top,
+            plan.confidence,
+        )
         if adaptive.settled(decisions):
             return []
     return base(current + 1)
@@ -202,7 +231,7 @@ def total_games(kind: str, plan: Plan, entrants: Sequence[Entrant]) -> int | Non
     """How many games the whole schedule plays, if known before it starts."""
     if kind == "swiss":
         return plan.rounds * (len(entrants) // 2) * plan.games_per_pair
-    if kind == "adaptive":
+    if kind in ("adaptive", "ladder"):
         return None
     wanted = roles(plan, entrants) if kind == "roles" else round_robin(plan, entrants)
     return len(wanted)

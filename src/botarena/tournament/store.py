@@ -32,11 +32,13 @@ host a runner's claims are handed back as soon as its process is gone, and never
 
 metadata = sa.MetaData()
 
-schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer,
-                                                                nullable=False))
+schema_version = sa.Table(
+    "schema_version", metadata, sa.Column("version", sa.Integer, nullable=False)
+)
 
 tournaments = sa.Table(
-    "tournaments", metadata,
+    "tournaments",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(200), nullable=False, unique=True),
     sa.Column("game", sa.String(50), nullable=False),
@@ -48,7 +50,8 @@ tournaments = sa.Table(
 )
 
 bots = sa.Table(
-    "bots", metadata,
+    "bots",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False),
     sa.Column("name", sa.String(200), nullable=False),
@@ -64,7 +67,8 @@ bots = sa.Table(
 )
 
 games = sa.Table(
-    "games", metadata,
+    "games",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False),
     sa.Column("key", sa.String(700), nullable=False, unique=True),
@@ -89,13 +93,51 @@ games = sa.Table(
 )
 
 runners = sa.Table(
-    "runners", metadata,
+    "runners",
+    metadata,
     sa.Column("id", sa.String(40), primary_key=True),
     sa.Column("host", sa.String(255), nullable=False),
     sa.Column("pid", sa.Integer, nullable=False),
     sa.Column("pid_start", sa.String(40), nullable=False),
     sa.Column("heartbeat", sa.Float, nullable=False),
 )
+
+ladder_bots = sa.Table(
+    "ladder_bots",
+    metadata,
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("label", sa.String(220), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("state", sa.String(20), nullable=False),  # active, replaced, retired
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("firsts", sa.Integer, nullable=False),
+    sa.Column("queue", sa.Integer, nullable=False),  # 0: σ not settled yet, 1: settled
+    sa.Column("last_seq", sa.BigInteger, nullable=False),
+    sa.Column("rnd", sa.Float, nullable=False),
+    sa.Column("added_at", sa.Float, nullable=False),
+    sa.Index("ladder_wait", "tournament_id", "state", "queue", "last_seq"),
+    sa.Index("ladder_mu", "tournament_id", "state", "mu"),
+    sa.Index("ladder_rnd", "tournament_id", "state", "rnd"),
+)
+"""A ladder's rating and waiting state per bot version (tournament/ladder.py)."""
+
+replays = sa.Table(
+    "replays",
+    metadata,
+    sa.Column("game_id", sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("data", sa.LargeBinary, nullable=False),  # the gzip replay, as written
+)
+"""Replays kept in the database, so the site and `view` read them from any worker's games."""
+
+store_meta = sa.Table(
+    "store_meta",
+    metadata,
+    sa.Column("key", sa.String(50), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+"""Facts about the store, e.g. `botarena_version`: the release that workers must match."""
 
 MIGRATIONS: dict[int, Any] = {}
 """version -> function(connection) bringing the schema from version - 1 to version; a
@@ -146,6 +188,19 @@ class GameRow:
     replay: str | None
     error: str | None
 
+    def result(
+        self,
+    ) -> tuple[tuple[float, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...]]:
+        """Scores, ranks, statuses and faults of a played game."""
+        if (
+            self.scores is None
+            or self.ranks is None
+            or self.statuses is None
+            or (self.faults is None)
+        ):
+            raise ValueError(f"game {self.key} has no result yet")
+        return self.scores, self.ranks, self.statuses, self.faults
+
 
 def _process_start(pid: int) -> str:
     """When a process started (Linux /proc), so a reused pid is not taken for a live runner."""
@@ -191,8 +246,11 @@ def sqlite_path(url: str) -> Path | None:
         parsed = sa.engine.make_url(url)
     except sa.exc.ArgumentError:
         return None
-    if parsed.get_backend_name() != "sqlite" or not parsed.database or \
-            parsed.database == ":memory:":
+    if (
+        parsed.get_backend_name() != "sqlite"
+        or not parsed.database
+        or parsed.database == ":memory:"
+    ):
         return None
     return Path(parsed.database).resolve()
 
@@ -218,8 +276,10 @@ class Store:
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ValueError) as exc:
             raise StoreError(f"--db {url!r} is not a database URL ({exc})") from None
         except ImportError as exc:
-            raise StoreError(f"--db {describe_url(url)}: driver missing ({exc}); for"
-                             " PostgreSQL: pip install 'botarena[postgres]'") from None
+            raise StoreError(
+                f"--db {describe_url(url)}: driver missing ({exc}); for"
+                " PostgreSQL: pip install 'botarena[postgres]'"
+            ) from None
         if engine.dialect.name == "sqlite":
             _sqlite_pragmas(engine)
         store = cls(engine)
@@ -227,8 +287,9 @@ class Store:
             store._migrate()
         except sa.exc.SQLAlchemyError as exc:
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-            raise StoreError(f"--db {describe_url(url)}: cannot open the database"
-                             f" ({reason})") from None
+            raise StoreError(
+                f"--db {describe_url(url)}: cannot open the database ({reason})"
+            ) from None
         return store
 
     def close(self) -> None:
@@ -247,11 +308,14 @@ class Store:
                 return
             found = conn.execute(sa.select(schema_version.c.version)).scalar_one()
             if found > SCHEMA_VERSION:
-                raise StoreError(f"the database has schema version {found}, newer than this"
-                                 f" botarena's {SCHEMA_VERSION}: upgrade botarena")
+                raise StoreError(
+                    f"the database has schema version {found}, newer than this"
+                    f" botarena's {SCHEMA_VERSION}: upgrade botarena"
+                )
             for version in range(found + 1, SCHEMA_VERSION + 1):
                 MIGRATIONS[version](conn)
             conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
+            metadata.create_all(conn)  # tables added since (ladder, replays): additive
 
     # -- tournaments and bots ------------------------------------------------------------
     def tournament(self, name: str) -> Tournament | None:
@@ -264,16 +328,34 @@ class Store:
             rows = conn.execute(sa.select(tournaments).order_by(tournaments.c.id)).all()
         return [_tournament(row) for row in rows]
 
-    def create(self, conn: Connection, name: str, game: str, schedule: str,
-               plan: dict[str, Any], options: dict[str, Any], replay_dir: str) -> Tournament:
+    def create(
+        self,
+        conn: Connection,
+        name: str,
+        game: str,
+        schedule: str,
+        plan: dict[str, Any],
+        options: dict[str, Any],
+        replay_dir: str,
+    ) -> Tournament:
         """Insert a tournament within `conn`'s transaction (with its bots and games)."""
-        tid = conn.execute(tournaments.insert().values(
-            name=name, game=game, schedule=schedule, plan=plan, options=options,
-            replay_dir=replay_dir, created_at=time.time())).inserted_primary_key[0]
-        return Tournament(tid, name, game, schedule, plan, options, replay_dir)
+        tid = conn.execute(
+            tournaments.insert().values(
+                name=name,
+                game=game,
+                schedule=schedule,
+                plan=plan,
+                options=options,
+                replay_dir=replay_dir,
+                created_at=time.time(),
+            )
+        ).inserted_primary_key
+        assert tid is not None
+        return Tournament(tid[0], name, game, schedule, plan, options, replay_dir)
 
-    def bots(self, tournament: Tournament, *, active_only: bool = True,
-             conn: Connection | None = None) -> list[Bot]:
+    def bots(
+        self, tournament: Tournament, *, active_only: bool = True, conn: Connection | None = None
+    ) -> list[Bot]:
         query = sa.select(bots).where(bots.c.tournament_id == tournament.id)
         if active_only:
             query = query.where(bots.c.active.is_(True))
@@ -284,27 +366,52 @@ class Store:
             return [_bot(row) for row in own.execute(query)]
 
     @staticmethod
-    def add_bot(conn: Connection, tournament: Tournament, name: str, spec: str,
-                role: str | None, workdir: str | None, source: str | None) -> Bot:
+    def add_bot(
+        conn: Connection,
+        tournament: Tournament,
+        name: str,
+        spec: str,
+        role: str | None,
+        workdir: str | None,
+        source: str | None,
+    ) -> Bot:
         """Register a bot, or a new version of one (the old version stops counting and its
         unplayed games are voided)."""
-        old = conn.execute(sa.select(bots).where(bots.c.tournament_id == tournament.id,
-                                                 bots.c.name == name)
-                           .order_by(bots.c.version.desc())).first()
+        old = conn.execute(
+            sa.select(bots)
+            .where(bots.c.tournament_id == tournament.id, bots.c.name == name)
+            .order_by(bots.c.version.desc())
+        ).first()
         version = 1 if old is None else old.version + 1
         label = name if version == 1 else f"{name}@v{version}"
         if old is not None:
-            conn.execute(bots.update().where(bots.c.tournament_id == tournament.id,
-                                             bots.c.name == name).values(active=False))
-            for row in conn.execute(sa.select(games.c.id, games.c.seats).where(
+            conn.execute(
+                bots.update()
+                .where(bots.c.tournament_id == tournament.id, bots.c.name == name)
+                .values(active=False)
+            )
+            for row in conn.execute(
+                sa.select(games.c.id, games.c.seats).where(
                     games.c.tournament_id == tournament.id,
-                    games.c.status.in_(("pending", "claimed", "error")))).all():
+                    games.c.status.in_(("pending", "claimed", "error")),
+                )
+            ).all():
                 if any(seat.startswith(f"{name}@") or seat == name for seat in row.seats):
-                    conn.execute(games.update().where(games.c.id == row.id)
-                                 .values(status="void"))
-        conn.execute(bots.insert().values(
-            tournament_id=tournament.id, name=name, label=label, version=version, spec=spec,
-            role=role, workdir=workdir, source=source, active=True, created_at=time.time()))
+                    conn.execute(games.update().where(games.c.id == row.id).values(status="void"))
+        conn.execute(
+            bots.insert().values(
+                tournament_id=tournament.id,
+                name=name,
+                label=label,
+                version=version,
+                spec=spec,
+                role=role,
+                workdir=workdir,
+                source=source,
+                active=True,
+                created_at=time.time(),
+            )
+        )
         return Bot(name, label, version, spec, role, workdir, source, True)
 
     # -- games ---------------------------------------------------------------------------
@@ -312,18 +419,26 @@ class Store:
     def add_games(conn: Connection, tournament: Tournament, planned: Sequence[Any]) -> int:
         """Insert planned games (schedule.PlannedGame) in their order; the order of ids is
         the schedule's order, which ratings replay."""
-        rows = [dict(tournament_id=tournament.id, key=game.key(tournament.name),
-                     round=game.round, pairing=game.pairing, idx=game.index, seed=game.seed,
-                     map=game.map, seats=list(game.seats), status="pending")
-                for game in planned]
+        rows = [
+            dict(
+                tournament_id=tournament.id,
+                key=game.key(tournament.name),
+                round=game.round,
+                pairing=game.pairing,
+                idx=game.index,
+                seed=game.seed,
+                map=game.map,
+                seats=list(game.seats),
+                status="pending",
+            )
+            for game in planned
+        ]
         if rows:
             conn.execute(games.insert(), rows)
         return len(rows)
 
-    def games(self, tournament: Tournament, *, conn: Connection | None = None
-              ) -> list[GameRow]:
-        query = (sa.select(games).where(games.c.tournament_id == tournament.id)
-                 .order_by(games.c.id))
+    def games(self, tournament: Tournament, *, conn: Connection | None = None) -> list[GameRow]:
+        query = sa.select(games).where(games.c.tournament_id == tournament.id).order_by(games.c.id)
         if conn is not None:
             return [_game(row) for row in conn.execute(query)]
         with self.engine.connect() as own:
@@ -331,24 +446,33 @@ class Store:
 
     def counts(self, tournament: Tournament) -> dict[str, int]:
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(games.c.status, sa.func.count())
-                                .where(games.c.tournament_id == tournament.id)
-                                .group_by(games.c.status)).all()
+            rows = conn.execute(
+                sa.select(games.c.status, sa.func.count())
+                .where(games.c.tournament_id == tournament.id)
+                .group_by(games.c.status)
+            ).all()
         return {status: count for status, count in rows}
 
     # -- runners and claims --------------------------------------------------------------
     def register_runner(self) -> str:
         runner = uuid.uuid4().hex
         with self.transaction() as conn:
-            conn.execute(runners.insert().values(
-                id=runner, host=socket.gethostname(), pid=os.getpid(),
-                pid_start=_process_start(os.getpid()), heartbeat=time.time()))
+            conn.execute(
+                runners.insert().values(
+                    id=runner,
+                    host=socket.gethostname(),
+                    pid=os.getpid(),
+                    pid_start=_process_start(os.getpid()),
+                    heartbeat=time.time(),
+                )
+            )
         return runner
 
     def heartbeat(self, runner: str) -> None:
         with self.transaction() as conn:
-            conn.execute(runners.update().where(runners.c.id == runner)
-                         .values(heartbeat=time.time()))
+            conn.execute(
+                runners.update().where(runners.c.id == runner).values(heartbeat=time.time())
+            )
 
     def release_stale(self) -> int:
         """Hand back the claims of runners that are gone: on this host, a runner whose
@@ -365,38 +489,52 @@ class Store:
                 if not gone:
                     continue
                 released += conn.execute(
-                    games.update().where(games.c.claimed_by == row.id,
-                                         games.c.status == "claimed")
-                    .values(status="pending", claimed_by=None, claimed_at=None)).rowcount
+                    games.update()
+                    .where(games.c.claimed_by == row.id, games.c.status == "claimed")
+                    .values(status="pending", claimed_by=None, claimed_at=None)
+                ).rowcount
                 conn.execute(runners.delete().where(runners.c.id == row.id))
         return released
 
     def retire_runner(self, runner: str) -> None:
         """A runner stopping cleanly: its unfinished claims go back to pending."""
         with self.transaction() as conn:
-            conn.execute(games.update().where(games.c.claimed_by == runner,
-                                              games.c.status == "claimed")
-                         .values(status="pending", claimed_by=None, claimed_at=None))
+            conn.execute(
+                games.update()
+                .where(games.c.claimed_by == runner, games.c.status == "claimed")
+                .values(status="pending", claimed_by=None, claimed_at=None)
+            )
             conn.execute(runners.delete().where(runners.c.id == runner))
 
     def claim(self, tournament: Tournament, runner: str) -> GameRow | None:
         """Claim the first pending game; None when there is none left to claim. One
         conditional UPDATE: of two runners racing for a game, the second updates nothing
         (the row is no longer pending) and tries the next."""
-        first = (sa.select(games.c.id).where(games.c.tournament_id == tournament.id,
-                                             games.c.status == "pending")
-                 .order_by(games.c.id).limit(1).scalar_subquery())
+        first = (
+            sa.select(games.c.id)
+            .where(games.c.tournament_id == tournament.id, games.c.status == "pending")
+            .order_by(games.c.id)
+            .limit(1)
+            .scalar_subquery()
+        )
         while True:
             with self.transaction() as conn:
-                row = conn.execute(games.update().where(
-                    games.c.id == first, games.c.status == "pending").values(
-                    status="claimed", claimed_by=runner, claimed_at=time.time())
-                    .returning(*games.c)).first()
+                row = conn.execute(
+                    games.update()
+                    .where(games.c.id == first, games.c.status == "pending")
+                    .values(status="claimed", claimed_by=runner, claimed_at=time.time())
+                    .returning(*games.c)
+                ).first()
                 if row is not None:
                     return _game(row)
-                if conn.execute(sa.select(games.c.id).where(
-                        games.c.tournament_id == tournament.id,
-                        games.c.status == "pending").limit(1)).first() is None:
+                if (
+                    conn.execute(
+                        sa.select(games.c.id)
+                        .where(games.c.tournament_id == tournament.id, games.c.status == "pending")
+                        .limit(1)
+                    ).first()
+                    is None
+                ):
                     return None
 
     def finish(self, game_id: int, runner: str, result: dict[str, Any]) -> bool:
@@ -406,20 +544,38 @@ class Store:
         if result.get("error"):
             values.update(status="error", error=result["error"])
         else:
-            values.update(status="done", scores=result["scores"], ranks=result["ranks"],
-                          statuses=result["statuses"], faults=result["faults"],
-                          turns=result["turns"], end_reason=result["end_reason"],
-                          replay=result["replay"], error=None)
+            values.update(
+                status="done",
+                scores=result["scores"],
+                ranks=result["ranks"],
+                statuses=result["statuses"],
+                faults=result["faults"],
+                turns=result["turns"],
+                end_reason=result["end_reason"],
+                replay=result["replay"],
+                error=None,
+            )
         with self.transaction() as conn:
-            return conn.execute(games.update().where(
-                games.c.id == game_id, games.c.status == "claimed",
-                games.c.claimed_by == runner).values(**values)).rowcount == 1
+            return (
+                conn.execute(
+                    games.update()
+                    .where(
+                        games.c.id == game_id,
+                        games.c.status == "claimed",
+                        games.c.claimed_by == runner,
+                    )
+                    .values(**values)
+                ).rowcount
+                == 1
+            )
 
     def retry_errors(self, tournament: Tournament) -> int:
         with self.transaction() as conn:
-            return conn.execute(games.update().where(
-                games.c.tournament_id == tournament.id, games.c.status == "error")
-                .values(status="pending", error=None)).rowcount
+            return conn.execute(
+                games.update()
+                .where(games.c.tournament_id == tournament.id, games.c.status == "error")
+                .values(status="pending", error=None)
+            ).rowcount
 
     # -- what standings read -------------------------------------------------------------
     def records(self, tournament: Tournament) -> tuple[list[GameRecord], list[Bot]]:
@@ -432,21 +588,35 @@ class Store:
         for game in self.games(tournament):
             if game.status != "done" or not all(seat in names for seat in game.seats):
                 continue
-            records.append(GameRecord(
-                key=game.key, bots=tuple(names[s] for s in game.seats), scores=game.scores,
-                ranks=game.ranks, statuses=game.statuses, faults=game.faults,
-                roles=tuple(role_names) if role_names else None, order=game.id))
+            records.append(
+                GameRecord(
+                    game.key,
+                    tuple(names[s] for s in game.seats),
+                    *game.result(),
+                    roles=tuple(role_names) if role_names else None,
+                    order=game.id,
+                )
+            )
         return records, current
 
 
 def _tournament(row: Any) -> Tournament:
-    return Tournament(row.id, row.name, row.game, row.schedule, dict(row.plan),
-                      dict(row.options), row.replay_dir)
+    return Tournament(
+        row.id, row.name, row.game, row.schedule, dict(row.plan), dict(row.options), row.replay_dir
+    )
 
 
 def _bot(row: Any) -> Bot:
-    return Bot(row.name, row.label, row.version, row.spec, row.role, row.workdir, row.source,
-               bool(row.active))
+    return Bot(
+        row.name,
+        row.label,
+        row.version,
+        row.spec,
+        row.role,
+        row.workdir,
+        row.source,
+        bool(row.active),
+    )
 
 
 def _tuple(value: Any) -> tuple | None:
@@ -454,6 +624,19 @@ def _tuple(value: Any) -> tuple | None:
 
 
 def _game(row: Any) -> GameRow:
-    return GameRow(row.id, row.key, row.round, row.idx, row.seed, row.map, tuple(row.seats),
-                   row.status, _tuple(row.scores), _tuple(row.ranks), _tuple(row.statuses),
-                   _tuple(row.faults), row.replay, row.error)
+    return GameRow(
+        row.id,
+        row.key,
+        row.round,
+        row.idx,
+        row.seed,
+        row.map,
+        tuple(row.seats),
+        row.status,
+        _tuple(row.scores),
+        _tuple(row.ranks),
+        _tuple(row.statuses),
+        _tuple(row.faults),
+        row.replay,
+        row.error,
+    )

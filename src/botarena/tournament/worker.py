@@ -17,7 +17,7 @@ from typing import Any
 def _map(game: str, path: str) -> Any:
     from botarena.games import get_game
 
-    return get_game(game).load_map(path)
+    return get_game(game).read_map(path)
 
 
 def play_game(job: dict[str, Any]) -> dict[str, Any]:
@@ -46,8 +46,15 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
             players.append(player)
         options = rules.info.resolve_options(options)
         map_data = _map(job["game"], job["map"]) if job.get("map") else None
-        result = run_match(rules, players, seed=job["seed"], options=options,
-                           map_data=map_data, record=True, replay_path=job["replay"])
+        result = run_match(
+            rules,
+            players,
+            seed=job["seed"],
+            options=options,
+            map_data=map_data,
+            record=True,
+            replay_path=job["replay"],
+        )
     except (GameError, BotSpecError, OSError) as exc:
         return {"error": str(exc)}
     except Exception as exc:  # a bug must cost one game, not the tournament
@@ -57,8 +64,12 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
     partial = replay.with_name(f".{os.getpid()}.{replay.name}")
     save(result.document, partial)
     partial.replace(replay)
-    return {"scores": [p.score for p in result.players],
-            "ranks": [p.rank for p in result.players],
-            "statuses": [p.status for p in result.players],
-            "faults": [p.faults for p in result.players],
-            "turns": result.turns, "end_reason": result.end_reason, "replay": str(replay)}
+    return {
+        "scores": [p.score for p in result.players],
+        "ranks": [p.rank for p in result.players],
+        "statuses": [p.status for p in result.players],
+        "faults": [p.faults for p in result.players],
+        "turns": result.turns,
+        "end_reason": result.end_reason,
+        "replay": str(replay),
+    }

@@ -22,10 +22,12 @@ DELIVERY_WAIT_S = 600
 
 def view(
     path: Annotated[Path, typer.Argument(metavar="REPLAY", help="a replay file")],
-    html: Annotated[Path | None, typer.Option(help="write one self-contained HTML file here"
-                                              " instead of serving")] = None,
-    no_open: Annotated[bool, typer.Option("--no-open", help="print the URL, do not open a"
-                                          " browser")] = False,
+    html: Annotated[
+        Path | None, typer.Option(help="write one self-contained HTML file here instead of serving")
+    ] = None,
+    no_open: Annotated[
+        bool, typer.Option("--no-open", help="print the URL, do not open a browser")
+    ] = False,
     host: Annotated[str, typer.Option(help="address to serve on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to serve on (0: any free port)")] = 0,
 ) -> None:
@@ -70,8 +72,15 @@ def _server(app: Any, host: str, port: int) -> Any:
         fail(f"cannot serve on {host}:{port} ({exc.strerror or exc})")
 
 
-def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path | None,
-            replay: Path | None, options: dict[str, Any], sandbox: bool = True) -> Any:
+def watched(
+    game: str,
+    bots: list[str],
+    seed: int | str | None,
+    map_file: Path | None,
+    replay: Path | None,
+    options: dict[str, Any],
+    sandbox: bool = True,
+) -> Any:
     """Play one game while the viewer shows it; returns the game's result once a page got
     the last step (or on Ctrl-C). `sandbox=False`: process bots run without the sandbox."""
     import botarena
@@ -83,15 +92,26 @@ def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path |
     print(f"watch: {server.url}", file=sys.stderr, flush=True)
     webbrowser.open(server.url)
     try:
-        result = botarena._play(game, bots, seed=seed, map=map_file, replay=replay,
-                                options=options, observe=live.attach, sandbox=sandbox)
+        result = botarena._play(
+            game,
+            bots,
+            seed=seed,
+            map=map_file,
+            replay=replay,
+            options=options,
+            observe=live.attach,
+            sandbox=sandbox,
+        )
     except (GameError, BotSpecError, ReplayError, OSError) as exc:
         stop()
         fail(str(exc))
     live.finish(result.document)
     if not live.delivered.wait(0.2 + 2 * LIVE_INTERVAL_S):
-        print(f"watch: game over; waiting for the viewer at {server.url} (Ctrl-C to stop)",
-              file=sys.stderr, flush=True)
+        print(
+            f"watch: game over; waiting for the viewer at {server.url} (Ctrl-C to stop)",
+            file=sys.stderr,
+            flush=True,
+        )
         with contextlib.suppress(KeyboardInterrupt):
             live.delivered.wait(DELIVERY_WAIT_S)
     stop()
@@ -99,8 +119,10 @@ def watched(game: str, bots: list[str], seed: int | str | None, map_file: Path |
 
 
 def serve(
-    db: Annotated[str, typer.Option(help="the tournament store: sqlite:///FILE or"
-                                    " postgresql://USER@HOST:PORT/DB")] = "sqlite:///botarena.db",
+    db: Annotated[
+        str,
+        typer.Option(help="the tournament store: sqlite:///FILE or postgresql://USER@HOST:PORT/DB"),
+    ] = "sqlite:///botarena.db",
     host: Annotated[str, typer.Option(help="address to serve on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port to serve on")] = 8000,
 ) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -66,8 +66,9 @@ class Board:
             hit = self._cache.get(key)
             if hit is not None and hit[0] != version and key not in self._refreshing:
                 self._refreshing.add(key)
-                refresh = threading.Thread(target=self._refresh, args=(key, version, compute),
-                                           daemon=True)
+                refresh = threading.Thread(
+                    target=self._refresh, args=(key, version, compute), daemon=True
+                )
                 refresh.start()
         if refresh is not None:
             refresh.join(FRESH_WAIT_S)  # a small tournament's new table is ready by then
@@ -98,12 +99,17 @@ class Board:
         out = []
         for tournament in self.store.tournaments():
             counts = self.store.counts(tournament)
-            out.append({"name": tournament.name, "game": tournament.game,
-                        "schedule": tournament.schedule,
-                        "bots": len(self.store.bots(tournament)),
-                        "finished": counts.get("done", 0),
-                        "scheduled": sum(n for s, n in counts.items() if s != "void"),
-                        "running": counts.get("claimed", 0) + counts.get("pending", 0) > 0})
+            out.append(
+                {
+                    "name": tournament.name,
+                    "game": tournament.game,
+                    "schedule": tournament.schedule,
+                    "bots": len(self.store.bots(tournament)),
+                    "finished": counts.get("done", 0),
+                    "scheduled": sum(n for s, n in counts.items() if s != "void"),
+                    "running": counts.get("claimed", 0) + counts.get("pending", 0) > 0,
+                }
+            )
         return out
 
     def _records(self, tournament: Tournament) -> tuple[list[Any], list[str], dict[str, str]]:
@@ -115,9 +121,13 @@ class Board:
             records, names, roles = self._records(tournament)
             table = ranking.standings(tournament.game, records, names, roles=roles or None)
             method = ranking.default_rank_by(tournament.game)
-            return {"tournament": tournament.name, "game": tournament.game,
-                    "rank_by": method, "games": len(records),
-                    "standings": [row.to_dict() for row in table]}
+            return {
+                "tournament": tournament.name,
+                "game": tournament.game,
+                "rank_by": method,
+                "games": len(records),
+                "standings": [row.to_dict() for row in table],
+            }
 
         version, value = self._cached(tournament, "standings", compute)
         return {**value, "version": version}
@@ -127,31 +137,46 @@ class Board:
             records, names, _ = self._records(tournament)
             counted = ranking.counted_games(tournament.game, records)
             cells = ranking.cross_table(counted, names)
-            return {"bots": names, "cells": {row: {col: {"wins": c[0], "draws": c[1],
-                                                         "losses": c[2], "points": c[3]}
-                                                   for col, c in line.items()}
-                                             for row, line in cells.items()}}
+            return {
+                "bots": names,
+                "cells": {
+                    row: {
+                        col: {"wins": c[0], "draws": c[1], "losses": c[2], "points": c[3]}
+                        for col, c in line.items()
+                    }
+                    for row, line in cells.items()
+                },
+            }
 
         return self._cached(tournament, "cross", compute)[1]
 
-    def plot(self, tournament: Tournament) -> Path | None:
-        """The rating-over-games PNG (the tournament's own plot), drawn once per state."""
-        def compute() -> Path | None:
+    def plot(self, tournament: Tournament) -> bytes | None:
+        """The rating-over-games PNG (the tournament's own plot), drawn once per state; kept in
+        memory, so a server running for weeks leaves no file per state behind."""
+
+        def compute() -> bytes | None:
             records, names, _ = self._records(tournament)
             if not records:
                 return None
-            folder = Path(tempfile.mkdtemp(prefix="botarena-serve-"))
-            return ranking.plot_history(tournament.game, records, names,
-                                        folder / "standings.png")
+            with tempfile.TemporaryDirectory(prefix="botarena-serve-") as folder:
+                path = Path(folder) / "standings.png"
+                return ranking.plot_history(tournament.game, records, names, path).read_bytes()
 
         return self._cached(tournament, "plot", compute)[1]
 
-    def games(self, tournament: Tournament, bot: str | None = None,
-              result: str | None = None, fault: bool = False) -> list[dict[str, Any]]:
+    def games(
+        self,
+        tournament: Tournament,
+        bot: str | None = None,
+        result: str | None = None,
+        fault: bool = False,
+    ) -> list[dict[str, Any]]:
         """Games, newest first: only `bot`'s, only those `bot` won / drew / lost (`result`),
         only those with a fault or irregular status (`fault`)."""
-        labels = {bot_row.label: bot_row.name for bot_row in
-                  self.store.bots(tournament, active_only=False)}
+        labels = {
+            bot_row.label: bot_row.name
+            for bot_row in self.store.bots(tournament, active_only=False)
+        }
         out = []
         for row in reversed(self.store.games(tournament)):
             names = [labels.get(seat, seat) for seat in row.seats]
@@ -159,8 +184,9 @@ class Board:
                 continue
             if fault and not _faulty(row):
                 continue
-            if result is not None and (row.status != "done" or bot is None
-                                       or _result(row, names.index(bot)) != result):
+            if result is not None and (
+                row.status != "done" or bot is None or _result(row, names.index(bot)) != result
+            ):
                 continue
             out.append(_game_json(row, names))
         return out
@@ -175,8 +201,9 @@ class Board:
         recent = []
         for game in [g for g in games if g["replay"]][:RECENT]:
             seat = game["bots"].index(name)
-            recent.append({"id": game["id"], "key": game["key"],
-                           "stderr": self._stderr(game["replay"], seat)})
+            recent.append(
+                {"id": game["id"], "key": game["key"], "stderr": self._stderr(game["replay"], seat)}
+            )
         return {"bot": name, "standing": lines[0], "games": games, "recent_stderr": recent}
 
     def replay_path(self, replay: str | None) -> Path | None:
@@ -189,8 +216,11 @@ class Board:
         return path
 
     def _stderr(self, replay: str, seat: int) -> str | None:
+        path = self.replay_path(replay)
+        if path is None:
+            return None
         try:
-            return load(self.replay_path(replay))["stderr"][seat]
+            return str(load(path)["stderr"][seat])
         except (ReplayError, IndexError, KeyError):
             return None
 
@@ -203,7 +233,8 @@ class Board:
 
 def _faulty(row: GameRow) -> bool:
     return bool(row.faults and any(row.faults)) or bool(
-        row.statuses and any(status in ranking.IRREGULAR for status in row.statuses))
+        row.statuses and any(status in ranking.IRREGULAR for status in row.statuses)
+    )
 
 
 def _result(row: GameRow, seat: int) -> str:
@@ -214,10 +245,19 @@ def _result(row: GameRow, seat: int) -> str:
 
 
 def _game_json(row: GameRow, names: list[str]) -> dict[str, Any]:
-    return {"id": row.id, "key": row.key, "round": row.round, "bots": names,
-            "status": row.status, "scores": _list(row.scores), "ranks": _list(row.ranks),
-            "statuses": _list(row.statuses), "faults": _list(row.faults),
-            "replay": row.replay, "error": row.error}
+    return {
+        "id": row.id,
+        "key": row.key,
+        "round": row.round,
+        "bots": names,
+        "status": row.status,
+        "scores": _list(row.scores),
+        "ranks": _list(row.ranks),
+        "statuses": _list(row.statuses),
+        "faults": _list(row.faults),
+        "replay": row.replay,
+        "error": row.error,
+    }
 
 
 def _list(value: tuple | None) -> list | None:
@@ -243,8 +283,9 @@ def leaderboard_app(store: Store, db_url: str, warm: bool = True) -> Starlette:
         return JSONResponse(board.standings(board.tournament(request.path_params["name"])))
 
     def api_version(request: Request) -> JSONResponse:
-        return JSONResponse({"version": board.version(
-            board.tournament(request.path_params["name"]))})
+        return JSONResponse(
+            {"version": board.version(board.tournament(request.path_params["name"]))}
+        )
 
     def api_cross(request: Request) -> JSONResponse:
         return JSONResponse(board.cross_table(board.tournament(request.path_params["name"])))
@@ -256,19 +297,25 @@ def leaderboard_app(store: Store, db_url: str, warm: bool = True) -> Starlette:
             raise HTTPException(400, f"result must be one of {', '.join(RESULTS)}")
         if result is not None and not query.get("bot"):
             raise HTTPException(400, "result needs a bot (whose win, draw or loss)")
-        return JSONResponse(board.games(board.tournament(request.path_params["name"]),
-                                        bot=query.get("bot") or None, result=result,
-                                        fault=query.get("fault") in ("1", "true", "yes")))
+        return JSONResponse(
+            board.games(
+                board.tournament(request.path_params["name"]),
+                bot=query.get("bot") or None,
+                result=result,
+                fault=query.get("fault") in ("1", "true", "yes"),
+            )
+        )
 
     def api_bot(request: Request) -> JSONResponse:
-        return JSONResponse(board.bot(board.tournament(request.path_params["name"]),
-                                      request.path_params["bot"]))
+        return JSONResponse(
+            board.bot(board.tournament(request.path_params["name"]), request.path_params["bot"])
+        )
 
     def plot(request: Request) -> Response:
-        path = board.plot(board.tournament(request.path_params["name"]))
-        if path is None:
+        png = board.plot(board.tournament(request.path_params["name"]))
+        if png is None:
             raise HTTPException(404, "no finished game yet")
-        return FileResponse(path, media_type="image/png")
+        return Response(png, media_type="image/png")
 
     def viewer(request: Request) -> HTMLResponse:
         tournament = board.tournament(request.path_params["name"])
@@ -287,13 +334,20 @@ def leaderboard_app(store: Store, db_url: str, warm: bool = True) -> Starlette:
         return Response(gzipped(document), media_type="application/octet-stream")
 
     base = "/api/tournaments/{name}"
-    return Starlette(routes=[
-        Route("/", html), Route("/t/{name}", html), Route("/t/{name}/bot/{bot:path}", html),
-        Route("/t/{name}/game/{game:int}/", viewer),
-        Route("/t/{name}/game/{game:int}/replay.json.gz", replay),
-        Route("/api/tournaments", api_tournaments),
-        Route(base + "/standings", api_standings), Route(base + "/version", api_version),
-        Route(base + "/cross", api_cross), Route(base + "/games", api_games),
-        Route(base + "/bots/{bot:path}", api_bot), Route(base + "/plot.png", plot),
-        Mount("/static", StaticFiles(directory=STATIC)),
-    ])
+    return Starlette(
+        routes=[
+            Route("/", html),
+            Route("/t/{name}", html),
+            Route("/t/{name}/bot/{bot:path}", html),
+            Route("/t/{name}/game/{game:int}/", viewer),
+            Route("/t/{name}/game/{game:int}/replay.json.gz", replay),
+            Route("/api/tournaments", api_tournaments),
+            Route(base + "/standings", api_standings),
+            Route(base + "/version", api_version),
+            Route(base + "/cross", api_cross),
+            Route(base + "/games", api_games),
+            Route(base + "/bots/{bot:path}", api_bot),
+            Route(base + "/plot.png", plot),
+            Mount("/static", StaticFiles(directory=STATIC)),
+        ]
+    )

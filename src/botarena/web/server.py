@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from botarena.web.viewdoc import page, view_document
+from botarena.web.viewdoc import BotIo, page, view_document
 
 STATIC = str(resources.files("botarena.web").joinpath("static"))
 LIVE_INTERVAL_S = 0.5
@@ -35,6 +35,9 @@ class LiveGame:
         self.finished = threading.Event()
         self.delivered = threading.Event()
         """Set once a page was sent the finished game."""
+        self.io: BotIo | None = None
+        """The bots' texts of the steps sent so far (made once a step, not per update)."""
+        self.io_lock = threading.Lock()  # two pages' streams update `io` from two threads
 
     def attach(self, document: dict[str, Any]) -> None:
         self.document = document
@@ -51,7 +54,12 @@ class LiveGame:
         copy = {**document, "steps": list(document["steps"])}
         # as a replay file holds it (tuples are lists): what the rules re-play and verify read
         copy = json.loads(json.dumps(copy))
-        return len(copy["steps"]), _b64(view_document(copy))
+        with self.io_lock:
+            if copy["steps"]:  # after the handshake, whose faults the re-play starts from
+                if self.io is None:
+                    self.io = BotIo(copy)
+                self.io.add(copy["steps"][len(self.io.steps) :])
+            return len(copy["steps"]), _b64(view_document(copy, self.io or BotIo(copy)))
 
 
 def gzipped(document: dict[str, Any]) -> bytes:
@@ -73,8 +81,13 @@ def replay_app(replay: dict[str, Any]) -> Starlette:
     async def document(_: Request) -> Response:
         return Response(data, media_type="application/octet-stream")
 
-    return Starlette(routes=[Route("/", index), Route("/replay.json.gz", document),
-                             Mount("/static", StaticFiles(directory=STATIC))])
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/replay.json.gz", document),
+            Mount("/static", StaticFiles(directory=STATIC)),
+        ]
+    )
 
 
 def live_app(game: LiveGame) -> Starlette:
@@ -99,11 +112,17 @@ def live_app(game: LiveGame) -> Starlette:
             await asyncio.sleep(LIVE_INTERVAL_S)
 
     async def events(_: Request) -> StreamingResponse:
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+        )
 
-    return Starlette(routes=[Route("/", index), Route("/events", events),
-                             Mount("/static", StaticFiles(directory=STATIC))])
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/events", events),
+            Mount("/static", StaticFiles(directory=STATIC)),
+        ]
+    )
 
 
 class Server:
@@ -118,8 +137,9 @@ class Server:
         bound = self.socket.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{bound}/"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off",
-                                                   timeout_graceful_shutdown=1))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+        )
 
     def run(self) -> None:
         """Serve in this thread until interrupted (Ctrl-C)."""

@@ -13,18 +13,125 @@ VIEW_VERSION = 1
 """The viewer document's own format; the page refuses any other (and any replay schema it
 does not know), with a message saying which."""
 
-SCRIPTS = ("player.js", "games/amazes.js", "games/falldown.js", "games/ants.js",
-           "games/labyrinth.js")
+SCRIPTS = (
+    "player.js",
+    "games/amazes.js",
+    "games/falldown.js",
+    "games/ants.js",
+    "games/labyrinth.js",
+)
 
 
-def view_document(replay: dict[str, Any]) -> dict[str, Any]:
+def view_document(replay: dict[str, Any], io: BotIo | None = None) -> dict[str, Any]:
     """`replay` with the renderer's derived data. Ants frames hold only scores and counts,
     so the ants' lives (spawn, moves, end), food and hills are re-simulated here with the
-    rules, as the 2011 replay stores them; the replies they come from are then dropped."""
+    rules, as the 2011 replay stores them; the replies they come from are then dropped.
+    `io`: the bots' texts made so far (a live game adds to one), else made here."""
     derived: dict[str, Any] = {}
+    if io is None:
+        io = BotIo(replay)
+        io.add(replay.get("steps", []))
     if replay.get("game") == "ants" and replay.get("schema_version") == 1:
         derived, replay = _ants(replay)
+    derived["io"] = io.texts()
     return {"view_version": VIEW_VERSION, "replay": replay, "derived": derived}
+
+
+IO_BUDGET = 3_000_000
+"""Characters of bot input and output a view document holds at most (before gzip): a long
+game's texts are cut shorter, not dropped, so the page stays a few MB at worst."""
+IO_TEXT_LIMITS = (4000, 1000, 250, 60)
+"""Each text's cut, the longest that keeps the whole game within IO_BUDGET."""
+
+
+class BotIo:
+    """What each bot was sent and answered at each step: `texts()[k][i]` = [sent, answered]
+    of the k-th step's i-th act. Texts a replay does not store (Ants and Labyrinth keep no
+    `sent`; packed replies) are re-made by re-playing the recorded answers through the rules;
+    where the rules refuse the replay, the stored texts alone are shown. Each text is cut at
+    the longest of IO_TEXT_LIMITS that keeps the whole game within IO_BUDGET, with a note
+    saying how much was cut; the cut is made as steps are added, so a long game never holds
+    its whole text (a large Labyrinth game's maze-master views are hundreds of MB)."""
+
+    def __init__(self, replay: dict[str, Any]) -> None:
+        from botarena.core.replay import ReplayError, rebuild
+        from botarena.core.rules import GameError, Status
+        from botarena.games import get_game
+
+        self.limit = IO_TEXT_LIMITS[0]
+        self.total = 0  # characters kept at self.limit
+        self.steps: list[list[tuple[str, int, str, int]]] = []  # cut text, whole length
+        try:
+            self.game: Any = get_game(replay["game"])
+            self.state: Any = rebuild(self.game, replay)
+            for seat_text, (status, detail) in replay.get("handshake_faults", {}).items():
+                self.state.fault(int(seat_text), Status(status), detail)
+        except (KeyError, ValueError, TypeError, IndexError, ReplayError, GameError):
+            self.state = None
+
+    def add(self, steps: list[dict[str, Any]]) -> None:
+        """Add the texts of the replay's next `steps`."""
+        for step in steps:
+            sent_replies = self._step(step)
+            kept = []
+            for sent, reply in sent_replies:
+                kept.append((sent[: self.limit], len(sent), reply[: self.limit], len(reply)))
+                self.total += min(len(sent), self.limit) + min(len(reply), self.limit)
+            self.steps.append(kept)
+            while self.total > IO_BUDGET and self.limit != IO_TEXT_LIMITS[-1]:
+                self._shrink()
+
+    def _step(self, step: dict[str, Any]) -> list[tuple[str, str]]:
+        from botarena.core.replay import ReplayError, StepMismatch, recorded_actions
+        from botarena.core.rules import GameError
+
+        stored = [
+            (act.get("sent", "(not recorded)"), act.get("reply", "(not recorded)"))
+            for act in step["acts"]
+        ]
+        if self.state is None:
+            return stored
+        try:
+            self.state.to_act()
+            texts = []
+            for act in step["acts"]:
+                observation = self.state.observation(act["seat"])
+                sent = act.get("sent")
+                if sent is None:
+                    sent = self.game.protocol.encode(observation)
+                reply = act.get("reply")
+                if reply is None and "packed" in act:
+                    reply = self.game.protocol.unpack_reply(act["packed"], observation)
+                texts.append((sent, "(no answer)" if reply is None else reply))
+            self.state.apply(recorded_actions(self.game, self.state, step))
+            return texts
+        except (KeyError, ValueError, TypeError, IndexError, ReplayError, StepMismatch, GameError):
+            self.state = None  # the rules refuse the rest: show what is stored
+            return stored
+
+    def _shrink(self) -> None:
+        self.limit = IO_TEXT_LIMITS[IO_TEXT_LIMITS.index(self.limit) + 1]
+        self.total = 0
+        for kept in self.steps:
+            for index, (sent, sent_length, reply, reply_length) in enumerate(kept):
+                kept[index] = (sent[: self.limit], sent_length, reply[: self.limit], reply_length)
+                self.total += len(kept[index][0]) + len(kept[index][2])
+
+    def texts(self) -> list[list[list[str]]]:
+        return [
+            [
+                [_noted(sent, length), _noted(reply, reply_length)]
+                for sent, length, reply, reply_length in step
+            ]
+            for step in self.steps
+        ]
+
+
+def _noted(text: str, length: int) -> str:
+    """A text cut from one of `length` characters, saying how many are not shown."""
+    if len(text) >= length:
+        return text
+    return text + f"\n… ({length - len(text)} more characters not shown here)"
 
 
 def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -32,14 +139,21 @@ def _ants(replay: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 
     state = state_from_botarena(replay)
     data = replay_data(state)
-    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2",
-                                          "attackradius2")}
+    derived = {key: data[key] for key in ("ants", "food", "hills", "viewradius2", "attackradius2")}
     derived["rows"], derived["cols"] = data["map"]["rows"], data["map"]["cols"]
-    derived["water"] = ["".join("%" if char == "%" else "." for char in line)
-                        for line in data["map"]["data"]]
-    steps = [{"acts": [{key: value for key, value in act.items()
-                        if key not in ("packed", "reply")} for act in step["acts"]],
-              "frame": step["frame"]} for step in replay["steps"]]
+    derived["water"] = [
+        "".join("%" if char == "%" else "." for char in line) for line in data["map"]["data"]
+    ]
+    steps = [
+        {
+            "acts": [
+                {key: value for key, value in act.items() if key not in ("packed", "reply")}
+                for act in step["acts"]
+            ],
+            "frame": step["frame"],
+        }
+        for step in replay["steps"]
+    ]
     return derived, {**replay, "steps": steps}
 
 
@@ -80,8 +194,9 @@ def page(source: dict[str, Any], inline: bool, static: str = "static/") -> str:
         style = f'<link rel="stylesheet" href="{static}viewer.css">'
         scripts = "".join(f'<script src="{static}{name}"></script>' for name in SCRIPTS)
         scripts += f"<script>Botarena.start({start});</script>"
-    return (static_text("viewer.html").replace("<!--STYLE-->", style)
-            .replace("<!--SCRIPTS-->", scripts))
+    return (
+        static_text("viewer.html").replace("<!--STYLE-->", style).replace("<!--SCRIPTS-->", scripts)
+    )
 
 
 def standalone_html(document: dict[str, Any]) -> str:

@@ -1,4 +1,5 @@
 """Amazes: step ahead when open, else right, else left, else turn around."""
+
 import sys
 
 while True:

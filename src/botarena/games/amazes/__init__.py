@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.maps import MapShelf
 from botarena.core.rules import CLOCK_OPTION, GameInfo, Option
 
 if TYPE_CHECKING:
@@ -21,8 +22,14 @@ INFO = GameInfo(
     rank_by="points",
     options=(
         Option("turns", 150, "turns per player", int, 1, 10_000),
-        Option("budget_ms", 5000, "wall time a bot may spend answering, whole game (ms)",
-               int, 1, 3_600_000),
+        Option(
+            "budget_ms",
+            5000,
+            "wall time a bot may spend answering, whole game (ms)",
+            int,
+            1,
+            3_600_000,
+        ),
         CLOCK_OPTION,
     ),
     map_kind="maze file (25x25 ASCII art, optional start lines)",
@@ -38,12 +45,15 @@ def _maze_from_header(header: dict) -> Maze:
     return maze
 
 
-ENV_SPEC = EnvSpec(observation_charset="StarWBLRN0123456789\n", observation_max_length=240,
-                   action_charset="FTLR", action_max_length=256)
+ENV_SPEC = EnvSpec(
+    observation_charset="StarWBLRN0123456789\n",
+    observation_max_length=240,
+    action_charset="FTLR",
+    action_max_length=256,
+)
 """For the PettingZoo adapter: the look's text in, a move string out."""
 
 BOTS = builtin_bots("amazes", {"random": "RandomBot", "explorer": "ExplorerBot"})
-
 
 
 def _game() -> Game:
@@ -51,8 +61,16 @@ def _game() -> Game:
     from botarena.games.amazes.protocol import PROTOCOL
     from botarena.games.amazes.rules import new_state
 
-    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
-                load_map=load_maze, map_from_header=_maze_from_header, env_spec=ENV_SPEC)
+    return Game(
+        info=INFO,
+        new_state=new_state,
+        protocol=PROTOCOL,
+        bots=BOTS,
+        load_map=load_maze,
+        maps=MapShelf(__name__, "mazes", ".txt"),
+        map_from_header=_maze_from_header,
+        env_spec=ENV_SPEC,
+    )
 
 
 __getattr__ = lazy_game(__name__, _game)

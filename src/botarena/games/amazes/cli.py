@@ -9,9 +9,11 @@ from typing import Annotated
 
 import typer
 
+from botarena.core.mapcli import maps_command
 from botarena.core.outputs import output_path
 from botarena.core.reader import MAZE, read_text
 from botarena.core.rules import GameError
+from botarena.core.starters import Starter, add_command
 from botarena.games.amazes.maze import (
     DIRECTIONS,
     SIZE,
@@ -23,9 +25,12 @@ from botarena.games.amazes.maze import (
 )
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None)
-maze_app = typer.Typer(help="Generate, check and show Amazes maze files.", no_args_is_help=True,
-                       rich_markup_mode=None)
+app.command("maps")(maps_command("amazes"))
+maze_app = typer.Typer(
+    help="Generate, check and show Amazes maze files.", no_args_is_help=True, rich_markup_mode=None
+)
 app.add_typer(maze_app, name="maze")
+add_command(app, Starter("amazes", {"bot": ("bot", ["BOT", "builtin:amazes/explorer"])}))
 
 
 def _fail(message: str) -> None:
@@ -36,10 +41,15 @@ def _fail(message: str) -> None:
 @maze_app.command()
 def generate(
     seed: Annotated[int, typer.Option(help="the generator's seed")] = 0,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="write here"
-                                                " instead of standard output")] = None,
-    starts: Annotated[bool, typer.Option(help="also draw the two start squares and write"
-                                         " them as the file's first two lines")] = False,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="write here instead of standard output")
+    ] = None,
+    starts: Annotated[
+        bool,
+        typer.Option(
+            help="also draw the two start squares and write them as the file's first two lines"
+        ),
+    ] = False,
 ) -> None:
     """Write a random maze like the official ones (same seed, same maze)."""
     rng = random.Random(seed)

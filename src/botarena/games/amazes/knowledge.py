@@ -70,7 +70,7 @@ class Knowledge:
         self._outer_known = [0, 0, 0, 0]
         self._unsettled = False  # something was learned since the last fixed point
         self._squares: list[int] = []  # squares whose dead-end count may have changed
-        self._points: list[int] = []   # grid points whose corner rule may now fire
+        self._points: list[int] = []  # grid points whose corner rule may now fire
         self.on_discover = on_discover
 
     # -- primitive facts ----------------------------------------------------------------
@@ -138,9 +138,11 @@ class Knowledge:
                 self._cols_done = True
                 self._learn_all(OUTER_SIDES[1] + OUTER_SIDES[3])
                 continue
-            opposite = [(side + 2) % 4 for side in range(4)
-                        if self._outer_known[side] == SIZE
-                        and self._outer_known[(side + 2) % 4] < SIZE]
+            opposite = [
+                (side + 2) % 4
+                for side in range(4)
+                if self._outer_known[side] == SIZE and self._outer_known[(side + 2) % 4] < SIZE
+            ]
             if not opposite:
                 return
             for side in opposite:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from botarena.core.rules import GameError
 
@@ -80,12 +81,16 @@ INTERIOR_EDGES = tuple(e for e in range(EDGES) if len(EDGE_SQUARES[e]) == 2)
 def _lattice() -> tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, ...], ...]]:
     """Interior grid points (where four squares meet) with their four edges, and per edge
     the interior points it touches."""
-    points = []
+    points: list[tuple[int, int, int, int]] = []
     touching: list[list[int]] = [[] for _ in range(EDGES)]
     for row in range(1, SIZE):
         for col in range(1, SIZE):
-            segments = (v_edge(row - 1, col), h_edge(row, col), v_edge(row, col),
-                        h_edge(row, col - 1))
+            segments = (
+                v_edge(row - 1, col),
+                h_edge(row, col),
+                v_edge(row, col),
+                h_edge(row, col - 1),
+            )
             for edge in segments:
                 touching[edge].append(len(points))
             points.append(segments)
@@ -97,14 +102,16 @@ LATTICE, EDGE_LATTICE = _lattice()
 `EDGE_LATTICE[edge]`: the interior points an edge touches."""
 
 OUTER_SIDES = (
-    tuple(h_edge(0, c) for c in range(SIZE)),      # top
-    tuple(v_edge(r, SIZE) for r in range(SIZE)),   # right
-    tuple(h_edge(SIZE, c) for c in range(SIZE)),   # bottom
-    tuple(v_edge(r, 0) for r in range(SIZE)),      # left
+    tuple(h_edge(0, c) for c in range(SIZE)),  # top
+    tuple(v_edge(r, SIZE) for r in range(SIZE)),  # right
+    tuple(h_edge(SIZE, c) for c in range(SIZE)),  # bottom
+    tuple(v_edge(r, 0) for r in range(SIZE)),  # left
 )
 """The 25 edges of each outer side, in direction order (top, right, bottom, left)."""
-OUTER_SIDE_OF = tuple(next((side for side, edges in enumerate(OUTER_SIDES) if edge in edges), -1)
-                      for edge in range(EDGES))
+OUTER_SIDE_OF = tuple(
+    next((side for side, edges in enumerate(OUTER_SIDES) if edge in edges), -1)
+    for edge in range(EDGES)
+)
 """The outer side (0 top, 1 right, 2 bottom, 3 left) each edge lies on, or -1."""
 
 
@@ -128,12 +135,16 @@ class Maze:
     squares all game long.
     """
 
+    rows: ClassVar[int] = SIZE
+    cols: ClassVar[int] = SIZE
     walls: bytearray
     starts: tuple[Start, Start] | None = None
-    _corridors: list[str | None] = field(default_factory=lambda: [None] * (SQUARES * 4),
-                                         repr=False, compare=False)
+    _corridors: list[str | None] = field(
+        default_factory=lambda: [None] * (SQUARES * 4), repr=False, compare=False
+    )
     _looks: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = field(
-        default_factory=lambda: [None] * SQUARES, repr=False, compare=False)
+        default_factory=lambda: [None] * SQUARES, repr=False, compare=False
+    )
 
     def corridor(self, square: int, d: int) -> str:
         """The look's line for the corridor from `square` in direction `d`: one letter per
@@ -147,8 +158,12 @@ class Maze:
             here = square
             while not walls[SQUARE_EDGE[here * 4 + d]]:
                 here = NEIGHBOUR[here * 4 + d]
-                letters.append(_SIDE_LETTER[(not walls[SQUARE_EDGE[here * 4 + left]]) * 2
-                                            + (not walls[SQUARE_EDGE[here * 4 + right]])])
+                letters.append(
+                    _SIDE_LETTER[
+                        (not walls[SQUARE_EDGE[here * 4 + left]]) * 2
+                        + (not walls[SQUARE_EDGE[here * 4 + right]])
+                    ]
+                )
             letters.append("W")
             line = self._corridors[key] = "".join(letters)
         return line
@@ -186,8 +201,11 @@ class Maze:
         """The maze as 51 lines of `+-|` art (the format of the official sample mazes)."""
         lines = []
         for row in range(SIZE + 1):
-            lines.append("+" + "+".join("-" if self.walls[h_edge(row, c)] else " "
-                                        for c in range(SIZE)) + "+")
+            lines.append(
+                "+"
+                + "+".join("-" if self.walls[h_edge(row, c)] else " " for c in range(SIZE))
+                + "+"
+            )
             if row < SIZE:
                 lines.append(_vertical_line(self.walls, row))
         return "\n".join(lines) + "\n"
@@ -250,18 +268,25 @@ def parse_maze(text: str, source: str = "maze") -> Maze:
             else:
                 expected = " "
             if char not in expected:
-                raise GameError(f"{source}:{number}: column {pos + 1} is {char!r},"
-                                f" expected one of {expected!r}")
+                raise GameError(
+                    f"{source}:{number}: column {pos + 1} is {char!r}, expected one of {expected!r}"
+                )
     maze = Maze(walls, tuple(starts) if starts else None)  # type: ignore[arg-type]
     return maze
 
 
 def _parse_start(line: str, where: str) -> Start:
     parts = line.split()
-    if (len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit()
-            or parts[2].upper() not in DIRECTIONS):
-        raise GameError(f"{where}: start line {line!r} is not 'row col facing'"
-                        " (1-based row and column, facing N, E, S or W)")
+    if (
+        len(parts) != 3
+        or not parts[0].isdigit()
+        or not parts[1].isdigit()
+        or parts[2].upper() not in DIRECTIONS
+    ):
+        raise GameError(
+            f"{where}: start line {line!r} is not 'row col facing'"
+            " (1-based row and column, facing N, E, S or W)"
+        )
     row, col = int(parts[0]) - 1, int(parts[1]) - 1
     if not (0 <= row < SIZE and 0 <= col < SIZE):
         raise GameError(f"{where}: start square {row + 1},{col + 1} is outside the 25x25 maze")
@@ -276,9 +301,10 @@ def load_maze(path: str | Path) -> Maze:
     maze = parse_maze(read_text(path, MAZE), str(path))
     problems = check_maze(maze)
     if problems:
-        raise GameError(f"{path}: not a valid Amazes maze: {problems[0]}"
-                        + (f" (and {len(problems) - 1} more problems)" if len(problems) > 1
-                           else ""))
+        raise GameError(
+            f"{path}: not a valid Amazes maze: {problems[0]}"
+            + (f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else "")
+        )
     return maze
 
 
@@ -294,14 +320,18 @@ def check_maze(maze: Maze) -> list[str]:
     if len(parts) > 1:
         smallest = min(parts, key=len)
         first = min(smallest)
-        problems.append(f"the maze falls apart into {len(parts)} separate parts; the smallest"
-                        f" has {len(smallest)} squares, e.g. row {first // SIZE + 1}"
-                        f" column {first % SIZE + 1}")
+        problems.append(
+            f"the maze falls apart into {len(parts)} separate parts; the smallest"
+            f" has {len(smallest)} squares, e.g. row {first // SIZE + 1}"
+            f" column {first % SIZE + 1}"
+        )
     bare = [p for p, segments in enumerate(LATTICE) if not any(walls[e] for e in segments)]
     if bare:
         where = [f"{p // (SIZE - 1) + 1},{p % (SIZE - 1) + 1}" for p in bare]
-        problems.append(f"{len(bare)} grid points touch no wall (every corner of a square must):"
-                        f" after row,column {_list(where)}")
+        problems.append(
+            f"{len(bare)} grid points touch no wall (every corner of a square must):"
+            f" after row,column {_list(where)}"
+        )
     if maze.starts:
         problems += check_starts(maze, maze.starts)
     return problems
@@ -314,8 +344,10 @@ def check_starts(maze: Maze, starts: tuple[Start, Start]) -> list[str]:
         if not maze.open(start.square, (start.facing + 2) % 4):
             problems.append(f"{name} starts with a wall behind it")
     if distance2(starts[0].square, starts[1].square) < MIN_START_DISTANCE2:
-        problems.append(f"the start squares are at squared distance"
-                        f" {distance2(starts[0].square, starts[1].square)}, below 288")
+        problems.append(
+            f"the start squares are at squared distance"
+            f" {distance2(starts[0].square, starts[1].square)}, below 288"
+        )
     return problems
 
 
@@ -373,8 +405,9 @@ def maze_stats(maze: Maze) -> MazeStats:
         if walls[edge]:
             for square in EDGE_SQUARES[edge]:
                 wall_count[square] += 1
-    return MazeStats(openings=openings, loops=openings - (SQUARES - 1),
-                     dead_ends=wall_count.count(3))
+    return MazeStats(
+        openings=openings, loops=openings - (SQUARES - 1), dead_ends=wall_count.count(3)
+    )
 
 
 LOOPS = (51, 54)
@@ -449,7 +482,8 @@ def draw_starts(maze: Maze, rng: random.Random) -> tuple[Start, Start]:
     Some square is always far enough: from the centre the corners are exactly 288 away."""
     red = _draw_start(maze, rng, lambda square: True)
     return red, _draw_start(
-        maze, rng, lambda square: distance2(square, red.square) >= MIN_START_DISTANCE2)
+        maze, rng, lambda square: distance2(square, red.square) >= MIN_START_DISTANCE2
+    )
 
 
 def _draw_start(maze: Maze, rng: random.Random, allowed: Callable[[int], bool]) -> Start:

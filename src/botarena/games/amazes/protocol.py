@@ -27,12 +27,14 @@ class AmazesProtocol(Protocol):
         if not line:
             raise ProtocolError("empty line; a move has 1 to 256 letters F, T, L, R")
         if len(line) > MAX_STEPS:
-            raise ProtocolError(f"{len(line)} steps in one move, more than {MAX_STEPS}:"
-                                f" {line[:20]!r}...")
+            raise ProtocolError(
+                f"{len(line)} steps in one move, more than {MAX_STEPS}: {line[:20]!r}..."
+            )
         if line.strip("FTLR"):
             bad = next(char for char in line if char not in MOVE_LETTERS)
-            raise ProtocolError(f"illegal character {bad!r} in move {line[:40]!r}"
-                                "; only F, T, L and R are allowed")
+            raise ProtocolError(
+                f"illegal character {bad!r} in move {line[:40]!r}; only F, T, L and R are allowed"
+            )
         return line
 
     def farewell(self, state: Any, seat: int) -> str | None:
@@ -51,8 +53,11 @@ class AmazesProtocol(Protocol):
             if not line:
                 return None
             lines.append(line.strip())
-        return Observation(start=start, corridors=tuple(lines[:4]),  # type: ignore[arg-type]
-                           distance2=int(lines[4]))
+        return Observation(
+            start=start,
+            corridors=tuple(lines[:4]),  # type: ignore[arg-type]
+            distance2=int(lines[4]),
+        )
 
 
 PROTOCOL = AmazesProtocol()

@@ -46,8 +46,9 @@ class Observation(NamedTuple):
 class AmazesState(State):
     """A game of Amazes in progress. Red (seat 0) moves first."""
 
-    def __init__(self, maze: Maze, starts: tuple[Start, Start], turns: int = 150,
-                 budget_s: float = 5.0) -> None:
+    def __init__(
+        self, maze: Maze, starts: tuple[Start, Start], turns: int = 150, budget_s: float = 5.0
+    ) -> None:
         problems = check_starts(maze, starts)
         if problems:
             raise GameError(f"bad start squares: {problems[0]}")
@@ -93,11 +94,16 @@ class AmazesState(State):
     def observation(self, seat: int) -> Observation:
         square, facing = self.square[seat], self.facing[seat]
         corridor = self.maze.corridor
-        return Observation(seat == RED and self.turns_taken[RED] == 0,
-                           (corridor(square, facing), corridor(square, (facing + 1) % 4),
-                            corridor(square, (facing + 2) % 4),
-                            corridor(square, (facing + 3) % 4)),
-                           distance2(self.square[RED], self.square[BLUE]))
+        return Observation(
+            seat == RED and self.turns_taken[RED] == 0,
+            (
+                corridor(square, facing),
+                corridor(square, (facing + 1) % 4),
+                corridor(square, (facing + 2) % 4),
+                corridor(square, (facing + 3) % 4),
+            ),
+            distance2(self.square[RED], self.square[BLUE]),
+        )
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         seat = self.mover
@@ -151,8 +157,10 @@ class AmazesState(State):
         return self.end_reason is not None
 
     def outcome(self) -> Outcome:
-        scores = [0 if self.faults[s] is not None else max(0, min(MAX_POINTS, self.points[s]))
-                  for s in (RED, BLUE)]
+        scores: list[float] = [
+            0 if self.faults[s] is not None else max(0, min(MAX_POINTS, self.points[s]))
+            for s in (RED, BLUE)
+        ]
         return Outcome(scores=scores, end_reason=self.end_reason or "unfinished")
 
     def clock(self, seat: int) -> Clock:
@@ -174,12 +182,12 @@ class AmazesState(State):
         }
 
     def header(self) -> dict[str, Any]:
-        return {"maze": self.maze.to_ascii(),
-                "starts": [[s.square, s.facing] for s in self.starts]}
+        return {"maze": self.maze.to_ascii(), "starts": [[s.square, s.facing] for s in self.starts]}
 
 
-def new_state(seed: int | str, options: dict[str, Any], maze: Maze | None,
-              seats: int) -> AmazesState:
+def new_state(
+    seed: int | str, options: dict[str, Any], maze: Maze | None, seats: int
+) -> AmazesState:
     """A new game: the maze file's (or a generated) maze, start squares from the file or
     drawn from the seed."""
     if seats != 2:
@@ -188,5 +196,9 @@ def new_state(seed: int | str, options: dict[str, Any], maze: Maze | None,
     if maze is None:
         maze = generate_maze(rng)
     starts = maze.starts or draw_starts(maze, rng)
-    return AmazesState(maze, starts, turns=options.get("turns", 150),
-                       budget_s=options.get("budget_ms", 5000) / 1000)
+    return AmazesState(
+        maze,
+        starts,
+        turns=options.get("turns", 150),
+        budget_s=options.get("budget_ms", 5000) / 1000,
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from botarena.core.game import EnvSpec, Game, builtin_bots, lazy_game
+from botarena.core.maps import MapShelf
 from botarena.core.rules import CLOCK_OPTION, GameError, GameInfo, Option
 
 if TYPE_CHECKING:
@@ -54,38 +55,72 @@ INFO = GameInfo(
     options=(
         Option("turns", 1000, "turn limit (the 2011 playgame default)", int, 1, 100_000),
         Option("loadtime", 3000, "time for turn 0 (ms)", int, 1, 3_600_000),
-        Option("turntime", 500, "time per turn (ms, the 2011 server's value)", int, 1,
-               3_600_000),
+        Option("turntime", 500, "time per turn (ms, the 2011 server's value)", int, 1, 3_600_000),
         Option("viewradius2", 77, "squared view radius", int, 0, 10_000),
         Option("attackradius2", 5, "squared attack radius", int, 0, 10_000),
         Option("spawnradius2", 1, "squared food-gathering radius", int, 0, 10_000),
         # bounds: food_turn divides (>= 1); food_start 0 means no starting food
-        Option("food_rate", Range((5, 11)),
-               "food per player per food_turn turns (N or LOW,HIGH)", _int_or_range, 0, 1000),
-        Option("food_turn", Range((19, 37)), "turns per food_rate (N or LOW,HIGH)",
-               _int_or_range, 1, 100_000),
-        Option("food_start", Range((75, 175)), "land squares per starting food (N or LOW,HIGH)",
-               _int_or_range, 0, 1_000_000),
-        Option("food_visible", Range((3, 5)),
-               "starting food sets in view of each hill (N or LOW,HIGH)", _int_or_range, 0,
-               1000),
+        Option(
+            "food_rate",
+            Range((5, 11)),
+            "food per player per food_turn turns (N or LOW,HIGH)",
+            _int_or_range,
+            0,
+            1000,
+        ),
+        Option(
+            "food_turn",
+            Range((19, 37)),
+            "turns per food_rate (N or LOW,HIGH)",
+            _int_or_range,
+            1,
+            100_000,
+        ),
+        Option(
+            "food_start",
+            Range((75, 175)),
+            "land squares per starting food (N or LOW,HIGH)",
+            _int_or_range,
+            0,
+            1_000_000,
+        ),
+        Option(
+            "food_visible",
+            Range((3, 5)),
+            "starting food sets in view of each hill (N or LOW,HIGH)",
+            _int_or_range,
+            0,
+            1000,
+        ),
         Option("food", "symmetric", "food placement: symmetric or none", _food_mode),
-        Option("cutoff_turn", 150, "turns one side may hold cutoff_percent before the end",
-               int, 1, 1_000_000),
+        Option(
+            "cutoff_turn",
+            150,
+            "turns one side may hold cutoff_percent before the end",
+            int,
+            1,
+            1_000_000,
+        ),
         Option("cutoff_percent", 0.85, "population share of the cutoff rule", float, 0.0, 1.0),
-        Option("scenario", 0, "1: start from the map's ants and food exactly (2011 --scenario)",
-               int, 0, 1),
+        Option(
+            "scenario",
+            0,
+            "1: start from the map's ants and food exactly (2011 --scenario)",
+            int,
+            0,
+            1,
+        ),
         Option("strict", 0, "1: an invalid order kills the bot (status invalid)", int, 0, 1),
-        Option("player_seed", "", "player_seed sent to bots (default: the game seed)",
-               _seed_text),
+        Option("player_seed", "", "player_seed sent to bots (default: the game seed)", _seed_text),
         CLOCK_OPTION,
     ),
     map_kind="2011 .map file",
 )
 
 
-def new_state(seed: int, options: dict[str, Any], ants_map: AntsMap | None,
-              seats: int) -> AntsState:
+def new_state(
+    seed: int | str, options: dict[str, Any], ants_map: AntsMap | None, seats: int
+) -> AntsState:
     """A fresh game; without --map, the bundled official map for `seats` players."""
     from botarena.games.ants.mapfile import bundled_map
     from botarena.games.ants.rules import AntsState
@@ -93,8 +128,7 @@ def new_state(seed: int, options: dict[str, Any], ants_map: AntsMap | None,
     if ants_map is None:
         ants_map = bundled_map(seats)
     if ants_map.players != seats:
-        raise GameError(f"{ants_map.name} is a {ants_map.players}-player map,"
-                        f" {seats} bots given")
+        raise GameError(f"{ants_map.name} is a {ants_map.players}-player map, {seats} bots given")
     full = {opt.name: opt.default for opt in INFO.options}
     full.update(options)
     return AntsState(int(seed), full, ants_map)
@@ -114,24 +148,35 @@ def _map_from_header(header: dict[str, Any]) -> AntsMap:
     return ants_map
 
 
-ENV_SPEC = EnvSpec(observation_charset="turngowhafdeplyrsc0123456789 \n",
-                   observation_max_length=200_000,
-                   action_charset="o0123456789 neswgNESWGO#\n", action_max_length=100_000,
-                   action_min_length=0)
+ENV_SPEC = EnvSpec(
+    observation_charset="turngowhafdeplyrsc0123456789 \n",
+    observation_max_length=200_000,
+    action_charset="o0123456789 neswgNESWGO#\n",
+    action_max_length=100_000,
+    action_min_length=0,
+)
 """For the PettingZoo adapter: the turn's text in, the order lines (and `go`) out."""
 
-BOTS = builtin_bots("ants", {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot",
-                             "swarm": "SwarmBot"})
-
+BOTS = builtin_bots(
+    "ants", {"hold": "HoldBot", "random": "RandomBot", "greedy": "GreedyBot", "swarm": "SwarmBot"}
+)
 
 
 def _game() -> Game:
     from botarena.games.ants.mapfile import load_map
     from botarena.games.ants.protocol import PROTOCOL
 
-    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
-                load_map=load_map, map_from_header=_map_from_header, record_sent=False,
-                env_spec=ENV_SPEC)
+    return Game(
+        info=INFO,
+        new_state=new_state,
+        protocol=PROTOCOL,
+        bots=BOTS,
+        load_map=load_map,
+        maps=MapShelf(__name__, "maps/official.tar.xz", ".map"),
+        map_from_header=_map_from_header,
+        record_sent=False,
+        env_spec=ENV_SPEC,
+    )
 
 
 __getattr__ = lazy_game(__name__, _game)

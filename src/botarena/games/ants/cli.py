@@ -10,12 +10,23 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from botarena.core.mapcli import maps_command
 from botarena.core.rules import GameError
+from botarena.core.starters import Starter, add_command
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
-                  rich_markup_mode=None)
-map_app = typer.Typer(no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                      help="Generate and check .map files.")
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.command("maps")(maps_command("ants"))
+map_app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    help="Generate and check .map files.",
+)
 app.add_typer(map_app, name="map")
 
 
@@ -26,11 +37,16 @@ def _fail(message: str) -> NoReturn:
 
 @app.command("check-replay")
 def check_replay(
-        path: Annotated[Path, typer.Argument(help="a 2011 replay (.replay[.gz])")],
-        option: Annotated[list[str] | None, typer.Option(
-            "-o", "--option", help="cutoff_turn=N or cutoff_percent=X, when the 2011 game"
-                                   " was not played with the defaults (replays omit them)")
-        ] = None,
+    path: Annotated[Path, typer.Argument(help="a 2011 replay (.replay[.gz])")],
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-o",
+            "--option",
+            help="cutoff_turn=N or cutoff_percent=X, when the 2011 game"
+            " was not played with the defaults (replays omit them)",
+        ),
+    ] = None,
 ) -> None:
     """Re-simulate a 2011 replay with botarena's rules; exit 1 at the first difference."""
     from botarena.games.ants import INFO
@@ -57,8 +73,8 @@ def check_replay(
 
 @app.command("export-replay")
 def export_replay(
-        replay: Annotated[Path, typer.Argument(help="a botarena Ants replay")],
-        output: Annotated[Path, typer.Argument(help="the 2011 replay to write (.gz: gzip)")],
+    replay: Annotated[Path, typer.Argument(help="a botarena Ants replay")],
+    output: Annotated[Path, typer.Argument(help="the 2011 replay to write (.gz: gzip)")],
 ) -> None:
     """Write a botarena Ants replay in the 2011 engine's format (revision 3)."""
     from botarena.core.outputs import output_path
@@ -86,16 +102,19 @@ def export_replay(
     print(f"wrote {output}")
 
 
-@app.command()
-def starter(path: Annotated[Path, typer.Argument(help="where to write the Python bot")]
-            ) -> None:
-    """Write a minimal working 2011-protocol bot in Python (standard library only)."""
+def _starter_file(path: Path) -> None:
+    """`botarena ants starter mybot.py` (the older form): the Python starter in that file."""
     from botarena.games.ants.starter import STARTER
 
     if path.exists():
         _fail(f"{path}: already exists; not overwriting it")
     path.write_text(STARTER)
     print(f"wrote {path}; try: botarena play ants 'python3 {path}' builtin:ants/greedy")
+
+
+add_command(
+    app, Starter("ants", {"bot": ("bot", ["BOT", "builtin:ants/greedy"])}), legacy=_starter_file
+)
 
 
 @map_app.command("check")
@@ -117,12 +136,13 @@ def map_check(path: Annotated[Path, typer.Argument(help="a .map file")]) -> None
 
 @map_app.command("generate")
 def map_generate(
-        players: Annotated[int, typer.Option(help="2 to 10")] = 2,
-        size: Annotated[str, typer.Option(help="ROWSxCOLS")] = "60x60",
-        kind: Annotated[str, typer.Option(help="maze, cave or open")] = "cave",
-        seed: Annotated[int, typer.Option(help="random seed")] = 0,
-        output: Annotated[Path | None, typer.Option("-o", "--output",
-                                                    help="file (default: stdout)")] = None,
+    players: Annotated[int, typer.Option(help="2 to 10")] = 2,
+    size: Annotated[str, typer.Option(help="ROWSxCOLS")] = "60x60",
+    kind: Annotated[str, typer.Option(help="maze, cave or open")] = "cave",
+    seed: Annotated[int, typer.Option(help="random seed")] = 0,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="file (default: stdout)")
+    ] = None,
 ) -> None:
     """Generate a symmetric map that passes the 2011 map-maker rules."""
     from botarena.games.ants.mapfile import map_text

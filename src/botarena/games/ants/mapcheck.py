@@ -32,8 +32,12 @@ def _walk(ants_map: AntsMap, start: tuple[int, int]) -> np.ndarray:
     queue = deque([start])
     while queue:
         row, col = queue.popleft()
-        for nrow, ncol in (((row - 1) % rows, col), (row, (col + 1) % cols),
-                           ((row + 1) % rows, col), (row, (col - 1) % cols)):
+        for nrow, ncol in (
+            ((row - 1) % rows, col),
+            (row, (col + 1) % cols),
+            ((row + 1) % rows, col),
+            (row, (col - 1) % cols),
+        ):
             if dist[nrow, ncol] < 0 and not water[nrow, ncol]:
                 dist[nrow, ncol] = dist[row, col] + 1
                 queue.append((nrow, ncol))
@@ -54,8 +58,7 @@ def _block_cut_off(ants_map: AntsMap) -> list[tuple[int, int]]:
     dry = (~wet).tolist()  # centres where the block covers no water
 
     def centres(row: int, col: int) -> list[tuple[int, int]]:
-        around = [((row + dr) % rows, (col + dc) % cols) for dr in (-1, 0, 1)
-                  for dc in (-1, 0, 1)]
+        around = [((row + dr) % rows, (col + dc) % cols) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
         return [(r, c) for r, c in around if dry[r][c]]
 
     first = ants_map.hills[0]
@@ -63,13 +66,20 @@ def _block_cut_off(ants_map: AntsMap) -> list[tuple[int, int]]:
     seen = set(queue)
     while queue:
         row, col = queue.popleft()
-        for step in (((row - 1) % rows, col), (row, (col + 1) % cols),
-                     ((row + 1) % rows, col), (row, (col - 1) % cols)):
+        for step in (
+            ((row - 1) % rows, col),
+            (row, (col + 1) % cols),
+            ((row + 1) % rows, col),
+            (row, (col - 1) % cols),
+        ):
             if dry[step[0]][step[1]] and step not in seen:
                 seen.add(step)
                 queue.append(step)
-    return [(row, col) for row, col, _ in ants_map.hills
-            if not any(centre in seen for centre in centres(row, col))]
+    return [
+        (row, col)
+        for row, col, _ in ants_map.hills
+        if not any(centre in seen for centre in centres(row, col))
+    ]
 
 
 def check_map(ants_map: AntsMap) -> list[str]:
@@ -82,8 +92,10 @@ def check_map(ants_map: AntsMap) -> list[str]:
     if cells > MAX_CELLS:
         problems.append(f"size: {cells} cells, more than {MAX_CELLS}")
     if not MIN_CELLS_PER_PLAYER <= cells / players <= MAX_CELLS_PER_PLAYER:
-        problems.append(f"size: {cells / players:.0f} cells per player, outside"
-                        f" {MIN_CELLS_PER_PLAYER}-{MAX_CELLS_PER_PLAYER}")
+        problems.append(
+            f"size: {cells / players:.0f} cells per player, outside"
+            f" {MIN_CELLS_PER_PLAYER}-{MAX_CELLS_PER_PLAYER}"
+        )
     grid = np.full((rows, cols), -2, dtype=np.int64)
     for loc in ants_map.water:
         grid[loc] = -4
@@ -99,15 +111,19 @@ def check_map(ants_map: AntsMap) -> list[str]:
     for loc in ants_map.water:
         land[loc] = False
     if np.any(land & (dist < 0)):
-        problems.append(f"islands: {int(np.sum(land & (dist < 0)))} land squares cannot be"
-                        " reached from the first hill")
+        problems.append(
+            f"islands: {int(np.sum(land & (dist < 0)))} land squares cannot be"
+            " reached from the first hill"
+        )
     cut_off = _block_cut_off(ants_map)
     if cut_off:
-        problems.append(f"3x3 block: cannot travel from hill {first[:2]} to hill"
-                        f"{'s' if len(cut_off) > 1 else ''} {', '.join(map(str, cut_off))}")
+        problems.append(
+            f"3x3 block: cannot travel from hill {first[:2]} to hill"
+            f"{'s' if len(cut_off) > 1 else ''} {', '.join(map(str, cut_off))}"
+        )
     for index, (row, col, owner) in enumerate(ants_map.hills):
         steps = _walk(ants_map, (row, col)) if index else dist
-        for other_row, other_col, other in ants_map.hills[index + 1:]:
+        for other_row, other_col, other in ants_map.hills[index + 1 :]:
             if other == owner:
                 continue
             walk = int(steps[other_row, other_col])
@@ -115,8 +131,10 @@ def check_map(ants_map: AntsMap) -> list[str]:
             dcol = min(abs(col - other_col), cols - abs(col - other_col))
             where = f"hills {(row, col)} and {(other_row, other_col)}"
             if walk >= 0 and not MIN_HILL_STEPS <= walk <= MAX_HILL_STEPS:
-                problems.append(f"hill distance: {where} are {walk} steps apart, outside"
-                                f" {MIN_HILL_STEPS}-{MAX_HILL_STEPS}")
+                problems.append(
+                    f"hill distance: {where} are {walk} steps apart, outside"
+                    f" {MIN_HILL_STEPS}-{MAX_HILL_STEPS}"
+                )
             if drow * drow + dcol * dcol < MIN_HILL_DISTANCE2:
                 problems.append(f"hill distance: {where} are closer than 6 squares")
     return problems

@@ -106,8 +106,9 @@ def parse_map(text: str, name: str = "map") -> AntsMap:
             raise fail(number, f"unknown line key {key!r}")
     end = text.rstrip("\n").count("\n") + 1  # problems found at the end name the last line
     if rows is None or cols is None or players is None:
-        missing = [k for k, v in (("rows", rows), ("cols", cols), ("players", players))
-                   if v is None]
+        missing = [
+            k for k, v in (("rows", rows), ("cols", cols), ("players", players)) if v is None
+        ]
         raise fail(end, f"the file ends without {', '.join(missing)}")
     if len(grid) != rows:
         raise fail(end, f"the file ends after {len(grid)} map rows, expected {rows}")

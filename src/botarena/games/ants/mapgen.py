@@ -15,8 +15,17 @@ from botarena.games.ants.mapcheck import MAX_CELLS, MAX_SIDE, check_map
 from botarena.games.ants.mapfile import AntsMap
 
 KINDS = ("maze", "cave", "open")
-LAYOUTS = {2: (1, 2), 3: (1, 3), 4: (2, 2), 5: (1, 5), 6: (2, 3), 7: (1, 7), 8: (2, 4),
-           9: (3, 3), 10: (2, 5)}
+LAYOUTS = {
+    2: (1, 2),
+    3: (1, 3),
+    4: (2, 2),
+    5: (1, 5),
+    6: (2, 3),
+    7: (1, 7),
+    8: (2, 4),
+    9: (3, 3),
+    10: (2, 5),
+}
 """Tiles down and across for each player count."""
 ATTEMPTS = 60
 
@@ -66,8 +75,11 @@ def _maze(rng: random.Random, rows: int, cols: int) -> np.ndarray:
     stack = [(0, 0)]
     while stack:
         row, col = stack[-1]
-        options = [(row + dr, col + dc, dr, dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                   if ((row + dr) % cell_rows, (col + dc) % cell_cols) not in seen]
+        options = [
+            (row + dr, col + dc, dr, dc)
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if ((row + dr) % cell_rows, (col + dc) % cell_cols) not in seen
+        ]
         if not options:
             stack.pop()
             continue
@@ -87,10 +99,10 @@ def _open_wall(water: np.ndarray, row: int, col: int, drow: int, dcol: int, cell
     rows, cols = water.shape
     if drow:
         wall_row = (row * cell + (cell - 1 if drow > 0 else -1)) % rows
-        water[wall_row, col * cell:col * cell + cell - 1] = False
+        water[wall_row, col * cell : col * cell + cell - 1] = False
     else:
         wall_col = (col * cell + (cell - 1 if dcol > 0 else -1)) % cols
-        water[row * cell:row * cell + cell - 1, wall_col] = False
+        water[row * cell : row * cell + cell - 1, wall_col] = False
 
 
 def _reachable(water: np.ndarray, start: tuple[int, int]) -> np.ndarray:
@@ -100,8 +112,12 @@ def _reachable(water: np.ndarray, start: tuple[int, int]) -> np.ndarray:
     queue = deque([start])
     while queue:
         row, col = queue.popleft()
-        for nrow, ncol in (((row - 1) % rows, col), (row, (col + 1) % cols),
-                           ((row + 1) % rows, col), (row, (col - 1) % cols)):
+        for nrow, ncol in (
+            ((row - 1) % rows, col),
+            (row, (col + 1) % cols),
+            ((row + 1) % rows, col),
+            (row, (col - 1) % cols),
+        ):
             if not seen[nrow, ncol] and not water[nrow, ncol]:
                 seen[nrow, ncol] = True
                 queue.append((nrow, ncol))
@@ -121,11 +137,15 @@ def generate(players: int, rows: int, cols: int, kind: str, seed: int) -> AntsMa
     tile_rows, tile_cols = rows // down, cols // across
     rows, cols = tile_rows * down, tile_cols * across
     if min(tile_rows, tile_cols) < 8 or max(rows, cols) > MAX_SIDE or rows * cols > MAX_CELLS:
-        raise GameError(f"--size {rows}x{cols}: each player's tile must be at least 8x8 and"
-                        f" the map at most {MAX_SIDE} a side and {MAX_CELLS} squares")
+        raise GameError(
+            f"--size {rows}x{cols}: each player's tile must be at least 8x8 and"
+            f" the map at most {MAX_SIDE} a side and {MAX_CELLS} squares"
+        )
     if not 900 <= rows * cols / players <= 5000:
-        raise GameError(f"--size {rows}x{cols}: {rows * cols // players} squares per player;"
-                        " the 2011 rules want 900 to 5000")
+        raise GameError(
+            f"--size {rows}x{cols}: {rows * cols // players} squares per player;"
+            " the 2011 rules want 900 to 5000"
+        )
     rng = random.Random(f"ants-map:{seed}:{players}:{rows}x{cols}:{kind}")
     make = {"maze": _maze, "cave": _cave, "open": _open}[kind]
     last = "no attempt"
@@ -137,8 +157,11 @@ def generate(players: int, rows: int, cols: int, kind: str, seed: int) -> AntsMa
         centre = np.array([tile_rows // 2, tile_cols // 2])
         hill = tuple(int(v) for v in land[np.argmin(np.abs(land - centre).sum(axis=1))])
         water = np.tile(tile, (down, across))
-        hills = [(hill[0] + tr * tile_rows, hill[1] + tc * tile_cols, tr * across + tc)
-                 for tr in range(down) for tc in range(across)]
+        hills = [
+            (hill[0] + tr * tile_rows, hill[1] + tc * tile_cols, tr * across + tc)
+            for tr in range(down)
+            for tc in range(across)
+        ]
         reached = _reachable(water, hills[0][:2])
         if not all(reached[r, c] for r, c, _ in hills):
             last = "hills not connected"
@@ -151,5 +174,7 @@ def generate(players: int, rows: int, cols: int, kind: str, seed: int) -> AntsMa
         if not problems:
             return ants_map
         last = problems[0]
-    raise GameError(f"no {kind} map for {players} players at {rows}x{cols} passed the"
-                    f" 2011 rules in {ATTEMPTS} attempts (last problem: {last})")
+    raise GameError(
+        f"no {kind} map for {players} players at {rows}x{cols} passed the"
+        f" 2011 rules in {ATTEMPTS} attempts (last problem: {last})"
+    )

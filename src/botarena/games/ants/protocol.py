@@ -15,8 +15,17 @@ from botarena.core.protocol import Protocol
 from botarena.games.ants.observation import Observation, Params
 
 DIRECTIONS = frozenset("nesw")
-PARAMETER_ORDER = ("loadtime", "turntime", "rows", "cols", "turns", "viewradius2",
-                   "attackradius2", "spawnradius2", "player_seed")
+PARAMETER_ORDER = (
+    "loadtime",
+    "turntime",
+    "rows",
+    "cols",
+    "turns",
+    "viewradius2",
+    "attackradius2",
+    "spawnradius2",
+    "player_seed",
+)
 
 
 def parameter_block(params: Params) -> str:
@@ -50,10 +59,12 @@ class AntsProtocol(Protocol):
 
     def encode(self, observation: Observation) -> str:
         if observation.end:
-            head = (f"end\nplayers {observation.params.players}\n"
-                    f"score {_join(observation.scores or [])}\n"
-                    f"status {_join(observation.statuses or [])}\n"
-                    f"playerturns {_join(observation.playerturns or [])}\n")
+            head = (
+                f"end\nplayers {observation.params.players}\n"
+                f"score {_join(observation.scores or [])}\n"
+                f"status {_join(observation.statuses or [])}\n"
+                f"playerturns {_join(observation.playerturns or [])}\n"
+            )
         else:
             head = f"turn {observation.turn}\n"
         parts = [head]
@@ -74,8 +85,9 @@ class AntsProtocol(Protocol):
 
     def format(self, action: Any) -> str:
         """Orders as (row, col, direction) tuples or lines, then `go`."""
-        lines = [item if isinstance(item, str) else "o {} {} {}".format(*tuple(item))
-                 for item in action]
+        lines = [
+            item if isinstance(item, str) else "o {} {} {}".format(*tuple(item)) for item in action
+        ]
         return "\n".join([*lines, "go"])
 
     def pack_reply(self, text: str, observation: Any) -> str | None:
@@ -84,8 +96,9 @@ class AntsProtocol(Protocol):
         ordered them otherwise; None when the reply is not exactly such orders."""
         if not isinstance(observation, Observation) or observation.turn == 0:
             return None
-        index = {(str(row), str(col)): number for number, (row, col) in
-                 enumerate(_own_ants(observation))}
+        index = {
+            (str(row), str(col)): number for number, (row, col) in enumerate(_own_ants(observation))
+        }
         letters = ["-"] * len(index)
         order = []
         for line in text.split("\n")[:-1]:
@@ -103,8 +116,11 @@ class AntsProtocol(Protocol):
     def unpack_reply(self, packed: str, observation: Any) -> str:
         letters, _, order_text = packed.partition("/")
         own = _own_ants(observation)
-        order = ([int(number) for number in order_text.split(",")] if order_text else
-                 [number for number, letter in enumerate(letters) if letter != "-"])
+        order = (
+            [int(number) for number in order_text.split(",")]
+            if order_text
+            else [number for number, letter in enumerate(letters) if letter != "-"]
+        )
         lines = [f"o {own[number][0]} {own[number][1]} {letters[number]}" for number in order]
         return "\n".join([*lines, "go"])
 
@@ -151,8 +167,8 @@ class AntsProtocol(Protocol):
             elif kind == "f":
                 observation.food.append(numbers)  # type: ignore[arg-type]
             elif kind in "had" and len(numbers) == 3:
-                {"h": observation.hills, "a": observation.ants,
-                 "d": observation.dead}[kind].append(numbers)  # type: ignore[arg-type]
+                listed = {"h": observation.hills, "a": observation.ants, "d": observation.dead}
+                listed[kind].append(numbers)
         return observation
 
 

@@ -3,6 +3,7 @@ write one from a botarena game so the 2011 visualizer and its users' tools keep 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -78,45 +79,69 @@ def _check_2011(document: dict[str, Any]) -> None:
         raise GameError(f"malformed 2011 replay: {where.rstrip('`')}: {reason}") from None
     data = parsed.replaydata
     if not INFO.min_seats <= data.players <= INFO.max_seats:
-        raise GameError(f"malformed 2011 replay: players {data.players} is not"
-                        f" {INFO.min_seats} to {INFO.max_seats}")
+        raise GameError(
+            f"malformed 2011 replay: players {data.players} is not"
+            f" {INFO.min_seats} to {INFO.max_seats}"
+        )
     rows, cols = data.map.rows, data.map.cols
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise GameError(f"malformed 2011 replay: map {rows}x{cols} is not 1 to {MAX_SIDE}"
-                        " a side")
+        raise GameError(f"malformed 2011 replay: map {rows}x{cols} is not 1 to {MAX_SIDE} a side")
     if len(data.map.data) != rows or any(len(line) != cols for line in data.map.data):
         raise GameError(f"malformed 2011 replay: map.data is not {rows} lines of {cols}")
-    for field, items, owner_at in (("hills", data.hills, 2), ("ants", data.ants, 4),
-                                   ("food", data.food, None)):
+    listed: tuple[tuple[str, Sequence[Sequence[Any]], int | None], ...] = (
+        ("hills", data.hills, 2),
+        ("ants", data.ants, 4),
+        ("food", data.food, None),
+    )
+    for field, items, owner_at in listed:
         for index, item in enumerate(items):
-            if len(item) < 4 or not (0 <= item[0] < rows and 0 <= item[1] < cols) or (
-                    owner_at is not None and not 0 <= item[owner_at] < data.players):
-                raise GameError(f"malformed 2011 replay: replaydata.{field}[{index}] is off"
-                                " the map or names no player")
+            if (
+                len(item) < 4
+                or not (0 <= item[0] < rows and 0 <= item[1] < cols)
+                or (owner_at is not None and not 0 <= item[owner_at] < data.players)
+            ):
+                raise GameError(
+                    f"malformed 2011 replay: replaydata.{field}[{index}] is off"
+                    " the map or names no player"
+                )
     INFO.resolve_options(options_from_replay(document["replaydata"]))
 
 
 def map_from_replay(data: dict[str, Any], name: str) -> AntsMap:
     """Water from the end-of-game map picture, hills (in engine order) from the hill list."""
-    water = frozenset((row, col) for row, line in enumerate(data["map"]["data"])
-                      for col, char in enumerate(line) if char == "%")
+    water = frozenset(
+        (row, col)
+        for row, line in enumerate(data["map"]["data"])
+        for col, char in enumerate(line)
+        if char == "%"
+    )
     hills = [(row, col, owner) for row, col, owner, _ in data["hills"]]
-    return AntsMap(data["map"]["rows"], data["map"]["cols"], data["players"], water, hills,
-                   name)
+    return AntsMap(data["map"]["rows"], data["map"]["cols"], data["players"], water, hills, name)
 
 
 def options_from_replay(data: dict[str, Any]) -> dict[str, Any]:
-    return {"turns": data["turns"], "loadtime": data["loadtime"],
-            "turntime": data["turntime"], "viewradius2": data["viewradius2"],
-            "attackradius2": data["attackradius2"], "spawnradius2": data["spawnradius2"],
-            "player_seed": data.get("player_seed", 0), "food_rate": data["food_rate"],
-            "food_turn": data["food_turn"], "food_start": data["food_start"],
-            "food_visible": 0, "cutoff_turn": 150, "cutoff_percent": 0.85, "food": "symmetric",
-            "strict": 0}
+    return {
+        "turns": data["turns"],
+        "loadtime": data["loadtime"],
+        "turntime": data["turntime"],
+        "viewradius2": data["viewradius2"],
+        "attackradius2": data["attackradius2"],
+        "spawnradius2": data["spawnradius2"],
+        "player_seed": data.get("player_seed", 0),
+        "food_rate": data["food_rate"],
+        "food_turn": data["food_turn"],
+        "food_start": data["food_start"],
+        "food_visible": 0,
+        "cutoff_turn": 150,
+        "cutoff_percent": 0.85,
+        "food": "symmetric",
+        "strict": 0,
+    }
 
 
-def resimulate(document: dict[str, Any], name: str = "replay",
-               overrides: dict[str, Any] | None = None) -> AntsState:
+def resimulate(
+    document: dict[str, Any], name: str = "replay", overrides: dict[str, Any] | None = None
+) -> AntsState:
     """Play a 2011 replay again with its food, spawn choices, moves and faults as inputs.
 
     `overrides` sets options the replay does not record (`cutoff_turn`, `cutoff_percent`).
@@ -132,11 +157,17 @@ def resimulate(document: dict[str, Any], name: str = "replay",
         spawn_script.setdefault(spawn, set()).add((row, col))
         moves[(row, col, spawn, owner)] = path
     options = {**options_from_replay(data), **(overrides or {})}
-    state = AntsState(int(data.get("engine_seed") or 0), options, map_from_replay(data, name),
-                      food_script, spawn_script)
+    state = AntsState(
+        int(data.get("engine_seed") or 0),
+        options,
+        map_from_replay(data, name),
+        food_script,
+        spawn_script,
+    )
     faults: dict[int, list[int]] = {}
-    for seat, (status, turn) in enumerate(zip(document.get("status", []),
-                                              document.get("playerturns", []), strict=False)):
+    for seat, (status, turn) in enumerate(
+        zip(document.get("status", []), document.get("playerturns", []), strict=False)
+    ):
         word = status.split()[0]
         if word in ("crashed", "timeout"):
             faults.setdefault(0 if status == "crashed 0" else turn, []).append(seat)
@@ -169,23 +200,42 @@ def replay_data(state: AntsState, name: str = "map") -> dict[str, Any]:
     params = state.params
     end = state.turn + 1
     return {
-        "revision": 3, "players": state.num_players, "loadtime": params.loadtime,
-        "turntime": params.turntime, "turns": params.turns,
-        "viewradius2": params.viewradius2, "attackradius2": params.attackradius2,
-        "spawnradius2": params.spawnradius2, "engine_seed": state.engine_seed,
-        "player_seed": params.player_seed, "food_rate": state.food_rate,
-        "food_turn": state.food_turn, "food_start": state.food_start,
+        "revision": 3,
+        "players": state.num_players,
+        "loadtime": params.loadtime,
+        "turntime": params.turntime,
+        "turns": params.turns,
+        "viewradius2": params.viewradius2,
+        "attackradius2": params.attackradius2,
+        "spawnradius2": params.spawnradius2,
+        "engine_seed": state.engine_seed,
+        "player_seed": params.player_seed,
+        "food_rate": state.food_rate,
+        "food_turn": state.food_turn,
+        "food_start": state.food_start,
         "map": {"rows": state.height, "cols": state.width, "data": map_picture(state)},
-        "food": [[*food.loc, food.start_turn, end if food.end_turn is None else food.end_turn]
-                 + ([food.owner] if food.owner is not None else [])
-                 for food in state.all_food],
-        "ants": [[*ant.initial_loc, ant.spawn_turn, ant.die_turn if ant.killed else end,
-                  ant.owner, "".join(ant.orders)] for ant in state.all_ants],
-        "hills": [[*hill.loc, hill.owner, hill.end_turn or end]
-                  for hill in state.hills.values()],
-        "scores": state.score_history, "bonus": state.bonus,
-        "hive_history": state.hive_history, "winning_turn": state.winning_turn,
-        "ranking_turn": state.ranking_turn, "cutoff": state.cutoff,
+        "food": [
+            [*food.loc, food.start_turn, end if food.end_turn is None else food.end_turn]
+            + ([food.owner] if food.owner is not None else [])
+            for food in state.all_food
+        ],
+        "ants": [
+            [
+                *ant.initial_loc,
+                ant.spawn_turn,
+                ant.die_turn if ant.killed else end,
+                ant.owner,
+                "".join(ant.orders),
+            ]
+            for ant in state.all_ants
+        ],
+        "hills": [[*hill.loc, hill.owner, hill.end_turn or end] for hill in state.hills.values()],
+        "scores": state.score_history,
+        "bonus": state.bonus,
+        "hive_history": state.hive_history,
+        "winning_turn": state.winning_turn,
+        "ranking_turn": state.ranking_turn,
+        "cutoff": state.cutoff,
     }
 
 
@@ -207,11 +257,19 @@ def game_result(state: AntsState, names: list[str]) -> dict[str, Any]:
     """The whole 2011 replay file: result fields around `replaydata`."""
     scores = list(state.score)
     ordered = sorted(scores, reverse=True)
-    return {"challenge": "ants", "location": "botarena", "game_id": 0,
-            "status": list(state.bot_status), "playerturns": list(state.bot_turns),
-            "score": scores, "rank": [ordered.index(s) for s in scores],
-            "replayformat": "json", "replaydata": replay_data(state),
-            "game_length": state.turn, "playernames": names}
+    return {
+        "challenge": "ants",
+        "location": "botarena",
+        "game_id": 0,
+        "status": list(state.bot_status),
+        "playerturns": list(state.bot_turns),
+        "score": scores,
+        "rank": [ordered.index(s) for s in scores],
+        "replayformat": "json",
+        "replaydata": replay_data(state),
+        "game_length": state.turn,
+        "playernames": names,
+    }
 
 
 def compare(recorded: dict[str, Any], state: AntsState) -> tuple[int, str] | None:
@@ -223,53 +281,73 @@ def compare(recorded: dict[str, Any], state: AntsState) -> tuple[int, str] | Non
     theirs = {(a[0], a[1], a[2], a[4]): a for a in data["ants"]}
     for key, ant in theirs.items():
         if key not in mine:
-            found.append((key[2], f"ant of player {key[3]} spawned at {key[:2]} on turn"
-                                  f" {key[2]} in the replay, not in the re-simulation"))
+            found.append(
+                (
+                    key[2],
+                    f"ant of player {key[3]} spawned at {key[:2]} on turn"
+                    f" {key[2]} in the replay, not in the re-simulation",
+                )
+            )
         elif mine[key][3] != ant[3]:
-            found.append((min(mine[key][3], ant[3]),
-                          f"ant of player {key[3]} spawned at {key[:2]} on turn {key[2]}"
-                          f" ends at turn {ant[3]} in the replay, {mine[key][3]} here"))
+            found.append(
+                (
+                    min(mine[key][3], ant[3]),
+                    f"ant of player {key[3]} spawned at {key[:2]} on turn {key[2]}"
+                    f" ends at turn {ant[3]} in the replay, {mine[key][3]} here",
+                )
+            )
     for key in mine.keys() - theirs.keys():
-        found.append((key[2], f"ant of player {key[3]} spawns at {key[:2]} on turn {key[2]}"
-                              " here, not in the replay"))
+        found.append(
+            (
+                key[2],
+                f"ant of player {key[3]} spawns at {key[:2]} on turn {key[2]}"
+                " here, not in the replay",
+            )
+        )
     hills = {(h[0], h[1]): h[3] for h in ours["hills"]}
     for row, col, owner, end in data["hills"]:
         if hills.get((row, col)) != end:
-            found.append((min(end, hills.get((row, col), end)),
-                          f"hill of player {owner} at {(row, col)} ends at turn {end} in the"
-                          f" replay, {hills.get((row, col))} here"))
-    for key, label in (("scores", "score"), ("hive_history", "hive")):
-        for player, (left, right) in enumerate(zip(data[key], ours[key], strict=False)):
+            found.append(
+                (
+                    min(end, hills.get((row, col), end)),
+                    f"hill of player {owner} at {(row, col)} ends at turn {end} in the"
+                    f" replay, {hills.get((row, col))} here",
+                )
+            )
+    for series, label in (("scores", "score"), ("hive_history", "hive")):
+        for player, (left, right) in enumerate(zip(data[series], ours[series], strict=False)):
             for turn in range(max(len(left), len(right))):
                 a = left[turn] if turn < len(left) else None
                 b = right[turn] if turn < len(right) else None
                 if a != b:
-                    found.append((turn, f"{label} of player {player} at turn {turn}: replay"
-                                        f" {a}, here {b}"))
+                    found.append(
+                        (turn, f"{label} of player {player} at turn {turn}: replay {a}, here {b}")
+                    )
                     break
     end = state.turn
     for field_name, theirs_value, ours_value in (
-            ("bonus", data["bonus"], ours["bonus"]),
-            ("end turn", recorded.get("game_length"), end),
-            ("end reason", data["cutoff"], ours["cutoff"]),
-            ("final score", recorded.get("score"), list(state.score)),
-            ("status", recorded.get("status"), _statuses(recorded, state)),
-            ("playerturns", recorded.get("playerturns"), list(state.bot_turns)),
-            ("ranking turn", data.get("ranking_turn"), ours["ranking_turn"]),
-            ("winning turn", data.get("winning_turn"), ours["winning_turn"])):
+        ("bonus", data["bonus"], ours["bonus"]),
+        ("end turn", recorded.get("game_length"), end),
+        ("end reason", data["cutoff"], ours["cutoff"]),
+        ("final score", recorded.get("score"), list(state.score)),
+        ("status", recorded.get("status"), _statuses(recorded, state)),
+        ("playerturns", recorded.get("playerturns"), list(state.bot_turns)),
+        ("ranking turn", data.get("ranking_turn"), ours["ranking_turn"]),
+        ("winning turn", data.get("winning_turn"), ours["winning_turn"]),
+    ):
         if theirs_value is not None and theirs_value != ours_value:
             found.append((end, f"{field_name}: replay {theirs_value}, here {ours_value}"))
     return min(found) if found else None
 
 
 def _statuses(recorded: dict[str, Any], state: AntsState) -> list[str]:
-    return [theirs if theirs == "crashed 0" else ours
-            for theirs, ours in zip(recorded.get("status", []), state.bot_status,
-                                    strict=False)]
+    return [
+        theirs if theirs == "crashed 0" else ours
+        for theirs, ours in zip(recorded.get("status", []), state.bot_status, strict=False)
+    ]
 
 
-def check_replay(path: str | Path, overrides: dict[str, Any] | None = None
-                 ) -> tuple[bool, str]:
+def check_replay(path: str | Path, overrides: dict[str, Any] | None = None) -> tuple[bool, str]:
     """Re-simulate a 2011 replay file and report (ok, message naming the first difference)."""
     document = read_2011(path)
     try:
@@ -278,8 +356,10 @@ def check_replay(path: str | Path, overrides: dict[str, Any] | None = None
         return False, f"{path}: {exc}"
     difference = compare(document, state)
     if difference is None:
-        return True, (f"{path}: ok, {state.turn} turns, {len(state.all_ants)} ants,"
-                      f" scores {state.score}, {state.cutoff}")
+        return True, (
+            f"{path}: ok, {state.turn} turns, {len(state.all_ants)} ants,"
+            f" scores {state.score}, {state.cutoff}"
+        )
     turn, message = difference
     return False, f"{path}: first difference at turn {turn}: {message}"
 
@@ -307,8 +387,10 @@ def export_replay(document: dict[str, Any]) -> dict[str, Any]:
     """A botarena Ants replay as the 2011 engine's replay file (revision 3)."""
     state = state_from_botarena(document)
     if not state.is_over():
-        raise GameError("the replay ends before the game does; the 2011 format has no"
-                        " unfinished games (run botarena verify on it)")
+        raise GameError(
+            "the replay ends before the game does; the 2011 format has no"
+            " unfinished games (run botarena verify on it)"
+        )
     names = [bot["name"] for bot in document["bots"]]
     result = game_result(state, names)
     faults = {player["bot"]: player["status"] for player in document["result"]["players"]}

@@ -86,21 +86,31 @@ class AntsState(State):
     """A game of Ants. `food_script`/`spawn_script` replace the random draws when a 2011
     replay is re-simulated (food appearances and spawn tie-breaks are then inputs)."""
 
-    def __init__(self, seed: int, options: Mapping[str, Any], ants_map: AntsMap,
-                 food_script: dict[int, list[tuple[int, int]]] | None = None,
-                 spawn_script: dict[int, set[tuple[int, int]]] | None = None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        options: Mapping[str, Any],
+        ants_map: AntsMap,
+        food_script: dict[int, list[tuple[int, int]]] | None = None,
+        spawn_script: dict[int, set[tuple[int, int]]] | None = None,
+    ) -> None:
         self.map = ants_map
         self.height, self.width = ants_map.rows, ants_map.cols
         self.num_players = players = ants_map.players
         self.engine_seed = int(seed)
         player_seed = options.get("player_seed")
         self.params = Params(
-            rows=self.height, cols=self.width, players=players, turns=int(options["turns"]),
-            loadtime=int(options["loadtime"]), turntime=int(options["turntime"]),
+            rows=self.height,
+            cols=self.width,
+            players=players,
+            turns=int(options["turns"]),
+            loadtime=int(options["loadtime"]),
+            turntime=int(options["turntime"]),
             viewradius2=int(options["viewradius2"]),
             attackradius2=int(options["attackradius2"]),
             spawnradius2=int(options["spawnradius2"]),
-            player_seed=self.engine_seed if player_seed in (None, "") else int(player_seed))
+            player_seed=self.engine_seed if player_seed in (None, "") else int(player_seed),
+        )
         self.strict = bool(options.get("strict", 0))
         self.food_mode = options.get("food", "symmetric")
         self.cutoff_turn = int(options["cutoff_turn"])
@@ -142,7 +152,7 @@ class AntsState(State):
                 self.grid[row][col] = owner
                 self.all_ants.append(ant)
                 self.current_ants[(row, col)] = ant
-            self._counts = None
+            self._counts: list[int] | None = None
             for loc in ants_map.food:
                 self._add_food(loc)
         self.hive_food = [0] * players
@@ -168,9 +178,10 @@ class AntsState(State):
         self.rule_faults = [0] * players  # strict-mode kills: the rules' own faults
         self.end_observations: dict[int, Observation] = {}
 
-        self._counts: list[int] | None = None  # live ants per player, None: recount
-        self.views = PlayerViews(self.height, self.width, players, self.water,
-                                 self.params.viewradius2)
+        self._counts = None  # live ants per player, None: recount
+        self.views = PlayerViews(
+            self.height, self.width, players, self.water, self.params.viewradius2
+        )
         self.attack_offsets = self._offsets(self.params.attackradius2)
         self.spawn_offsets = self._offsets(self.params.spawnradius2)
         self._update_vision()
@@ -184,15 +195,20 @@ class AntsState(State):
 
     # -- geometry ---------------------------------------------------------------------
     def _offsets(self, radius2: int) -> list[tuple[int, int]]:
-        reach = int(radius2 ** 0.5)
-        return [(dr, dc) for dr in range(-reach, reach + 1) for dc in range(-reach, reach + 1)
-                if 0 < dr * dr + dc * dc <= radius2]
+        reach = int(radius2**0.5)
+        return [
+            (dr, dc)
+            for dr in range(-reach, reach + 1)
+            for dc in range(-reach, reach + 1)
+            if 0 < dr * dr + dc * dc <= radius2
+        ]
 
     def _destination(self, loc: tuple[int, int], aim: tuple[int, int]) -> tuple[int, int]:
         return ((loc[0] + aim[0]) % self.height, (loc[1] + aim[1]) % self.width)
 
-    def _nearby_owners(self, loc: tuple[int, int], offsets: list[tuple[int, int]],
-                       exclude: int | None = None) -> list[Ant]:
+    def _nearby_owners(
+        self, loc: tuple[int, int], offsets: list[tuple[int, int]], exclude: int | None = None
+    ) -> list[Ant]:
         ants = []
         grid, height, width = self.grid, self.height, self.width
         row, col = loc
@@ -252,10 +268,15 @@ class AntsState(State):
         return bool(self._over)
 
     def outcome(self) -> Outcome:
-        statuses = [status if status in ("eliminated", "invalid") else None
-                    for status in self.bot_status]
-        return Outcome(scores=list(self.score), end_reason=self.cutoff or "turn limit reached",
-                       statuses=statuses, faults=list(self.rule_faults))
+        statuses = [
+            status if status in ("eliminated", "invalid") else None for status in self.bot_status
+        ]
+        return Outcome(
+            scores=list(self.score),
+            end_reason=self.cutoff or "turn limit reached",
+            statuses=statuses,
+            faults=list(self.rule_faults),
+        )
 
     def clock(self, seat: int) -> Clock:
         return Clock(reply_s=self.params.turntime / 1000)
@@ -272,8 +293,11 @@ class AntsState(State):
         """Small per-turn check values (replays stay small): scores and live ants, plus the
         turn's order errors by seat (the 2011 engine's error log), when there were any."""
         frame: dict[str, Any] = {"score": list(self.score), "ants": len(self.current_ants)}
-        errors = {str(seat): lines[:MAX_LOGGED_ERRORS]
-                  for seat, lines in enumerate(self.order_errors) if lines}
+        errors = {
+            str(seat): lines[:MAX_LOGGED_ERRORS]
+            for seat, lines in enumerate(self.order_errors)
+            if lines
+        }
         if errors:
             frame["order_errors"] = errors
         return frame
@@ -423,10 +447,15 @@ class AntsState(State):
     def do_attack(self) -> None:
         """Focus battle: an ant dies iff some enemy in range has no more enemies than it has."""
         offsets = self.attack_offsets
-        enemies = {ant: self._nearby_owners(ant.loc, offsets, ant.owner)
-                   for ant in self.current_ants.values()}
-        doomed = [ant for ant, near in enemies.items()
-                  if near and min(len(enemies[enemy]) for enemy in near) <= len(near)]
+        enemies = {
+            ant: self._nearby_owners(ant.loc, offsets, ant.owner)
+            for ant in self.current_ants.values()
+        }
+        doomed = [
+            ant
+            for ant, near in enemies.items()
+            if near and min(len(enemies[enemy]) for enemy in near) <= len(near)
+        ]
         for ant in doomed:
             self.current_ants.pop(ant.loc)
             self._kill_ant(ant)
@@ -478,8 +507,10 @@ class AntsState(State):
                         near.setdefault(loc, set()).add(ant.owner)
             contested = [(loc, near[loc]) for loc in list(food) if loc in near]
         else:
-            contested = [(loc, {ant.owner for ant in self._nearby_owners(loc, self.spawn_offsets)})
-                         for loc in list(self.current_food)]
+            contested = [
+                (loc, {ant.owner for ant in self._nearby_owners(loc, self.spawn_offsets)})
+                for loc in list(self.current_food)
+            ]
         for loc, owners in contested:
             if len(owners) == 1:
                 self._remove_food(loc, owners.pop())
@@ -490,8 +521,11 @@ class AntsState(State):
     def _start_game(self) -> None:
         if self.food_mode == "none" and self.food_script is None:
             return
-        starting = (self.land_area // self.food_start - self.food_visible * self.num_players
-                    if self.food_start else 0)
+        starting = (
+            self.land_area // self.food_start - self.food_visible * self.num_players
+            if self.food_start
+            else 0
+        )
         if self.food_script is not None:
             self._scripted_food()
             return
@@ -526,12 +560,15 @@ class AntsState(State):
             try:
                 choices = MapSymmetry(grid, hills).orientations()
             except ValueError as exc:
-                raise GameError(f"{self.map.name}: symmetric food needs a symmetric map"
-                                f" ({exc}); use -o food=none") from None
+                raise GameError(
+                    f"{self.map.name}: symmetric food needs a symmetric map"
+                    f" ({exc}); use -o food=none"
+                ) from None
             self._orientation = self.rng.choice(choices)
         allowed = self._initial_vision_squares().__contains__ if starting else None
-        return food_sets(self.height, self.width, self._orientation, set(self.hills),
-                         self.num_players, allowed)
+        return food_sets(
+            self.height, self.width, self._orientation, set(self.hills), self.num_players, allowed
+        )
 
     def _initial_vision_squares(self) -> set[tuple[int, int]]:
         """Squares reachable from a hill over land within the view radius (a flood fill)."""
@@ -544,8 +581,11 @@ class AntsState(State):
                 seen.add(loc)
                 for aim in AIM.values():
                     nxt = self._destination(loc, aim)
-                    if (nxt not in seen and self.grid[nxt[0]][nxt[1]] != WATER
-                            and distance2(self.height, self.width, hill.loc, nxt) <= radius2):
+                    if (
+                        nxt not in seen
+                        and self.grid[nxt[0]][nxt[1]] != WATER
+                        and distance2(self.height, self.width, hill.loc, nxt) <= radius2
+                    ):
                         queue.append(nxt)
         return seen
 
@@ -561,8 +601,9 @@ class AntsState(State):
         assert self.food_script is not None
         for loc in self.food_script.get(self.turn, []):
             if self.grid[loc[0]][loc[1]] != LAND:
-                raise ScriptMismatch(self.turn, f"recorded food at {loc} lands on a square"
-                                                " that is not free land")
+                raise ScriptMismatch(
+                    self.turn, f"recorded food at {loc} lands on a square that is not free land"
+                )
             self._add_food(loc)
 
     def _add_food(self, loc: tuple[int, int]) -> None:
@@ -612,11 +653,12 @@ class AntsState(State):
     def is_alive(self, player: int) -> bool:
         if self.killed[player]:
             return False
-        if self._counts is None:
-            self._counts = [0] * self.num_players
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = [0] * self.num_players
             for ant in self.current_ants.values():
-                self._counts[ant.owner] += 1
-        return self._counts[player] > 0
+                counts[ant.owner] += 1
+        return counts[player] > 0
 
     def remaining_players(self) -> list[int]:
         return [p for p in range(self.num_players) if self.is_alive(p)]
@@ -631,8 +673,9 @@ class AntsState(State):
                 if other == player:
                     continue
                 worst = self.score[other] + RAZE_POINTS * standing.count(other)
-                if ((self.score[player] < self.score[other] and best >= worst)
-                        or (self.score[player] == self.score[other] and best > worst)):
+                if (self.score[player] < self.score[other] and best >= worst) or (
+                    self.score[player] == self.score[other] and best > worst
+                ):
                     return False
         return True
 
@@ -646,8 +689,11 @@ class AntsState(State):
             self.cutoff = "lone survivor"
             return True
         if self.cutoff_turns >= self.cutoff_turn:
-            self.cutoff = ("food not being gathered" if self.cutoff_bot == FOOD_KEY
-                           else "ants not razing hills")
+            self.cutoff = (
+                "food not being gathered"
+                if self.cutoff_bot == FOOD_KEY
+                else "ants not razing hills"
+            )
             return True
         if self.is_rank_stabilized():
             self.cutoff = "rank stabilized"

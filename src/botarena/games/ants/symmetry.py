@@ -21,8 +21,16 @@ Orientation = list[tuple[tuple[int, int], int]]
 
 def offset_aim(row, col, aim: int):
     """The offset (row, col) turned by one of the eight orientations (works on arrays too)."""
-    return [(row, col), (-row, col), (row, -col), (-row, -col),
-            (col, row), (-col, row), (col, -row), (-col, -row)][aim]
+    return [
+        (row, col),
+        (-row, col),
+        (row, -col),
+        (-row, -col),
+        (col, row),
+        (-col, row),
+        (col, -row),
+        (-col, -row),
+    ][aim]
 
 
 class MapSymmetry:
@@ -39,8 +47,7 @@ class MapSymmetry:
         drow, dcol = offset_aim(*self.offsets, aim)
         return self.grid[(loc[0] + drow) % self.rows, (loc[1] + dcol) % self.cols]
 
-    def similar(self, loc1: tuple[int, int], loc2: tuple[int, int], aim: int,
-                player: int) -> bool:
+    def similar(self, loc1: tuple[int, int], loc2: tuple[int, int], aim: int, player: int) -> bool:
         """The 2011 `map_similar` test: is the map seen from loc2 turned by aim like loc1's?"""
         ilk0 = self._view(loc1, 0)
         ilk1 = self._view(loc2, aim)
@@ -61,17 +68,20 @@ class MapSymmetry:
         for player in range(1, players):
             own = [(r, c) for r, c, owner in self.hills if owner == player]
             if len(own) != len(hills0):
-                raise ValueError(f"not symmetric: player 0 has {len(hills0)} hills,"
-                                 f" player {player} has {len(own)}")
-            grown = []
+                raise ValueError(
+                    f"not symmetric: player 0 has {len(hills0)} hills,"
+                    f" player {player} has {len(own)}"
+                )
+            grown: list[list[tuple[tuple[int, int], int, int]]] = []
             for loc in own:
                 for aim in range(8):
                     if self.similar(hills0[0], loc, aim, player):
                         grown.extend([*chosen, (loc, aim, player)] for chosen in sets)
             sets = grown
             if not sets:
-                raise ValueError(f"not symmetric: no orientation of player {player}"
-                                 " matches player 0")
+                raise ValueError(
+                    f"not symmetric: no orientation of player {player} matches player 0"
+                )
         valid = [chosen for chosen in sets if self._markers_agree(chosen)]
         if not valid:
             raise ValueError("not symmetric: there are no valid orientation sets")
@@ -86,8 +96,7 @@ class MapSymmetry:
             saved.append((square, int(self.grid[square])))
             self.grid[square] = FOOD
         try:
-            return all(self.similar(chosen[0][0], loc, aim, player)
-                       for loc, aim, player in chosen)
+            return all(self.similar(chosen[0][0], loc, aim, player) for loc, aim, player in chosen)
         finally:
             for square, ilk in reversed(saved):
                 self.grid[square] = ilk
@@ -99,9 +108,14 @@ def distance2(rows: int, cols: int, a: tuple[int, int], b: tuple[int, int]) -> i
     return min(drow, rows - drow) ** 2 + min(dcol, cols - dcol) ** 2
 
 
-def food_sets(rows: int, cols: int, orientation: Orientation, hill_squares: set,
-              players: int, allowed: Callable[[tuple[int, int]], bool] | None = None
-              ) -> list[list[tuple[int, int]]]:
+def food_sets(
+    rows: int,
+    cols: int,
+    orientation: Orientation,
+    hill_squares: set,
+    players: int,
+    allowed: Callable[[tuple[int, int]], bool] | None = None,
+) -> list[list[tuple[int, int]]]:
     """The 2011 `get_symmetric_food_sets`: squares grouped by their symmetric images.
 
     Water is not excluded (a 2011 quirk: food sent there waits forever). Sets whose first
@@ -121,9 +135,14 @@ def food_sets(rows: int, cols: int, orientation: Orientation, hill_squares: set,
             o_row, o_col = row - hill0[0], col - hill0[1]
             images = [offset_aim(o_row, o_col, aim) for _, aim in orientation]
             # list(set(list)) exactly as in 2011: the set's order picks the `first` square
-            locations = list(set([((loc[0] + drow) % rows, (loc[1] + dcol) % cols)
-                                  for (loc, _), (drow, dcol) in zip(orientation, images,
-                                                                    strict=True)]))
+            locations = list(
+                set(
+                    [
+                        ((loc[0] + drow) % rows, (loc[1] + dcol) % cols)
+                        for (loc, _), (drow, dcol) in zip(orientation, images, strict=True)
+                    ]
+                )
+            )
             first = locations[0]
             if any(distance2(rows, cols, first, other) == 1 for other in locations[1:]):
                 continue

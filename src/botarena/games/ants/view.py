@@ -20,11 +20,13 @@ class PlayerViews:
     """Every player's vision, revealed water and numbering of the others (the 2011 `switch`:
     itself 0, the others 1, 2, ... in the order it first saw them)."""
 
-    def __init__(self, rows: int, cols: int, players: int, water: np.ndarray,
-                 viewradius2: int) -> None:
+    def __init__(
+        self, rows: int, cols: int, players: int, water: np.ndarray, viewradius2: int
+    ) -> None:
         self.players = players
-        self.switch: list[list[int | None]] = [[None] * players + list(range(-5, 0))
-                                               for _ in range(players)]
+        self.switch: list[list[int | None]] = [
+            [None] * players + list(range(-5, 0)) for _ in range(players)
+        ]
         for player in range(players):
             self.switch[player][player] = 0
         self.vision = Vision(rows, cols, viewradius2)
@@ -43,14 +45,14 @@ class PlayerViews:
         fresh_water = bits & ~self.revealed_bits & self.water_bits
         self.revealed_bits |= bits
         self.revealed_water = [[] for _ in range(self.players)]
-        rows, cols = np.nonzero(fresh_water) if fresh_water.any() else ((), ())
-        if len(rows):
+        if fresh_water.any():
+            rows, cols = np.nonzero(fresh_water)
             seen_by = fresh_water[rows, cols].tolist()
             for row, col, who in zip(rows.tolist(), cols.tolist(), seen_by, strict=True):
                 for player in range(self.players):
                     if who >> player & 1:
                         self.revealed_water[player].append((row, col))
-        waiting = [p for p in range(self.players) if None in self.switch[p][:self.players]]
+        waiting = [p for p in range(self.players) if None in self.switch[p][: self.players]]
         if waiting:
             for row, col, owner in sorted(ants):
                 seen_by = int(bits[row, col])
@@ -79,12 +81,14 @@ class PlayerViews:
                 if not items:
                     return []
                 who = bits[[item[0] for item in items], [item[1] for item in items]].tolist()
-                return sorted((*item, mask) for item, mask in zip(items, who, strict=True)
-                              if mask or unseen_too)
+                return sorted(
+                    (*item, mask)
+                    for item, mask in zip(items, who, strict=True)
+                    if mask or unseen_too
+                )
 
             self._picture = {
-                "h": seen([(*h.loc, h.owner) for h in state.hills.values()
-                           if h.killed_by is None]),
+                "h": seen([(*h.loc, h.owner) for h in state.hills.values() if h.killed_by is None]),
                 "a": seen([(*loc, ant.owner) for loc, ant in state.current_ants.items()]),
                 "f": seen(list(state.current_food)),
                 "d": seen([(*ant.loc, ant.owner) for ant in state.killed_ants], True),
@@ -97,17 +101,19 @@ class PlayerViews:
         mask = 1 << player
         picture = self._sorted_picture(state)
         number = self.number
-        obs = Observation(turn=turn, params=state.params,
-                          water=list(self.revealed_water[player]))
+        obs = Observation(turn=turn, params=state.params, water=list(self.revealed_water[player]))
         obs.hills = [(r, c, number(player, o)) for r, c, o, who in picture["h"] if who & mask]
         obs.ants = [(r, c, number(player, o)) for r, c, o, who in picture["a"] if who & mask]
         obs.food = [(r, c) for r, c, who in picture["f"] if who & mask]
-        obs.dead = [(r, c, number(player, o)) for r, c, o, who in picture["d"]
-                    if who & mask or o == player]
+        obs.dead = [
+            (r, c, number(player, o)) for r, c, o, who in picture["d"] if who & mask or o == player
+        ]
         return obs
 
     def order_for_player(self, player: int, data: list[Any]) -> list[Any]:
         """`data` (one entry per player) in `player`'s numbering; None for players unseen."""
         switch = self.switch[player]
-        return [None if i not in switch else data[switch.index(i)]
-                for i in range(max(len(data), self.players))]
+        return [
+            None if i not in switch else data[switch.index(i)]
+            for i in range(max(len(data), self.players))
+        ]

@@ -23,14 +23,15 @@ class Vision:
     def __init__(self, rows: int, cols: int, radius2: int) -> None:
         self.rows, self.cols = rows, cols
         self.reach = reach = math.isqrt(radius2)
-        self.half_widths = [(drow, math.isqrt(radius2 - drow * drow))
-                            for drow in range(-reach, reach + 1)]
+        self.half_widths = [
+            (drow, math.isqrt(radius2 - drow * drow)) for drow in range(-reach, reach + 1)
+        ]
         self.widest = widest = max(width for _, width in self.half_widths)
         self.row_index = np.arange(-reach, rows + reach) % rows
         self.col_index = np.arange(-widest, cols + widest) % cols
         disk = np.zeros((2 * reach + 1, 2 * widest + 1), dtype=np.uint16)
         for drow, width in self.half_widths:
-            disk[reach + drow, widest - width:widest + width + 1] = 1
+            disk[reach + drow, widest - width : widest + width + 1] = 1
         self.disks = [disk << owner for owner in range(16)]
         """Per owner (bit), the disk of squares an ant sees, centred."""
 
@@ -46,7 +47,7 @@ class Vision:
         reach, widest, disks = self.reach, self.widest, self.disks
         padded = np.zeros((self.rows + 2 * reach, self.cols + 2 * widest), dtype=np.uint16)
         for row, col, owner in ants:
-            padded[row:row + 2 * reach + 1, col:col + 2 * widest + 1] |= disks[owner]
+            padded[row : row + 2 * reach + 1, col : col + 2 * widest + 1] |= disks[owner]
         return _fold(_fold(padded, self.rows, reach).T, self.cols, widest).T
 
     def spread(self, ants: list[tuple[int, int, int]]) -> np.ndarray:
@@ -56,27 +57,26 @@ class Vision:
         if not ants:
             return seeds
         where = np.array(ants, dtype=np.int64)
-        np.bitwise_or.at(seeds, (where[:, 0], where[:, 1]),
-                         np.left_shift(1, where[:, 2]).astype(np.uint16))
+        np.bitwise_or.at(
+            seeds, (where[:, 0], where[:, 1]), np.left_shift(1, where[:, 2]).astype(np.uint16)
+        )
         padded = seeds[self.row_index][:, self.col_index]
-        current = padded[:, widest:widest + cols].copy()
+        current = padded[:, widest : widest + cols].copy()
         spread = {0: current.copy()}
         for shift in range(1, widest + 1):
-            current |= padded[:, widest + shift:widest + shift + cols]
-            current |= padded[:, widest - shift:widest - shift + cols]
+            current |= padded[:, widest + shift : widest + shift + cols]
+            current |= padded[:, widest - shift : widest - shift + cols]
             spread[shift] = current.copy()
         seen = np.zeros((rows, cols), dtype=np.uint16)
         for drow, width in self.half_widths:
-            seen |= spread[width][reach + drow:reach + drow + rows]
+            seen |= spread[width][reach + drow : reach + drow + rows]
         return seen
-
-
 
 
 def _fold(padded: np.ndarray, size: int, pad: int) -> np.ndarray:
     """OR a map padded by `pad` rows at both ends back onto its `size` rows: padded row i
     is row (i - pad) mod size (a pad wider than the map wraps more than once)."""
-    folded = padded[pad:pad + size].copy()
+    folded = padded[pad : pad + size].copy()
     row, length = 0, padded.shape[0]
     while row < length:
         if row == pad:  # the map itself
@@ -84,6 +84,6 @@ def _fold(padded: np.ndarray, size: int, pad: int) -> np.ndarray:
             continue
         target = (row - pad) % size
         end = min(row + size - target, pad if row < pad else length)
-        folded[target:target + end - row] |= padded[row:end]
+        folded[target : target + end - row] |= padded[row:end]
         row = end
     return folded

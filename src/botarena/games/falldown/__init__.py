@@ -26,14 +26,37 @@ INFO = GameInfo(
     rules_version="falldown-2015.1",
     rank_by="places",
     options=(
-        Option("turns", DEFAULT_TURNS, "slots to play (one player's turn each; the engine's -t)",
-               int, 1, 1_000_000),
-        Option("start", "", "start cells and facings X,Y,D/X,Y,D/X,Y,D/X,Y,D, column first as"
-               " the engine's replay.initial (empty: drawn from the seed)", _start_option),
-        Option("reply_ms", 100, "wall time for one reply (ms; the engine's limit is 100)",
-               int, 1, 600_000),
-        Option("ready_ms", 1000, "wall time to print READY (ms; the engine's limit is 1000)",
-               int, 1, 600_000),
+        Option(
+            "turns",
+            DEFAULT_TURNS,
+            "slots to play (one player's turn each; the engine's -t)",
+            int,
+            1,
+            1_000_000,
+        ),
+        Option(
+            "start",
+            "",
+            "start cells and facings X,Y,D/X,Y,D/X,Y,D/X,Y,D, column first as"
+            " the engine's replay.initial (empty: drawn from the seed)",
+            _start_option,
+        ),
+        Option(
+            "reply_ms",
+            100,
+            "wall time for one reply (ms; the engine's limit is 100)",
+            int,
+            1,
+            600_000,
+        ),
+        Option(
+            "ready_ms",
+            1000,
+            "wall time to print READY (ms; the engine's limit is 1000)",
+            int,
+            1,
+            600_000,
+        ),
         CLOCK_OPTION,
     ),
 )
@@ -42,18 +65,20 @@ INFO = GameInfo(
 BOTS = builtin_bots("falldown", {"random": "RandomBot", "hunter": "HunterBot"})
 
 
-ENV_SPEC = EnvSpec(observation_charset="0123456789-URDLEO \n", observation_max_length=240,
-                   action_charset="URDLAN", action_max_length=1)
+ENV_SPEC = EnvSpec(
+    observation_charset="0123456789-URDLEO \n",
+    observation_max_length=240,
+    action_charset="URDLAN",
+    action_max_length=1,
+)
 """For the PettingZoo adapter: the state block's text in, one command letter out."""
-
 
 
 def _game() -> Game:
     from botarena.games.falldown.protocol import PROTOCOL
     from botarena.games.falldown.rules import new_state
 
-    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS,
-                env_spec=ENV_SPEC)
+    return Game(info=INFO, new_state=new_state, protocol=PROTOCOL, bots=BOTS, env_spec=ENV_SPEC)
 
 
 __getattr__ = lazy_game(__name__, _game)

@@ -63,31 +63,34 @@ def _game_from(document: Any) -> BookmakerGame:
         raise GameError("not a Bookmaker result (expected a JSON object)")
     replay = document.get("replay")
     if not isinstance(replay, dict):
-        raise GameError("no \"replay\" object")
+        raise GameError('no "replay" object')
     winner = document.get("winner")
     if type(winner) is not int or not -1 <= winner < SEATS:
-        raise GameError(f"\"winner\" must be -1 or a player id 0..3, not {winner!r}")
+        raise GameError(f'"winner" must be -1 or a player id 0..3, not {winner!r}')
     initial = replay.get("initial")
     if not isinstance(initial, list) or len(initial) != SEATS:
-        raise GameError(f"\"replay.initial\" must list {SEATS} players as [x, y, D]")
+        raise GameError(f'"replay.initial" must list {SEATS} players as [x, y, D]')
     starts = []
     for player, entry in enumerate(initial):
-        if (not isinstance(entry, list) or len(entry) != 3
-                or not all(isinstance(item, str) for item in entry)):
-            raise GameError(f"\"replay.initial\"[{player}] is {entry!r}, not [\"x\", \"y\", \"D\"]")
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 3
+            or not all(isinstance(item, str) for item in entry)
+        ):
+            raise GameError(f'"replay.initial"[{player}] is {entry!r}, not ["x", "y", "D"]')
         try:
             starts.append(Start(int(entry[0]), int(entry[1]), entry[2]))
         except ValueError:
-            raise GameError(f"\"replay.initial\"[{player}] is {entry!r}: x and y must be"
-                            f" integers") from None
+            raise GameError(
+                f'"replay.initial"[{player}] is {entry!r}: x and y must be integers'
+            ) from None
     check_starts(tuple(starts))
     commands = replay.get("commands")
     if not isinstance(commands, list):
-        raise GameError("\"replay.commands\" must be a list of U R D L A N")
+        raise GameError('"replay.commands" must be a list of U R D L A N')
     for slot, command in enumerate(commands):
         if not isinstance(command, str) or command not in COMMANDS:
-            raise GameError(f"\"replay.commands\"[{slot}] is {command!r}, not one of"
-                            f" U R D L A N")
+            raise GameError(f'"replay.commands"[{slot}] is {command!r}, not one of U R D L A N')
     return BookmakerGame(tuple(starts), tuple(commands), winner)
 
 
@@ -112,11 +115,15 @@ def import_bookmaker(path: str | Path) -> tuple[BookmakerGame, Any]:
     from botarena.games.falldown import GAME
 
     game = read_bookmaker(path)
-    options = GAME.info.resolve_options({"start": game.start_option,
-                                         "turns": game.turns_option})
-    players = [InProcessPlayer(CommandReplayer(game.commands), name=f"bookmaker-{seat}",
-                               spec=f"bookmaker:{Path(path).name}#{seat}")
-               for seat in range(SEATS)]
+    options = GAME.info.resolve_options({"start": game.start_option, "turns": game.turns_option})
+    players = [
+        InProcessPlayer(
+            CommandReplayer(game.commands),
+            name=f"bookmaker-{seat}",
+            spec=f"bookmaker:{Path(path).name}#{seat}",
+        )
+        for seat in range(SEATS)
+    ]
     result = run_match(GAME, players, seed=0, options=options)
     _check_reproduced(path, game, result.document)
     return game, result
@@ -126,11 +133,15 @@ def _check_reproduced(path: str | Path, game: BookmakerGame, document: dict) -> 
     steps = document["steps"]
     for slot, (step, logged) in enumerate(zip(steps, game.commands, strict=False)):
         if step["frame"]["command"] != logged:
-            raise GameError(f"{path}: slot {slot} logs {logged!r} but the rules carry out"
-                            f" {step['frame']['command']!r}")
+            raise GameError(
+                f"{path}: slot {slot} logs {logged!r} but the rules carry out"
+                f" {step['frame']['command']!r}"
+            )
     if len(steps) != len(game.commands):
-        raise GameError(f"{path}: the file has {len(game.commands)} slots, the rules end the"
-                        f" game after {len(steps)}")
+        raise GameError(
+            f"{path}: the file has {len(game.commands)} slots, the rules end the"
+            f" game after {len(steps)}"
+        )
     scores = [player["score"] for player in document["result"]["players"]]
     winner = scores.index(1.0) if 1.0 in scores else -1
     if winner != game.winner:
@@ -149,11 +160,13 @@ def format_bookmaker(game: BookmakerGame) -> str:
     initial = ", ".join(f'[ "{s.x}", "{s.y}", "{s.facing}" ]' for s in game.starts)
     commands = ", ".join(f'"{command}"' for command in game.commands)
     commands = f"[ {commands} ]" if commands else "[ ]"
-    return ("{\n"
-            '  "log" : [ ],\n'
-            f'  "winner" : {game.winner},\n'
-            '  "replay" : {\n'
-            f'    "initial" : [ {initial} ],\n'
-            f'    "commands" : {commands}\n'
-            "  }\n"
-            "}\n")
+    return (
+        "{\n"
+        '  "log" : [ ],\n'
+        f'  "winner" : {game.winner},\n'
+        '  "replay" : {\n'
+        f'    "initial" : [ {initial} ],\n'
+        f'    "commands" : {commands}\n'
+        "  }\n"
+        "}\n"
+    )

@@ -8,11 +8,19 @@ from typing import Annotated, NoReturn
 
 import typer
 
+from botarena.core.mapcli import maps_command
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError
+from botarena.core.starters import Starter, add_command
 
-app = typer.Typer(help="JavaChallenge 2015 Falldown tools.", no_args_is_help=True,
-                  add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+app = typer.Typer(
+    help="JavaChallenge 2015 Falldown tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.command("maps")(maps_command("falldown"))
 
 
 def _fail(message: str) -> NoReturn:
@@ -23,6 +31,25 @@ def _fail(message: str) -> NoReturn:
 @app.callback()
 def _group() -> None:
     """JavaChallenge 2015 Falldown tools."""
+
+
+add_command(
+    app,
+    Starter(
+        "falldown",
+        {
+            "bot": (
+                "bot",
+                [
+                    "BOT",
+                    "builtin:falldown/hunter",
+                    "builtin:falldown/random",
+                    "builtin:falldown/random",
+                ],
+            )
+        },
+    ),
+)
 
 
 @app.command("import-bookmaker")
@@ -59,8 +86,7 @@ def export_bookmaker_command(
         document = load(replay)
         if document["game"] != "falldown":
             raise GameError(f"{replay}: a {document['game']} replay, not falldown")
-        starts = parse_starts("/".join(",".join(start) for start in
-                                       document["header"]["initial"]))
+        starts = parse_starts("/".join(",".join(start) for start in document["header"]["initial"]))
         commands = tuple(step["frame"]["command"] for step in document["steps"])
         scores = [player["score"] for player in document["result"]["players"]]
     except (ReplayError, GameError) as exc:

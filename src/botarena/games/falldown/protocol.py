@@ -35,11 +35,11 @@ class FalldownProtocol(Protocol):
 
     def encode(self, observation: Observation) -> str:
         blocks = observation.blocks
-        rows = [" ".join(map(str, blocks[row * BLOCKS:(row + 1) * BLOCKS]))
-                for row in range(BLOCKS)]
+        rows = [
+            " ".join(map(str, blocks[row * BLOCKS : (row + 1) * BLOCKS])) for row in range(BLOCKS)
+        ]
         players = [f"{x} {y} {facing} {wait}" for x, y, facing, wait in observation.players]
-        return "\n".join([str(observation.seat), str(observation.turn), *rows, *players,
-                          EOD, ""])
+        return "\n".join([str(observation.seat), str(observation.turn), *rows, *players, EOD, ""])
 
     def parse(self, lines: list[str], observation: Any = None) -> str:
         """The command of the reply line; never raises (no reply is a fault)."""
@@ -56,10 +56,10 @@ class FalldownProtocol(Protocol):
             lines.append(line.strip())
             if lines[-1] == EOD:
                 break
-        lines = lines[-(3 + BLOCKS + SEATS):]
-        blocks = tuple(int(value) for row in lines[2:2 + BLOCKS] for value in row.split())
+        lines = lines[-(3 + BLOCKS + SEATS) :]
+        blocks = tuple(int(value) for row in lines[2 : 2 + BLOCKS] for value in row.split())
         players = []
-        for row in lines[2 + BLOCKS:2 + BLOCKS + SEATS]:
+        for row in lines[2 + BLOCKS : 2 + BLOCKS + SEATS]:
             x, y, facing, wait = row.split()
             players.append((int(x), int(y), facing, int(wait)))
         return Observation(int(lines[0]), int(lines[1]), blocks, tuple(players))

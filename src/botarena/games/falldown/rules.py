@@ -56,9 +56,14 @@ class Observation:
 
     __slots__ = ("_blocks", "_timers", "players", "seat", "turn")
 
-    def __init__(self, seat: int, turn: int, blocks: tuple[int, ...] | None,
-                 players: tuple[tuple[int, int, str, int], ...],
-                 timers: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        seat: int,
+        turn: int,
+        blocks: tuple[int, ...] | None,
+        players: tuple[tuple[int, int, str, int], ...],
+        timers: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+    ) -> None:
         self.seat = seat
         self.turn = turn
         self._blocks = blocks
@@ -70,18 +75,22 @@ class Observation:
         if self._blocks is None:
             assert self._timers is not None
             falls, backs = self._timers
-            self._blocks = tuple(block_value(fall, back, self.turn)
-                                 for fall, back in zip(falls, backs, strict=True))
+            self._blocks = tuple(
+                block_value(fall, back, self.turn) for fall, back in zip(falls, backs, strict=True)
+            )
         return self._blocks
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Observation) and (
             (self.seat, self.turn, self.blocks, self.players)
-            == (other.seat, other.turn, other.blocks, other.players))
+            == (other.seat, other.turn, other.blocks, other.players)
+        )
 
     def __repr__(self) -> str:
-        return (f"Observation(seat={self.seat}, turn={self.turn}, blocks={self.blocks},"
-                f" players={self.players})")
+        return (
+            f"Observation(seat={self.seat}, turn={self.turn}, blocks={self.blocks},"
+            f" players={self.players})"
+        )
 
 
 def block_value(fall: int, back: int, turn: int) -> int:
@@ -115,8 +124,13 @@ def block_of(x: int, y: int) -> int:
 class FalldownState(State):
     """A game of Falldown in progress: slot `turn` is played by player `turn % 4`."""
 
-    def __init__(self, starts: tuple[Start, ...], turns: int = DEFAULT_TURNS,
-                 reply_s: float = 0.1, ready_s: float = 1.0) -> None:
+    def __init__(
+        self,
+        starts: tuple[Start, ...],
+        turns: int = DEFAULT_TURNS,
+        reply_s: float = 0.1,
+        ready_s: float = 1.0,
+    ) -> None:
         check_starts(starts)
         self.starts = starts
         self.max_turns = turns
@@ -163,8 +177,10 @@ class FalldownState(State):
     @property
     def blocks(self) -> list[int]:
         """The 36 block values as the engine prints them now (block row major)."""
-        return [block_value(fall, back, self.turn)
-                for fall, back in zip(self._fall, self._back, strict=True)]
+        return [
+            block_value(fall, back, self.turn)
+            for fall, back in zip(self._fall, self._back, strict=True)
+        ]
 
     def _row(self, p: int) -> tuple[int, int, str, int]:
         """Player `p` as the engine prints it: `(x, y, facing, wait)`, x = y = -1 if fallen."""
@@ -210,8 +226,11 @@ class FalldownState(State):
         if not (0 <= nx < CELLS and 0 <= ny < CELLS) or self.turn < self._back[block_of(nx, ny)]:
             return
         for other in range(SEATS):
-            if (other != seat and self.alive[other]
-                    and abs(nx - self.x[other]) + abs(ny - self.y[other]) < MIN_DISTANCE):
+            if (
+                other != seat
+                and self.alive[other]
+                and abs(nx - self.x[other]) + abs(ny - self.y[other]) < MIN_DISTANCE
+            ):
                 return
         self.x[seat], self.y[seat] = nx, ny
 
@@ -274,7 +293,7 @@ class FalldownState(State):
 
     def outcome(self) -> Outcome:
         winner = self.winner()
-        scores = [1 if p == winner else 0 for p in range(SEATS)]  # integers, as every game
+        scores: list[float] = [1 if p == winner else 0 for p in range(SEATS)]  # integers
         if winner >= 0:
             reason = "survivor"
         elif self.turn >= self.max_turns:
@@ -303,16 +322,26 @@ class FalldownState(State):
             "slot": played,
             "seat": played & 3 if played >= 0 else None,
             "command": self.commands[-1] if self.commands else None,
-            "blocks": [blocks[row * BLOCKS:(row + 1) * BLOCKS] for row in range(BLOCKS)],
-            "players": [{"x": self.x[p], "y": self.y[p], "facing": FACINGS[self.facing[p]],
-                         "wait": self.wait[p], "alive": self.alive[p]} for p in range(SEATS)],
+            "blocks": [blocks[row * BLOCKS : (row + 1) * BLOCKS] for row in range(BLOCKS)],
+            "players": [
+                {
+                    "x": self.x[p],
+                    "y": self.y[p],
+                    "facing": FACINGS[self.facing[p]],
+                    "wait": self.wait[p],
+                    "alive": self.alive[p],
+                }
+                for p in range(SEATS)
+            ],
             "falls": list(self._falls),
             "fallen_blocks": list(self._fallen_blocks),
         }
 
     def header(self) -> dict[str, Any]:
-        return {"initial": [[str(s.x), str(s.y), s.facing] for s in self.starts],
-                "max_turns": self.max_turns}
+        return {
+            "initial": [[str(s.x), str(s.y), s.facing] for s in self.starts],
+            "max_turns": self.max_turns,
+        }
 
 
 # -- starts -------------------------------------------------------------------------------
@@ -322,16 +351,15 @@ def check_starts(starts: tuple[Start, ...]) -> None:
         raise GameError(f"falldown needs {SEATS} start cells, {len(starts)} given")
     for p, start in enumerate(starts):
         if not (0 <= start.x < CELLS and 0 <= start.y < CELLS):
-            raise GameError(f"start of player {p}: cell {start.x},{start.y} is off the"
-                            f" {CELLS}x{CELLS} board")
+            raise GameError(
+                f"start of player {p}: cell {start.x},{start.y} is off the {CELLS}x{CELLS} board"
+            )
         if start.facing not in FACINGS:
-            raise GameError(f"start of player {p}: facing {start.facing!r} is not one of"
-                            f" U R D L")
+            raise GameError(f"start of player {p}: facing {start.facing!r} is not one of U R D L")
         for q in range(p):
             other = starts[q]
             if abs(start.x - other.x) + abs(start.y - other.y) < MIN_DISTANCE:
-                raise GameError(f"starts of players {q} and {p} are within Manhattan"
-                                f" distance 3")
+                raise GameError(f"starts of players {q} and {p} are within Manhattan distance 3")
 
 
 def parse_starts(text: str) -> tuple[Start, ...]:
@@ -366,9 +394,15 @@ def start_option(text: str) -> str:
 
 
 ALL_CELLS = tuple((x, y) for y in range(CELLS) for x in range(CELLS))
-NEAR = {(x, y): frozenset((x + dx, y + dy) for dx in range(-3, 4) for dy in range(-3, 4)
-                          if abs(dx) + abs(dy) < MIN_DISTANCE)
-        for x, y in ALL_CELLS}
+NEAR = {
+    (x, y): frozenset(
+        (x + dx, y + dy)
+        for dx in range(-3, 4)
+        for dy in range(-3, 4)
+        if abs(dx) + abs(dy) < MIN_DISTANCE
+    )
+    for x, y in ALL_CELLS
+}
 """Per cell: the cells within Manhattan distance 3 of it (itself included)."""
 
 
@@ -384,13 +418,15 @@ def draw_starts(rng: random.Random) -> tuple[Start, ...]:
     return tuple(starts)
 
 
-def new_state(seed: int | str, options: dict[str, Any], map_data: Any,
-              seats: int) -> FalldownState:
+def new_state(seed: int | str, options: dict[str, Any], map_data: Any, seats: int) -> FalldownState:
     """A new game: starts from the `start` option, else drawn from the seed."""
     if seats != SEATS:
         raise GameError(f"falldown is a {SEATS}-player game; {seats} bots were given")
     start_text = options.get("start") or ""
     starts = parse_starts(start_text) if start_text else draw_starts(random.Random(seed))
-    return FalldownState(starts, turns=options.get("turns", DEFAULT_TURNS),
-                         reply_s=options.get("reply_ms", 100) / 1000,
-                         ready_s=options.get("ready_ms", 1000) / 1000)
+    return FalldownState(
+        starts,
+        turns=options.get("turns", DEFAULT_TURNS),
+        reply_s=options.get("reply_ms", 100) / 1000,
+        ready_s=options.get("ready_ms", 1000) / 1000,
+    )

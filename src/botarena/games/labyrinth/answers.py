@@ -48,11 +48,15 @@ def answers_from_text(text: str, source: str) -> list[Answer]:
     """Answers from API JSON (a text starting with `{`) or from an HTML page."""
     if text.lstrip().startswith("{"):
         return _api_answers(text, source)
-    answers = [Answer(found.answer_id, found.body, found.author, found.created,
-                      source=source) for found in page_answers(parse_html(text))]
+    answers = [
+        Answer(found.answer_id, found.body, found.author, found.created, source=source)
+        for found in page_answers(parse_html(text))
+    ]
     if not answers:
-        raise ScrapeError(f"{source}: no answers found (a saved question page has"
-                          " elements of class 'answer' with data-answerid)")
+        raise ScrapeError(
+            f"{source}: no answers found (a saved question page has"
+            " elements of class 'answer' with data-answerid)"
+        )
     return answers
 
 
@@ -64,8 +68,10 @@ def _api_answers(text: str, source: str) -> list[Answer]:
     if not isinstance(document, dict):
         raise ScrapeError(f"{source}: not a Stack Exchange API response")
     if "error_id" in document:
-        raise ScrapeError(f"{source}: the API answered error {document['error_id']}"
-                          f" {document.get('error_name', '')}: {document.get('error_message')}")
+        raise ScrapeError(
+            f"{source}: the API answered error {document['error_id']}"
+            f" {document.get('error_name', '')}: {document.get('error_message')}"
+        )
     items = document.get("items")
     if not isinstance(items, list):
         raise ScrapeError(f"{source}: not a Stack Exchange API response (no 'items')")
@@ -74,15 +80,22 @@ def _api_answers(text: str, source: str) -> list[Answer]:
         if not isinstance(item, dict) or not isinstance(item.get("answer_id"), int):
             raise ScrapeError(f"{source}: item {index} is not an answer (no answer_id)")
         if not isinstance(item.get("body"), str):
-            raise ScrapeError(f"{source}: answer {item['answer_id']} has no body; fetch"
-                              " with filter=withbody")
-        owner = item.get("owner") if isinstance(item.get("owner"), dict) else {}
+            raise ScrapeError(
+                f"{source}: answer {item['answer_id']} has no body; fetch with filter=withbody"
+            )
+        owner = item.get("owner")
+        owner = owner if isinstance(owner, dict) else {}
         created = item.get("creation_date")
-        answers.append(Answer(
-            item["answer_id"], parse_html(item["body"]),
-            html.unescape(str(owner.get("display_name", ""))),  # the API escapes names
-            str(created) if isinstance(created, int) else "",
-            str(item.get("link", "")), source))
+        answers.append(
+            Answer(
+                item["answer_id"],
+                parse_html(item["body"]),
+                html.unescape(str(owner.get("display_name", ""))),  # the API escapes names
+                str(created) if isinstance(created, int) else "",
+                str(item.get("link", "")),
+                source,
+            )
+        )
     return answers
 
 
@@ -93,8 +106,11 @@ def fetch_api_pages(url: str, get: Callable[[str], bytes] | None = None) -> Iter
     page = 1
     while True:
         separator = "&" if "?" in url else "?"
-        paged = re.sub(r"([?&])page=\d+", rf"\g<1>page={page}", url) if "page=" in url \
+        paged = (
+            re.sub(r"([?&])page=\d+", rf"\g<1>page={page}", url)
+            if "page=" in url
             else f"{url}{separator}page={page}"
+        )
         raw = get(paged)
         text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
         yield text
@@ -108,8 +124,9 @@ def fetch_api_pages(url: str, get: Callable[[str], bytes] | None = None) -> Iter
 
 
 def _http_get(url: str) -> bytes:
-    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip",
-                                                   "User-Agent": "botarena-scraper"})
+    request = urllib.request.Request(
+        url, headers={"Accept-Encoding": "gzip", "User-Agent": "botarena-scraper"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.read()
@@ -120,8 +137,7 @@ def _http_get(url: str) -> bytes:
 def read_url(url: str) -> list[Answer]:
     """The answers behind a URL: an API URL (every page) or a question page."""
     if "api.stackexchange.com" in url:
-        return [answer for text in fetch_api_pages(url) for answer in
-                answers_from_text(text, url)]
+        return [answer for text in fetch_api_pages(url) for answer in answers_from_text(text, url)]
     return answers_from_text(_http_get(url).decode("utf-8", errors="replace"), url)
 
 

@@ -35,15 +35,19 @@ class LabyrinthBot:
     def setup(self, seat: int, seed: str) -> None:
         """Called by the in-process player with `GAMESEED:SEAT`: check the role, seed the RNG."""
         if seat != self.seat:
-            raise GameError(f"{type(self).__name__} plays the {ROLE_NAMES[self.seat]}, it"
-                            f" cannot take seat {seat} ({ROLE_NAMES[seat]})")
+            raise GameError(
+                f"{type(self).__name__} plays the {ROLE_NAMES[self.seat]}, it"
+                f" cannot take seat {seat} ({ROLE_NAMES[seat]})"
+            )
         self.random = seeded_random(bot_seed(seed.rsplit(":", 1)[0], seat))
 
     def act(self, call: Call) -> Answer:
         if call.name == "setup":  # a process bot's handshake: its role and its seed
             if call.args[0] != ROLE_NAMES[self.seat]:
-                raise GameError(f"{type(self).__name__} plays the {ROLE_NAMES[self.seat]},"
-                                f" not the {call.args[0]}")
+                raise GameError(
+                    f"{type(self).__name__} plays the {ROLE_NAMES[self.seat]},"
+                    f" not the {call.args[0]}"
+                )
             self.random = seeded_random(call.args[1])
             return Answer("ready")
         if call.name != "takeTurn":
@@ -57,8 +61,9 @@ class LabyrinthBot:
 
     def _call(self, call: Call) -> Answer:
         method = getattr(self, self.methods[call.name])
-        args = call.args[:positional_count(getattr(method, "__func__", method))
-                         - hasattr(method, "__func__")]  # a 2-argument take_turn still runs
+        args = call.args[
+            : positional_count(getattr(method, "__func__", method)) - hasattr(method, "__func__")
+        ]  # a 2-argument take_turn still runs
         return Answer(json.loads(json.dumps(method(*args))))
 
 
@@ -100,8 +105,9 @@ class MazeMaster(LabyrinthBot):
     def generate_maze(self, maze_size: int) -> Any:
         raise NotImplementedError
 
-    def take_turn(self, mana: int, maze: list[list[dict[str, Any]]],
-                  adventurers: list[dict[str, Any]]) -> Any:
+    def take_turn(
+        self, mana: int, maze: list[list[dict[str, Any]]], adventurers: list[dict[str, Any]]
+    ) -> Any:
         return None
 
 

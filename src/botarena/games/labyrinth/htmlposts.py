@@ -17,17 +17,61 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-VOID = frozenset(["area", "base", "br", "col", "embed", "hr", "img", "input", "link",
-                  "meta", "param", "source", "track", "wbr"])
+VOID = frozenset(
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
+)
 """Elements that never have an end tag."""
 
 CLOSED_BY_BLOCK = frozenset(["p", "li", "dt", "dd", "option"])
 """Elements whose end tag may be left out: a new block element closes them."""
 
-BLOCKS = frozenset(["address", "article", "aside", "blockquote", "details", "div", "dl",
-                    "fieldset", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
-                    "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section",
-                    "table", "ul"])
+BLOCKS = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "details",
+        "div",
+        "dl",
+        "fieldset",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "table",
+        "ul",
+    ]
+)
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
@@ -49,8 +93,9 @@ class Element:
         while stack:
             element = stack.pop()
             found.append(element)
-            stack.extend(child for child in reversed(element.children)
-                         if isinstance(child, Element))
+            stack.extend(
+                child for child in reversed(element.children) if isinstance(child, Element)
+            )
         return found
 
     def text(self) -> str:
@@ -129,14 +174,21 @@ def page_answers(page: Element) -> list[PageAnswer]:
     layout); the question's own body is not an answer."""
     answers = []
     for element in page.walk():
-        if "answer" not in element.classes() or not element.attrs.get("data-answerid", "")\
-                .isdigit():
+        if (
+            "answer" not in element.classes()
+            or not element.attrs.get("data-answerid", "").isdigit()
+        ):
             continue
-        body = next((inner for inner in element.walk()
-                     if inner.classes() & {"js-post-body", "post-text"}), None)
+        body = next(
+            (inner for inner in element.walk() if inner.classes() & {"js-post-body", "post-text"}),
+            None,
+        )
         if body is not None:
-            answers.append(PageAnswer(int(element.attrs["data-answerid"]), body,
-                                      _author(element), _created(element)))
+            answers.append(
+                PageAnswer(
+                    int(element.attrs["data-answerid"]), body, _author(element), _created(element)
+                )
+            )
     return answers
 
 
@@ -145,7 +197,7 @@ def _author(answer: Element) -> str:
     editor's card comes before the owner's)."""
     cards = [inner for inner in answer.walk() if "user-details" in inner.classes()]
     owner = next((card for card in cards if card.attrs.get("itemprop") == "author"), None)
-    for card in ([owner] if owner else cards[::-1]):
+    for card in [owner] if owner else cards[::-1]:
         link = next((inner for inner in card.walk() if inner.tag == "a"), None)
         if link is not None:
             return " ".join(link.text().split())

@@ -211,12 +211,18 @@ class Maze:
         `bot_view` is a copy a bot may change."""
         if self._view is None:
             n, walls, changes = self.n, self.walls, self.changes
-            self._view = [[{"east": walls[edge] if col < n - 1 else None,
-                            "eastCost": fib(changes[edge]),
-                            "south": walls[edge + 1] if row < n - 1 else None,
-                            "southCost": fib(changes[edge + 1])}
-                           for col, edge in enumerate(range(2 * n * row, 2 * n * (row + 1), 2))]
-                          for row in range(n)]
+            self._view = [
+                [
+                    {
+                        "east": walls[edge] if col < n - 1 else None,
+                        "eastCost": fib(changes[edge]),
+                        "south": walls[edge + 1] if row < n - 1 else None,
+                        "southCost": fib(changes[edge + 1]),
+                    }
+                    for col, edge in enumerate(range(2 * n * row, 2 * n * (row + 1), 2))
+                ]
+                for row in range(n)
+            ]
         return self._view
 
     def bot_view(self) -> list[list[dict]]:
@@ -226,8 +232,13 @@ class Maze:
     def rows_text(self) -> list[str]:
         """One string per row, a digit per cell: 1 = east wall, 2 = south wall, 3 = both."""
         n, walls = self.n, self.walls
-        return ["".join(str(walls[(row * n + col) * 2] + 2 * walls[(row * n + col) * 2 + 1])
-                        for col in range(n)) for row in range(n)]
+        return [
+            "".join(
+                str(walls[(row * n + col) * 2] + 2 * walls[(row * n + col) * 2 + 1])
+                for col in range(n)
+            )
+            for row in range(n)
+        ]
 
     @classmethod
     def from_rows_text(cls, rows: list[str]) -> Maze:

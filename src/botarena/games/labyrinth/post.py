@@ -66,12 +66,14 @@ def parse_header(line: str) -> tuple[str, str]:
     naming the problem (no header, an unknown submission type)."""
     match = HEADER.match(line.strip())
     if match is None:
-        raise PostError("no header; the post must start with '# Adventurers: NAME' or"
-                        " '# Maze Master: NAME'")
+        raise PostError(
+            "no header; the post must start with '# Adventurers: NAME' or '# Maze Master: NAME'"
+        )
     word = re.sub(r"[\s_-]", "", match["type"]).lower()
     if word not in ROLE_WORDS:
-        raise PostError(f"unknown submission type {match['type']!r}; it must be"
-                        " 'Adventurers' or 'Maze Master'")
+        raise PostError(
+            f"unknown submission type {match['type']!r}; it must be 'Adventurers' or 'Maze Master'"
+        )
     return ROLE_NAMES[ROLE_WORDS[word]], match["name"]
 
 
@@ -86,8 +88,9 @@ def _first_code_block(lines: list[str], begin: int) -> tuple[str, int, bool]:
             marker = fence["fence"]
             body = []
             for inner in range(index + 1, len(lines)):
-                if lines[inner].strip().startswith(marker[0] * len(marker)) and not \
-                        lines[inner].strip().strip(marker[0]):
+                if lines[inner].strip().startswith(marker[0] * len(marker)) and not lines[
+                    inner
+                ].strip().strip(marker[0]):
                     break
                 body.append(lines[inner])
             return "\n".join(body), index + 1, False
@@ -116,8 +119,9 @@ def node_program() -> str:
     """The node executable; raises BotSpecError when Node is not installed."""
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:
-        raise BotSpecError("post bots need Node.js: install Debian's nodejs"
-                           " (apt-get install nodejs)")
+        raise BotSpecError(
+            "post bots need Node.js: install Debian's nodejs (apt-get install nodejs)"
+        )
     return node
 
 
@@ -144,9 +148,17 @@ def runner_argv(path: str, post: Post, check: bool = False) -> list[str]:
     compile it and build the bot once, with the heap capped at CHECK_HEAP_MIB."""
     code_lines = post.code.count("\n") + 1
     limits = [f"--max-old-space-size={CHECK_HEAP_MIB}"] if check else []
-    argv = [node_program(), *limits, str(RUNNER), str(Path(path).resolve()), post.role,
-            post.name, str(post.first_line), str(code_lines),
-            "indented" if post.indented else "fenced"]
+    argv = [
+        node_program(),
+        *limits,
+        str(RUNNER),
+        str(Path(path).resolve()),
+        post.role,
+        post.name,
+        str(post.first_line),
+        str(code_lines),
+        "indented" if post.indented else "fenced",
+    ]
     return [*argv, "--check"] if check else argv
 
 
@@ -160,7 +172,8 @@ class PostPlayer(ProcessPlayer):
 
     needs_text = False  # the referee need not encode: send() does, for the runner
     frozen_between_turns = False
-    reply_spin_s = 0.0002  # a call is answered in 20-100 µs: halves each call's cost
+    runs_only_in_calls = True  # on the referee's core: no wake-up across cores per call
+    reply_spin_s = 0.0002  # where it runs apart: a call is answered in 20-100 µs
 
     def __init__(self, path: str, post: Post, spec: str) -> None:
         super().__init__(runner_argv(path, post), name=post.name, spec=spec)
@@ -170,14 +183,15 @@ class PostPlayer(ProcessPlayer):
 
     def start(self, seat: int, seed: str = "") -> None:
         if seat != self.post.seat:
-            raise BotSpecError(f"{self.path} is a {self.post.role} post; seat {seat} is the"
-                               f" {ROLE_NAMES[seat]} (play labyrinth ADVENTURERS MAZEMASTER)")
+            raise BotSpecError(
+                f"{self.path} is a {self.post.role} post; seat {seat} is the"
+                f" {ROLE_NAMES[seat]} (play labyrinth ADVENTURERS MAZEMASTER)"
+            )
         super().start(seat, seed)
 
     def send(self, text: str, observation: Any) -> None:
         """The call for the runner (the handshake's greeting comes as text already)."""
-        super().send(text if observation is None else self.wire.encode(observation),
-                     observation)
+        super().send(text if observation is None else self.wire.encode(observation), observation)
 
 
 def post_player(rest: str, spec: str) -> PostPlayer:
@@ -202,15 +216,17 @@ def check_post(path: str, timeout_s: float | None = None) -> tuple[bool, str]:
     from botarena.core import sandbox
 
     try:  # in the bots' sandbox: a post's code is a stranger's (a vm realm is no boundary)
-        done = sandbox.run(argv, cwd=str(Path(path).resolve().parent), timeout=timeout_s,
-                           output_cap=CHECK_OUTPUT_CAP)
+        done = sandbox.run(
+            argv,
+            cwd=str(Path(path).resolve().parent),
+            timeout=timeout_s,
+            output_cap=CHECK_OUTPUT_CAP,
+        )
     except subprocess.TimeoutExpired:
-        return False, (f"{path}: building the bot took more than {timeout_s:g} s"
-                       " (an endless loop?)")
+        return False, (
+            f"{path}: building the bot took more than {timeout_s:g} s (an endless loop?)"
+        )
     message = (done.stdout + done.stderr).decode(errors="replace").strip()
     if "heap out of memory" in message or "Reached heap limit" in message:
-        return False, (f"{path}: building the bot used more than {CHECK_HEAP_MIB} MiB of"
-                       " memory")
+        return False, (f"{path}: building the bot used more than {CHECK_HEAP_MIB} MiB of memory")
     return done.returncode == 0, message or f"{path}: node exited with {done.returncode}"
-
-

@@ -53,8 +53,26 @@ class PostWire:
                     continue
                 for col, cell in enumerate(cells):
                     if before is None or cell is not before[col]:
-                        changed.append([row, col, cell["east"], cell["eastCost"],
-                                        cell["south"], cell["southCost"]])
+                        changed.append(
+                            [
+                                row,
+                                col,
+                                cell["east"],
+                                cell["eastCost"],
+                                cell["south"],
+                                cell["southCost"],
+                            ]
+                        )
             self._sent = view
-        return compact_json({"call": "takeTurn", "mana": call.mana, "n": len(view),
-                             "cells": changed, "adventurers": call.adventurers}) + "\n"
+        return (
+            compact_json(
+                {
+                    "call": "takeTurn",
+                    "mana": call.mana,
+                    "n": len(view),
+                    "cells": changed,
+                    "adventurers": call.adventurers,
+                }
+            )
+            + "\n"
+        )

@@ -61,14 +61,13 @@ class LabyrinthProtocol(Protocol):
         text = lines[0]
         shown = text if len(text) <= 300 else text[:300] + "..."
         if text.startswith(ERROR_PREFIX):
-            raise ProtocolError(f"the bot reports an error: {shown[len(ERROR_PREFIX):]}")
+            raise ProtocolError(f"the bot reports an error: {shown[len(ERROR_PREFIX) :]}")
         try:  # NaN and Infinity tokens stand for a JavaScript bot's own NaN and Infinity
             return Answer(json.loads(text))
         except ValueError:
             raise ProtocolError(f"reply is not JSON: {shown!r}") from None
         except RecursionError:  # never a valid answer; must not crash the jury
-            raise ProtocolError(f"reply nests JSON too deep to be an answer: {shown!r}"
-                                ) from None
+            raise ProtocolError(f"reply nests JSON too deep to be an answer: {shown!r}") from None
 
     def format(self, action: Any) -> str:
         value = action.value if isinstance(action, Answer) else action

@@ -135,8 +135,10 @@ def parse_maze(value: Any, n: int) -> Maze:
                     continue
                 name = "east" if side == 0 else "south"
                 if not isinstance(cell, dict) or name not in cell:
-                    raise Strike(f"generateMaze({n}): cell [{row}][{col}] is {_kind(cell)}"
-                                 f" without an {name!r} property")
+                    raise Strike(
+                        f"generateMaze({n}): cell [{row}][{col}] is {_kind(cell)}"
+                        f" without an {name!r} property"
+                    )
                 walls[(row * n + col) * 2 + side] = js_truthy(cell[name])
     if not maze.is_connected():
         raise Strike(f"generateMaze({n}) returned a maze that is not fully connected")
@@ -148,11 +150,17 @@ def parse_wall(item: Any) -> tuple[int, int, str] | None:
     raises Strike when it is anything else, fractional, NaN or infinite included."""
     if item is None:
         return None
-    if (isinstance(item, list) and len(item) == 3 and item[2] in ("south", "east")
-            and all(_is_number(x) and math.isfinite(x) and x == int(x) for x in item[:2])):
+    if (
+        isinstance(item, list)
+        and len(item) == 3
+        and item[2] in ("south", "east")
+        and all(_is_number(x) and math.isfinite(x) and x == int(x) for x in item[:2])
+    ):
         return int(item[0]), int(item[1]), item[2]
-    raise Strike(f"maze master's takeTurn returned the wall {item!r}; a wall is"
-                 " [row, col, 'south'|'east'] with integer row and col")
+    raise Strike(
+        f"maze master's takeTurn returned the wall {item!r}; a wall is"
+        " [row, col, 'south'|'east'] with integer row and col"
+    )
 
 
 def _kind(value: Any) -> str:
@@ -175,8 +183,13 @@ class LabyrinthState(State):
     board stays as it was, the adventurers on the goal, until the next maze is generated.
     """
 
-    def __init__(self, seed: int | str, max_rounds: int = 500, cpu_limits: bool = True,
-                 wall_slack_s: float = 2.0) -> None:
+    def __init__(
+        self,
+        seed: int | str,
+        max_rounds: int = 500,
+        cpu_limits: bool = True,
+        wall_slack_s: float = 2.0,
+    ) -> None:
         self.seed_text = str(seed)
         self.max_rounds = max_rounds
         self.cpu_limits = cpu_limits
@@ -214,8 +227,9 @@ class LabyrinthState(State):
         phase = self.phase
         if phase is Phase.ADVENTURERS_TURN:
             first, second = self.positions
-            return Call("takeTurn", ([look(self.maze, first, second),
-                                      look(self.maze, second, first)],))
+            return Call(
+                "takeTurn", ([look(self.maze, first, second), look(self.maze, second, first)],)
+            )
         if phase is Phase.MAZE_MASTER_TURN:
             return MazeMasterTurn(self.mana, self.maze.shared_view(), self.adventurer_views())
         if phase is Phase.GENERATE:
@@ -224,14 +238,16 @@ class LabyrinthState(State):
 
     def adventurer_views(self) -> list[dict[str, Any]]:
         """The adventurers as the maze master's third argument: `{row, col, dir}`."""
-        return [{"row": row, "col": col, "dir": DIR_NAMES[facing]}
-                for row, col, facing in self.positions]
+        return [
+            {"row": row, "col": col, "dir": DIR_NAMES[facing]}
+            for row, col, facing in self.positions
+        ]
 
     # -- clocks ------------------------------------------------------------------------
     def clock(self, seat: int) -> Clock:
         phase = self.phase
         if phase is Phase.GENERATE:
-            cpu = GENERATE_S_PER_CELL * self.next_size ** 2
+            cpu = GENERATE_S_PER_CELL * self.next_size**2
         elif phase is Phase.START_ROUND:
             cpu = START_ROUND_S
         else:
@@ -253,8 +269,11 @@ class LabyrinthState(State):
         phase = self.phase
         if phase is Phase.OVER:
             return
-        seat = ADVENTURERS if phase is Phase.ADVENTURERS_TURN or phase is Phase.START_ROUND \
+        seat = (
+            ADVENTURERS
+            if phase is Phase.ADVENTURERS_TURN or phase is Phase.START_ROUND
             else MAZE_MASTER
+        )
         if seat not in actions:  # the fault rule already struck
             return
         value = actions[seat]
@@ -277,8 +296,11 @@ class LabyrinthState(State):
     def fault(self, seat: int, status: Status, detail: str) -> None:
         """Every fault is a strike: a crash (an exception in a bot method), a timeout (over
         a CPU limit) or an invalid reply; a seat faulting out of turn failed the handshake."""
-        what = {Status.TIMEOUT: "over its time limit", Status.CRASHED: "crashed",
-                Status.INVALID: "invalid reply"}.get(status, str(status))
+        what = {
+            Status.TIMEOUT: "over its time limit",
+            Status.CRASHED: "crashed",
+            Status.INVALID: "invalid reply",
+        }.get(status, str(status))
         call = str(self.phase) if seat in self.to_act() else "setup"  # the handshake
         self._strike(seat, f"{call} {what}: {detail}")
 
@@ -344,8 +366,10 @@ class LabyrinthState(State):
         if value is None:
             return
         if not (isinstance(value, list) and len(value) == 2):
-            raise Strike(f"maze master's takeTurn returned {_kind(value)}; it must be null"
-                         " or an array of 2 wall coordinates or nulls")
+            raise Strike(
+                f"maze master's takeTurn returned {_kind(value)}; it must be null"
+                " or an array of 2 wall coordinates or nulls"
+            )
         remove, add = parse_wall(value[0]), parse_wall(value[1])
         if remove is not None and remove == add:
             self.last["ignored"] = "the same wall to remove and to add"
@@ -383,8 +407,10 @@ class LabyrinthState(State):
                     added = edge
             changes.append({"op": op, "wall": list(wall), "cost": cost, "result": result})
         if added >= 0 and not maze.still_connected(added):
-            raise Strike(f"the wall {list(maze.coords(added))} added by the maze master's"
-                         " takeTurn disconnects the maze")
+            raise Strike(
+                f"the wall {list(maze.coords(added))} added by the maze master's"
+                " takeTurn disconnects the maze"
+            )
 
     # -- results -----------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -399,8 +425,12 @@ class LabyrinthState(State):
         if self.strike is not None:
             statuses[self.strike["seat"]] = "strike"
             ranks[self.strike["seat"]] = 2
-        return Outcome(scores=[self.score, self.score], end_reason=self.end_reason,
-                       ranks=ranks, statuses=statuses)
+        return Outcome(
+            scores=[self.score, self.score],
+            end_reason=self.end_reason,
+            ranks=ranks,
+            statuses=statuses,
+        )
 
     @property
     def step_count(self) -> int:
@@ -412,8 +442,9 @@ class LabyrinthState(State):
     def _maze_changed(self) -> bool:
         """Whether this step drew a new maze or changed a wall (frames carry the maze only
         then: a long game's replay would otherwise repeat it thousands of times)."""
-        return (self.last.get("call") == Phase.GENERATE
-                or any(change["result"] == "changed" for change in self.last.get("changes", ())))
+        return self.last.get("call") == Phase.GENERATE or any(
+            change["result"] == "changed" for change in self.last.get("changes", ())
+        )
 
     def frame(self) -> dict[str, Any]:
         """The board after this step: the maze (when it changed), both adventurers with
@@ -421,8 +452,13 @@ class LabyrinthState(State):
         changes with their costs (the controller's to-do: show visible cells and changes
         since the last move)."""
         frame: dict[str, Any] = {
-            "round": self.round, "n": self.n, "turn": self.turn, "score": self.score,
-            "mana": self.mana, "next": str(self.phase), **self.last,
+            "round": self.round,
+            "n": self.n,
+            "turn": self.turn,
+            "score": self.score,
+            "mana": self.mana,
+            "next": str(self.phase),
+            **self.last,
         }
         if self.round:
             if self._maze_changed():
@@ -431,11 +467,15 @@ class LabyrinthState(State):
             for index, me in enumerate(self.positions):
                 sight = Sight()
                 look(self.maze, me, self.positions[1 - index], sight)
-                adventurers.append({
-                    "row": me[0], "col": me[1], "dir": DIR_NAMES[me[2]],
-                    "cells": [list(cell) for cell in sorted(set(sight.cells))],
-                    "walls": [list(self.maze.coords(edge)) for edge in sorted(sight.edges)],
-                })
+                adventurers.append(
+                    {
+                        "row": me[0],
+                        "col": me[1],
+                        "dir": DIR_NAMES[me[2]],
+                        "cells": [list(cell) for cell in sorted(set(sight.cells))],
+                        "walls": [list(self.maze.coords(edge)) for edge in sorted(sight.edges)],
+                    }
+                )
             frame["adventurers"] = adventurers
         if self.strike is not None:
             frame["strike"] = self.strike

@@ -61,18 +61,22 @@ class Report:
     bots_file: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"answers": [asdict(verdict) for verdict in self.verdicts],
-                "near_identical": self.similar, "bots_file": self.bots_file,
-                "kept": sum(verdict.kept for verdict in self.verdicts),
-                "rejected": sum(not verdict.kept for verdict in self.verdicts)}
+        return {
+            "answers": [asdict(verdict) for verdict in self.verdicts],
+            "near_identical": self.similar,
+            "bots_file": self.bots_file,
+            "kept": sum(verdict.kept for verdict in self.verdicts),
+            "rejected": sum(not verdict.kept for verdict in self.verdicts),
+        }
 
 
 # -- one answer to one post ------------------------------------------------------------
 def render_post(role: str, name: str, code: str, note: str) -> str:
     """A post file in the challenge's format: the header, a line saying where it came
     from, the code fenced with more backticks than any line of it holds."""
-    longest = max((len(run) for run in re.findall(r"^ {0,3}(`+|~+)", code, re.MULTILINE)),
-                  default=0)
+    longest = max(
+        (len(run) for run in re.findall(r"^ {0,3}(`+|~+)", code, re.MULTILINE)), default=0
+    )
     fence = "`" * max(3, longest + 1)
     title = "Adventurers" if role == "adventurers" else "Maze Master"
     return f"# {title}: {name}\n\n{note}\n\n{fence}js\n{code}\n{fence}\n"
@@ -82,8 +86,10 @@ def _post_of(answer: Answer) -> tuple[str, str, str]:
     """(role, name, code) of an answer; raises PostError with the reason to reject it."""
     heading = first_heading(answer.body)
     if heading is None:
-        raise PostError("no header: an answer starts with the heading '# Adventurers: NAME'"
-                        " or '# Maze Master: NAME'")
+        raise PostError(
+            "no header: an answer starts with the heading '# Adventurers: NAME'"
+            " or '# Maze Master: NAME'"
+        )
     if ":" not in heading or not heading.split(":", 1)[1].strip():
         raise PostError(f"bad header {heading!r}: it must be '<submission type>: <name>'")
     role, name = parse_header("# " + heading)
@@ -101,8 +107,10 @@ def bot_name(name: str) -> str:
 
 def tokens(code: str) -> list[str]:
     """JavaScript tokens with comments and layout dropped (for near-identical code)."""
-    pattern = (r"//[^\n]*|/\*.*?\*/|(\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'"
-               r"|`(?:\\.|[^`\\])*`|[A-Za-z_$][\w$]*|\d[\w.]*|\S)")
+    pattern = (
+        r"//[^\n]*|/\*.*?\*/|(\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'"
+        r"|`(?:\\.|[^`\\])*`|[A-Za-z_$][\w$]*|\d[\w.]*|\S)"
+    )
     return [match[1] for match in re.finditer(pattern, code, re.DOTALL) if match[1]]
 
 
@@ -118,20 +126,26 @@ def near_identical(posts: list[tuple[str, str, list[str]]]) -> list[dict[str, An
             continue
         ratio = matcher.ratio()
         if ratio >= SIMILAR:
-            pairs.append({"bots": [name_a, name_b], "role": role_a,
-                          "similarity": round(ratio, 3)})
+            pairs.append({"bots": [name_a, name_b], "role": role_a, "similarity": round(ratio, 3)})
     return sorted(pairs, key=lambda pair: -pair["similarity"])
 
 
 # -- the whole scrape ------------------------------------------------------------------
-def scrape(answers: list[Answer], out: Path, bots_file: Path | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Report:
+def scrape(
+    answers: list[Answer],
+    out: Path,
+    bots_file: Path | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Report:
     """Write a post file per kept answer into `out`, the bots file (default
     `out/bots.toml`) and `out/report.json`; return the report."""
     out.mkdir(parents=True, exist_ok=True)
     bots_file = bots_file or out / "bots.toml"
     answers = unique_answers(answers)
-    verdicts, kept, names, bots = [], [], {}, set()
+    verdicts: list[Verdict] = []
+    kept: list[tuple[Verdict, Any]] = []
+    names: dict[str, Any] = {}
+    bots: set[str] = set()
     with tempfile.TemporaryDirectory() as folder:
         os.chmod(folder, 0o755)  # the sandbox's user (nobody) reads the drafts
         for index, answer in enumerate(answers):
@@ -165,12 +179,14 @@ def scrape(answers: list[Answer], out: Path, bots_file: Path | None = None,
             target.write_text(text, encoding="utf-8")
             verdict.kept, verdict.bot, verdict.file = True, bot, str(target)
             kept.append((verdict, tokens(code)))
-    bots_file.write_text(_bots_toml(out, bots_file, [verdict for verdict, _ in kept]),
-                         encoding="utf-8")
+    bots_file.write_text(
+        _bots_toml(out, bots_file, [verdict for verdict, _ in kept]), encoding="utf-8"
+    )
     similar = near_identical([(verdict.bot, verdict.role, found) for verdict, found in kept])
     report = Report(verdicts, similar, str(bots_file))
-    (out / "report.json").write_text(json.dumps(report.to_dict(), indent=1) + "\n",
-                                     encoding="utf-8")
+    (out / "report.json").write_text(
+        json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8"
+    )
     return report
 
 
@@ -200,7 +216,8 @@ def _problem(text: str, role: str, name: str, code: str, draft: Path) -> str:
         line = int(found[1]) - post.first_line + 1
         source = code.split("\n")[line - 1].strip() if 0 < line <= code.count("\n") + 1 else ""
         return f"does not compile: code line {line}: {found[2]}" + (
-            f" ({source})" if source else "")
+            f" ({source})" if source else ""
+        )
     return "does not build: " + first.removeprefix("the post: ")
 
 
@@ -215,9 +232,12 @@ def _bots_toml(out: Path, bots_file: Path, kept: list[Verdict]) -> str:
             shown = path.relative_to(base).as_posix()
         except ValueError:
             shown = path.as_posix()
-        lines += ["[[bot]]", f"name = {json.dumps(verdict.bot)}",
-                  f"command = {json.dumps('post:' + shown)}",
-                  f"role = {json.dumps(verdict.role)}",
-                  f"# {json.dumps(verdict.name, ensure_ascii=False)[1:-1]}, answer"
-                  f" {verdict.answer_id}", ""]
+        lines += [
+            "[[bot]]",
+            f"name = {json.dumps(verdict.bot)}",
+            f"command = {json.dumps('post:' + shown)}",
+            f"role = {json.dumps(verdict.role)}",
+            f"# {json.dumps(verdict.name, ensure_ascii=False)[1:-1]}, answer {verdict.answer_id}",
+            "",
+        ]
     return "\n".join(lines)

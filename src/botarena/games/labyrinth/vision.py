@@ -53,8 +53,7 @@ class Sight:
     cells: list[tuple[int, int]] = field(default_factory=list)
 
 
-def look(maze: Maze, me: Position, other: Position, sight: Sight | None = None
-         ) -> dict[str, Any]:
+def look(maze: Maze, me: Position, other: Position, sight: Sight | None = None) -> dict[str, Any]:
     """The controller's vision object for `me`; `other` is the friend (where it stood before
     this turn's moves). When `sight` is given, every in-range edge examined and every cell
     seen is added to it."""
@@ -87,8 +86,10 @@ def look(maze: Maze, me: Position, other: Position, sight: Sight | None = None
         if r == other_row and c == other_col:
             friend = [steps, 0]
     left_ahead = right_ahead = None
-    for side, open_side, sign in ((left, not ahead[0]["left"], -1),
-                                  (right, not ahead[0]["right"], 1)):
+    for side, open_side, sign in (
+        (left, not ahead[0]["left"], -1),
+        (right, not ahead[0]["right"], 1),
+    ):
         if not open_side:
             continue
         r, c = row + sign * d_col, col - sign * d_row
@@ -101,8 +102,7 @@ def look(maze: Maze, me: Position, other: Position, sight: Sight | None = None
             right_ahead = seen
         if r == other_row and c == other_col:
             friend = [0, sign]
-    return {"ahead": ahead, "leftAhead": left_ahead, "rightAhead": right_ahead,
-            "friend": friend}
+    return {"ahead": ahead, "leftAhead": left_ahead, "rightAhead": right_ahead, "friend": friend}
 
 
 def seen_edges(maze: Maze, me: Position, into: set[int]) -> None:

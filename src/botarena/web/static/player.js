@@ -1,6 +1,7 @@
 // The replay viewer's shell: loads the document, checks its versions, and drives the
-// timeline (play/pause, step, seek, speed, keyboard, per-player panel) over the game's
-// renderer (games/<game>.js registers itself in Botarena.renderers).
+// timeline (play/pause, step, seek, speed, keyboard, per-player panel, game-over banner,
+// each bot's input and output) over the game's renderer (games/<game>.js registers itself
+// in Botarena.renderers).
 "use strict";
 
 const Botarena = (window.Botarena = {
@@ -167,6 +168,7 @@ class Viewer {
     this.el("stderr").textContent = (this.replay.stderr || [])
       .map((text, seat) => `— ${bots[seat]} —\n${text || "(empty)"}`).join("\n");
     this.el("seek").max = this.last;
+    this.el("score-name").textContent = this.renderer.scoreHeader || this.renderer.scoreName || "score";
     this.buildPlayers(bots);
     this.drawn = -1;
     this.seek(live && follow ? this.last : Math.min(this.position, this.last));
@@ -198,16 +200,27 @@ class Viewer {
     this.el("speed").addEventListener("change", (event) => (this.speed = +event.target.value));
     document.addEventListener("keydown", (event) => {
       if (event.target.tagName === "INPUT" && event.target.type !== "range") return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
       const keys = {
         " ": () => this.toggle(), ArrowLeft: () => this.seek(this.position - 1),
         ArrowRight: () => this.seek(this.position + 1), Home: () => this.seek(0),
-        End: () => this.seek(this.last),
+        End: () => this.seek(this.last), PageUp: () => this.seek(this.position - 10),
+        PageDown: () => this.seek(this.position + 10), "-": () => this.shiftSpeed(-1),
+        "+": () => this.shiftSpeed(1), "=": () => this.shiftSpeed(1),
       };
       if (keys[event.key]) {
         event.preventDefault();
         keys[event.key]();
       }
     });
+  }
+
+  // One speed slower (-1) or faster (+1) in the speed menu's list.
+  shiftSpeed(by) {
+    const index = Botarena.SPEEDS.indexOf(this.speed) + by;
+    if (index < 0 || index >= Botarena.SPEEDS.length) return;
+    this.speed = Botarena.SPEEDS[index];
+    this.el("speed").value = String(this.speed);
   }
 
   toggle() {
@@ -260,6 +273,64 @@ class Viewer {
       setText(row.cells[4], this.times.ms[t][seat].toFixed(0));
     });
     this.el("events").replaceChildren(...this.events(t));
+    this.el("io").replaceChildren(...this.io(t));
+    this.showBanner(t);
+  }
+
+  // At the last step of a finished game: each bot's place and score, and why it ended.
+  showBanner(t) {
+    const banner = this.el("banner");
+    const result = this.replay.result;
+    banner.hidden = !(result && t === this.last);
+    if (banner.hidden) return;
+    const reasons = this.renderer.endReasons || {};
+    const reason = reasons[result.end_reason] || result.end_reason;
+    const title = document.createElement("b");
+    title.textContent = `Game over after ${result.turns} ${this.renderer.stepName || "steps"}: ${reason}`;
+    const places = result.players.map((player, seat) => ({ ...player, seat }))
+      .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    const tied = (rank) => result.players.filter((player) => player.rank === rank).length > 1;
+    const lines = places.map((player) => {
+      const line = document.createElement("div");
+      const status = player.status === "ok" ? "" : ` (${player.status})`;
+      line.textContent = `${ordinal(player.rank)}${tied(player.rank) ? " (tied)" : ""}: ` +
+        `${player.bot}: ${this.renderer.scoreName || "score"} ${player.score}${status}`;
+      return line;
+    });
+    banner.replaceChildren(title, ...lines);
+  }
+
+  // What each bot that acted at step t was sent and answered (the view document's `io`,
+  // cut for long texts), with the time of its answer and its fault.
+  io(t) {
+    const bots = this.replay.bots;
+    const nodes = [];
+    const add = (tag, className, text) => {
+      const node = document.createElement(tag);
+      if (className) node.className = className;
+      node.textContent = text;
+      nodes.push(node);
+    };
+    if (t === 0) {
+      const waits = this.replay.handshake_ms || {};
+      add("div", "", "the start: no step played yet");
+      for (const [seat, ms] of Object.entries(waits)) {
+        add("div", "", `${bots[seat].name}: start-up handshake answered in ${ms} ms`);
+      }
+      return nodes;
+    }
+    const texts = (this.doc.derived.io || [])[t - 1] || [];
+    this.replay.steps[t - 1].acts.forEach((act, index) => {
+      const [sent, answered] = texts[index] || ["(not in this page)", "(not in this page)"];
+      const fault = act.fault ? ` · ${act.fault[0]} (${act.fault[1]})` : "";
+      add("div", act.fault ? "who fault" : "who",
+        `${bots[act.seat].name} (seat ${act.seat}): answered in ${act.ms.toFixed(1)} ms${fault}`);
+      add("div", "tag", "sent:");
+      add("pre", "sent", sent === "" ? "(nothing)" : sent.replace(/\n$/, ""));
+      add("div", "tag", "answered:");
+      add("pre", "answered", answered === "" ? "(empty line)" : answered);
+    });
+    return nodes;
   }
 
   // The step's faults and the renderer's own notes (order errors, moves), as text nodes.
@@ -302,6 +373,7 @@ class Viewer {
       get draws() { return self.draws; },
       get readyMs() { return self.readyMs; },
       get game() { return self.replay.game; },
+      get speed() { return self.speed; },
       state: () => self.renderer.state(self.position),
       seek: (t) => self.seek(t),
       setSpeed: (speed) => { self.speed = speed; self.el("speed").value = speed; },
@@ -313,6 +385,12 @@ class Viewer {
 // an unchanged cell then costs no layout.
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
+}
+
+function ordinal(rank) {
+  const tens = rank % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][rank % 10] || "th";
+  return `${rank}${suffix}`;
 }
 
 // Helpers shared by the renderers.

@@ -104,8 +104,11 @@ class ExplorerBot:
         self.done = self.turn >= TURNS
         before = self.map.count
         letters = self._walk(path) or "F"
-        self.points += ((self.map.count - before) * self._square_value() - len(letters)
-                        + CAPTURE * self.tracker.belief.get(self.square, 0.0))
+        self.points += (
+            (self.map.count - before) * self._square_value()
+            - len(letters)
+            + CAPTURE * self.tracker.belief.get(self.square, 0.0)
+        )
         if self.map.count == MAZE_SQUARES:  # if the game goes on, the opponent is not here
             self.tracker.miss(self.square)
         return letters
@@ -138,7 +141,7 @@ class ExplorerBot:
         depth[start] = 0
         queue = deque([start])
         best_score = float("-inf")
-        options = []
+        options: list[tuple[float, int, int, int, float]] = []
         while queue:
             square = queue.popleft()
             steps = depth[square]
@@ -195,16 +198,18 @@ class ExplorerBot:
                 continue
             score = chance
             if threats:
-                score -= danger * (1 - chance) * evasion.risk(self.walks, threats,
-                                                             self.square, square)
+                score -= (
+                    danger * (1 - chance) * evasion.risk(self.walks, threats, self.square, square)
+                )
             squares.append(square)
             weights.append(max(score, 0.0) ** HUNT_SHARPNESS + 1e-12)
         if not squares:  # nowhere to guess: any neighbour
             return self.map.links[self.square][0]
         return self.rng.choices(squares, weights)[0]
 
-    def _safest(self, options: list[tuple[float, int, int, int, float]], offset: float,
-                depth: list[int]) -> int:
+    def _safest(
+        self, options: list[tuple[float, int, int, int, float]], offset: float, depth: list[int]
+    ) -> int:
         """The best of the top exploration moves once the risk of being caught where it ends
         is counted: late in the game an opponent may have discovered everything, and being
         caught then costs every point (sudden death). The opponent's own likeliest squares

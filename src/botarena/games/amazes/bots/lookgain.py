@@ -34,7 +34,7 @@ class LookGains:
         seeds = set(bot_map.touched)
         bot_map.touched.clear()
         for square in list(seeds):  # an unknown edge's value depends on the square beyond
-            seeds.update(n for n in NEIGHBOUR[square * 4:square * 4 + 4] if n >= 0)
+            seeds.update(n for n in NEIGHBOUR[square * 4 : square * 4 + 4] if n >= 0)
         for square in seeds:
             dirty.add(square)
             for d in range(4):

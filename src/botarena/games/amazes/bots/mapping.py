@@ -41,8 +41,13 @@ def v_edge(row: int, col: int) -> int:
     return V_EDGES + row * (FRAME + 1) + col
 
 
-def _tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...],
-                       tuple[tuple[int, int, int, int], ...], tuple[tuple[int, ...], ...]]:
+def _tables() -> tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, int, int, int], ...],
+    tuple[tuple[int, ...], ...],
+]:
     side_edge, neighbour = [], []
     edge_squares: list[list[int]] = [[] for _ in range(EDGES)]
     for square in range(CELLS):
@@ -53,16 +58,26 @@ def _tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], 
             edge_squares[edges[d]].append(square)
             r, c = row + DROW[d], col + DCOL[d]
             neighbour.append(r * FRAME + c if 0 <= r < FRAME and 0 <= c < FRAME else -1)
-    points, touching = [], [[] for _ in range(EDGES)]
+    points: list[tuple[int, int, int, int]] = []
+    touching: list[list[int]] = [[] for _ in range(EDGES)]
     for row in range(1, FRAME):
         for col in range(1, FRAME):
-            segments = (v_edge(row - 1, col), h_edge(row, col), v_edge(row, col),
-                        h_edge(row, col - 1))
+            segments = (
+                v_edge(row - 1, col),
+                h_edge(row, col),
+                v_edge(row, col),
+                h_edge(row, col - 1),
+            )
             for edge in segments:
                 touching[edge].append(len(points))
             points.append(segments)
-    return (tuple(side_edge), tuple(neighbour), tuple(tuple(s) for s in edge_squares),
-            tuple(points), tuple(tuple(t) for t in touching))
+    return (
+        tuple(side_edge),
+        tuple(neighbour),
+        tuple(tuple(s) for s in edge_squares),
+        tuple(points),
+        tuple(tuple(t) for t in touching),
+    )
 
 
 SIDE_EDGE, NEIGHBOUR, EDGE_SQUARES, LATTICE, EDGE_LATTICE = _tables()
@@ -87,7 +102,7 @@ class BotMap:
         self.count = 0
         self.row_span = [FRAME, -1]  # min and max frame row of an existing square
         self.col_span = [FRAME, -1]
-        self.top: int | None = None   # frame row of the maze's row 0, once known
+        self.top: int | None = None  # frame row of the maze's row 0, once known
         self.left: int | None = None  # frame column of the maze's column 0, once known
         self.exist_count = 0
         self.links: list[list[int]] = [[] for _ in range(CELLS)]
@@ -299,4 +314,3 @@ class BotMap:
         if self.left is not None:
             return self.left <= col < self.left + SIZE
         return self.col_span[1] - SIZE < col < self.col_span[0] + SIZE
-

@@ -26,8 +26,9 @@ class RandomBot:
     def act(self, observation: Observation) -> str:
         self.turn += 1
         self.done = self.turn >= 150
-        open_sides = [LETTERS[k] for k, corridor in enumerate(observation.corridors)
-                      if corridor != "W"]
+        open_sides = [
+            LETTERS[k] for k, corridor in enumerate(observation.corridors) if corridor != "W"
+        ]
         return self.rng.choice(open_sides)
 
 

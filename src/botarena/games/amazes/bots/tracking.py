@@ -168,13 +168,14 @@ class Tracker:
             walk, shells = walks(other), walks.shells(other)
             orow, ocol = divmod(other, FRAME)
             for square in candidates:
-                steps = walk.get(square)
-                if steps is None:
+                walked = walk.get(square)
+                steps: float
+                if walked is None:
                     row, col = divmod(square, FRAME)
                     manhattan = abs(row - orow) + abs(col - ocol)
                     steps, alike = DETOUR * manhattan, 4 * manhattan
                 else:
-                    alike = shells[steps]
+                    steps, alike = walked, shells[walked]
                 if steps == 0:
                     continue
                 for i, spread in enumerate(SPREADS):
@@ -186,16 +187,18 @@ class Tracker:
             self.belief = dict.fromkeys(candidates, 1.0 / len(candidates))
             return
         fits = [max(fit, MISS * best) for fit in fits]
-        self.pace = [FORGET * pace + math.log(fit)
-                     for pace, fit in zip(self.pace, fits, strict=True)]
+        self.pace = [
+            FORGET * pace + math.log(fit) for pace, fit in zip(self.pace, fits, strict=True)
+        ]
         top = max(self.pace)
         trust = [math.exp(pace - top) for pace in self.pace]
         trust[-1] *= hunted_prior
         self.hunting = trust[-1] / sum(trust)
         weights = {}
         for square in candidates:
-            weight = sum(t * w[square] / fit
-                         for t, w, fit in zip(trust, predicted, fits, strict=True))
+            weight = sum(
+                t * w[square] / fit for t, w, fit in zip(trust, predicted, fits, strict=True)
+            )
             weights[square] = (1 - FLOOR) * weight / sum(trust) + FLOOR / len(candidates)
         self._set(weights)
 

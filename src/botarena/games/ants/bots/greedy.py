@@ -19,8 +19,9 @@ def gather(world: World, mover: Mover, limit: int = SEARCH_DEPTH) -> None:
                 free.discard(ant)
 
 
-def nearest_ant(world: World, target: tuple[int, int], ants: set, limit: int
-                ) -> tuple[tuple[int, int], str] | None:
+def nearest_ant(
+    world: World, target: tuple[int, int], ants: set, limit: int
+) -> tuple[tuple[int, int], str] | None:
     """The ant of `ants` nearest to `target` by walking, and its first step towards it."""
     cols, water, neighbors = world.cols, world.water, world.neighbors
     wanted = {row * cols + col for row, col in ants}

@@ -58,8 +58,14 @@ class SwarmBot:
         friends, enemies = self._strength(world, square)
         return enemies == 0 or friends > enemies
 
-    def _go(self, world: World, mover: Mover, ant: tuple[int, int], directions: list[str],
-            careful: bool = True) -> bool:
+    def _go(
+        self,
+        world: World,
+        mover: Mover,
+        ant: tuple[int, int],
+        directions: list[str],
+        careful: bool = True,
+    ) -> bool:
         for direction in directions:
             target = world.step(ant, direction)
             if careful and world.enemies and not self._safe(world, target):
@@ -88,15 +94,16 @@ class SwarmBot:
             return
         reach = min(MAX_RAZE_REACH, max(RAZE_REACH, 2 * len(world.my_ants)))
         dist = world.distances(sorted(world.enemy_hills), reach)
-        attackers = [ant for ant in world.my_ants if ant not in mover.moved
-                     and 0 < dist[world.index(ant)] <= reach]
-        defenders = sum(0 <= dist[world.index(enemy)] <= DEFENCE_REACH
-                        for enemy in world.enemies)
+        attackers = [
+            ant
+            for ant in world.my_ants
+            if ant not in mover.moved and 0 < dist[world.index(ant)] <= reach
+        ]
+        defenders = sum(0 <= dist[world.index(enemy)] <= DEFENCE_REACH for enemy in world.enemies)
         storm = len(attackers) >= 2 * defenders + 3
         for ant in attackers:
             steps = dist[world.index(ant)]
-            self._go(world, mover, ant, world.downhill(ant, dist),
-                     careful=not storm and steps > 3)
+            self._go(world, mover, ant, world.downhill(ant, dist), careful=not storm and steps > 3)
 
     def _fight(self, world: World, mover: Mover) -> None:
         if not world.enemies:

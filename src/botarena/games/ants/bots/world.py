@@ -27,9 +27,11 @@ class World:
         self.water = bytearray(rows * cols)
         self.last_seen = np.full((rows, cols), -1, dtype=np.int32)
         self.vision = Vision(rows, cols, params.viewradius2)
-        self.neighbors = [tuple(((r + dr) % rows) * cols + (c + dc) % cols
-                                for dr, dc in AIM.values())
-                          for r in range(rows) for c in range(cols)]
+        self.neighbors = [
+            tuple(((r + dr) % rows) * cols + (c + dc) % cols for dr, dc in AIM.values())
+            for r in range(rows)
+            for c in range(cols)
+        ]
         self.enemy_hills: set[tuple[int, int]] = set()
         self.turn = 0
         self.my_ants: list[tuple[int, int]] = []
@@ -48,8 +50,9 @@ class World:
         seen = self.vision.bits([(r, c, 0) for r, c in self.my_ants]) > 0
         self.last_seen[seen] = self.turn
         visible_hills = {(r, c) for r, c, owner in observation.hills if owner != 0}
-        self.enemy_hills = {hill for hill in self.enemy_hills
-                            if not seen[hill] or hill in visible_hills} | visible_hills
+        self.enemy_hills = {
+            hill for hill in self.enemy_hills if not seen[hill] or hill in visible_hills
+        } | visible_hills
 
     def index(self, loc: tuple[int, int]) -> int:
         return loc[0] * self.cols + loc[1]
@@ -102,8 +105,12 @@ class World:
     def coverage(self, locs: list[tuple[int, int]], radius2: int) -> dict[int, int]:
         """How many of `locs` lie within radius2 of each square (only squares that have some)."""
         reach = math.isqrt(radius2)
-        offsets = [(dr, dc) for dr in range(-reach, reach + 1)
-                   for dc in range(-reach, reach + 1) if dr * dr + dc * dc <= radius2]
+        offsets = [
+            (dr, dc)
+            for dr in range(-reach, reach + 1)
+            for dc in range(-reach, reach + 1)
+            if dr * dr + dc * dc <= radius2
+        ]
         counts: dict[int, int] = {}
         rows, cols = self.rows, self.cols
         for row, col in locs:

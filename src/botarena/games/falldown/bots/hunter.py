@@ -64,8 +64,10 @@ class Timers:
         return other
 
     def enterable(self, index: int, slot: int) -> bool:
-        return not (self.falls[index] < slot <= self.down_until[index]
-                    or (self.falls[index] == NEVER and slot <= self.down_until[index]))
+        return not (
+            self.falls[index] < slot <= self.down_until[index]
+            or (self.falls[index] == NEVER and slot <= self.down_until[index])
+        )
 
     def falls_within(self, index: int, first: int, last: int) -> bool:
         return first <= self.falls[index] <= last
@@ -116,8 +118,9 @@ class HunterBot:
         if x < 0 or wait > 0:
             return "N"
         self.observation = observation
-        self.others = [(p, row) for p, row in enumerate(observation.players)
-                       if p != me and row[0] >= 0]
+        self.others = [
+            (p, row) for p, row in enumerate(observation.players) if p != me and row[0] >= 0
+        ]
         base = Timers(observation)
         self.approach = self._approach_map(base)
         scenarios = self._threats(base)
@@ -137,8 +140,11 @@ class HunterBot:
             slot = self._next_slot(p)
             if owait == 0:
                 threats.append((NEXT_TURN_THREAT, base.with_attack(bx, by, facing, slot)))
-                threats += [(LATER_THREAT, base.with_attack(bx, by, other, slot + 4))
-                            for other in range(4) if other != facing]
+                threats += [
+                    (LATER_THREAT, base.with_attack(bx, by, other, slot + 4))
+                    for other in range(4)
+                    if other != facing
+                ]
             elif owait == 1:
                 threats.append((LATER_THREAT, base.with_attack(bx, by, facing, slot + 4)))
         return threats
@@ -153,11 +159,9 @@ class HunterBot:
             return False
         if not timers.enterable(block_index(nx, ny), slot):
             return False
-        return all(abs(nx - ox) + abs(ny - oy) >= MIN_DISTANCE
-                   for _, (ox, oy, _, _) in self.others)
+        return all(abs(nx - ox) + abs(ny - oy) >= MIN_DISTANCE for _, (ox, oy, _, _) in self.others)
 
-    def _survives(self, x: int, y: int, slot: int, depth: int, timers: Timers,
-                  memo: dict) -> bool:
+    def _survives(self, x: int, y: int, slot: int, depth: int, timers: Timers, memo: dict) -> bool:
         """Alive at the start of `slot` (an own turn) on (x, y): is there a way through?"""
         key = (x, y, slot)
         if key in memo:
@@ -189,8 +193,7 @@ class HunterBot:
         return self._survives(x, y, turn + gap, HORIZON, timers, {})
 
     # -- scoring ------------------------------------------------------------------------------
-    def _score(self, command: str, base: Timers,
-               scenarios: list[tuple[float, Timers]]) -> float:
+    def _score(self, command: str, base: Timers, scenarios: list[tuple[float, Timers]]) -> float:
         observation = self.observation
         x, y, facing_letter, _ = observation.players[observation.seat]
         facing = FACINGS.index(facing_letter)
@@ -201,8 +204,10 @@ class HunterBot:
             if kill <= 0:
                 return -float("inf")
             timers = base.with_attack(x // BLOCK, y // BLOCK, facing, turn)
-            scenarios = [(weight, s.with_attack(x // BLOCK, y // BLOCK, facing, turn))
-                         for weight, s in scenarios]
+            scenarios = [
+                (weight, s.with_attack(x // BLOCK, y // BLOCK, facing, turn))
+                for weight, s in scenarios
+            ]
             gap = 12
             score += 100 * kill
         else:
@@ -241,23 +246,29 @@ class HunterBot:
         """Steps from each cell to the nearest attack spot: a cell sharing a block row or
         column with an opponent, out of every opponent's facing line (fallen blocks and
         opponents' surroundings are walls)."""
-        danger = set()
+        danger: set[int] = set()
         for _, (ox, oy, ofacing, _) in self.others:
-            danger.update(index for index, _ in attack_line(ox // BLOCK, oy // BLOCK,
-                                                             FACINGS.index(ofacing)))
+            danger.update(
+                index for index, _ in attack_line(ox // BLOCK, oy // BLOCK, FACINGS.index(ofacing))
+            )
         turn = self.observation.turn
-        open_cells = [timers.enterable(block_index(x, y), turn)
-                      and all(abs(x - ox) + abs(y - oy) >= MIN_DISTANCE
-                              for _, (ox, oy, _, _) in self.others)
-                      for y in range(CELLS) for x in range(CELLS)]
+        open_cells = [
+            timers.enterable(block_index(x, y), turn)
+            and all(abs(x - ox) + abs(y - oy) >= MIN_DISTANCE for _, (ox, oy, _, _) in self.others)
+            for y in range(CELLS)
+            for x in range(CELLS)
+        ]
         targets = {(ox // BLOCK, oy // BLOCK) for _, (ox, oy, _, _) in self.others}
         distance = [NEVER] * (CELLS * CELLS)
         frontier = []
         for cell in range(CELLS * CELLS):
             x, y = cell % CELLS, cell // CELLS
             bx, by = x // BLOCK, y // BLOCK
-            if (open_cells[cell] and by * BLOCKS + bx not in danger
-                    and any((bx == tx) != (by == ty) for tx, ty in targets)):
+            if (
+                open_cells[cell]
+                and by * BLOCKS + bx not in danger
+                and any((bx == tx) != (by == ty) for tx, ty in targets)
+            ):
                 distance[cell] = 0
                 frontier.append(cell)
         while frontier:

@@ -92,8 +92,10 @@ class Cartographer(Adventurers):
 
     def _distances(self) -> list[int]:
         oldest = self.turn - MEMORY if self.shifting else 0
-        walls = [value == WALL and seen >= oldest
-                 for value, seen in zip(self.known, self.seen, strict=True)]
+        walls = [
+            value == WALL and seen >= oldest
+            for value, seen in zip(self.known, self.seen, strict=True)
+        ]
         return distances(self.n, walls, self.n * self.n - 1)
 
     def _choose(self, index: int, tie: tuple[int, int]) -> int:

@@ -18,9 +18,11 @@ def perfect_maze(n: int, random: Callable[[], float]) -> list[list[dict[str, boo
     stack = [(0, 0)]
     while stack:
         row, col = stack[-1]
-        options = [(r, c) for r, c in ((row - 1, col), (row, col + 1), (row + 1, col),
-                                        (row, col - 1))
-                   if 0 <= r < n and 0 <= c < n and not seen[r][c]]
+        options = [
+            (r, c)
+            for r, c in ((row - 1, col), (row, col + 1), (row + 1, col), (row, col - 1))
+            if 0 <= r < n and 0 <= c < n and not seen[r][c]
+        ]
         if not options:
             stack.pop()
             continue

@@ -33,14 +33,19 @@ class Warden(MazeMaster):
                 best, best_length = cells, length
         return best
 
-    def take_turn(self, mana: int, maze: list[list[dict[str, Any]]],
-                  adventurers: list[dict[str, Any]] | None = None) -> Any:
+    def take_turn(
+        self,
+        mana: int,
+        maze: list[list[dict[str, Any]]],
+        adventurers: list[dict[str, Any]] | None = None,
+    ) -> Any:
         if adventurers is None or mana < 2:
             return None
         return self._swap(mana, maze, adventurers) if self.bank.think() else None
 
-    def _swap(self, mana: int, cells: list[list[dict[str, Any]]],
-              adventurers: list[dict[str, Any]]) -> Any:
+    def _swap(
+        self, mana: int, cells: list[list[dict[str, Any]]], adventurers: list[dict[str, Any]]
+    ) -> Any:
         maze = to_maze(cells)
         n = maze.n
         goal = n * n - 1
@@ -72,8 +77,15 @@ class Warden(MazeMaster):
                     best, best_length = [list(maze.coords(edge)), list(maze.coords(cut))], length
         return best
 
-    def _cuts_on_path(self, maze: Maze, start: int, to_goal: list[int], protected: set[int],
-                      cells: list[list[dict[str, Any]]], mana: int) -> list[tuple[int, int]]:
+    def _cuts_on_path(
+        self,
+        maze: Maze,
+        start: int,
+        to_goal: list[int],
+        protected: set[int],
+        cells: list[list[dict[str, Any]]],
+        mana: int,
+    ) -> list[tuple[int, int]]:
         """Up to CANDIDATE_CUTS open, unseen, affordable edges on the runner's shortest path,
         the ones nearest the goal first (the longest detours hide there)."""
         n = maze.n
@@ -82,9 +94,12 @@ class Warden(MazeMaster):
         while to_goal[cell] > 0:
             col = cell % n
             base = cell * 2
-            for other, edge, ok in ((cell + 1, base, col < n - 1), (cell - 1, base - 2, col > 0),
-                                    (cell + n, base + 1, cell + n < n * n),
-                                    (cell - n, base - 2 * n + 1, cell >= n)):
+            for other, edge, ok in (
+                (cell + 1, base, col < n - 1),
+                (cell - 1, base - 2, col > 0),
+                (cell + n, base + 1, cell + n < n * n),
+                (cell - n, base - 2 * n + 1, cell >= n),
+            ):
                 if ok and not maze.walls[edge] and to_goal[other] == to_goal[cell] - 1:
                     path_edges.append(edge)
                     cell = other

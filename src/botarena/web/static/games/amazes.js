@@ -36,6 +36,12 @@
       });
     });
     let view = "both";
+    const legend = document.createElement("div");
+    legend.id = "legend";
+    legend.textContent = "pink: squares Red discovered · blue: squares Blue discovered " +
+      "(half and half: both) · grey: not discovered · arrows: the players, facing · " +
+      "dashed: the path the mover walked this turn";
+    ui.extra.replaceChildren(legend);
     Botarena.select(ui.options, "maze as known by", [["both", "both"], ["0", "Red"], ["1", "Blue"],
       ["truth", "truth"]], (value) => { view = value; ui.redraw(); });
     const known = (seat, square, t) => discoveredAt[seat][square] >= 0 && discoveredAt[seat][square] <= t;
@@ -114,14 +120,20 @@
     return {
       stepsPerSecond: 4,
       color: (seat) => SEAT_COLORS[seat],
-      label: (t) => `turn ${frames[t].turn}` + (t > 0 ? ` · ${["Red", "Blue"][frames[t].seat]} moved` : ""),
+      scoreName: "points",
+      stepName: "turns (both players' together)",
+      endReasons: { turns: "both players took all their turns",
+        sudden_death: "sudden death: a player caught the other once the whole maze was discovered" },
+      label: (t) => `turns played (both players): ${frames[t].turn}` +
+        (t > 0 ? ` · ${["Red", "Blue"][frames[t].seat]} moved` : ""),
       scores: (t) => frames[t].points.map(clamp),
       notes(t) {
         const frame = frames[t];
         if (t === 0) return [];
         const who = replay.bots[frame.seat].name;
         return [`${who}: ${frame.moves || "(nothing)"}${frame.jury ? " (jury)" : ""}`,
-          `discovered: ${frame.discovered.join(" / ")}`];
+          `squares of the maze each player has discovered (of ${SIZE * SIZE}): ` +
+          frame.discovered.map((count, seat) => `${["Red", "Blue"][seat]} ${count}`).join(", ")];
       },
       draw,
       state(t) {

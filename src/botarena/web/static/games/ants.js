@@ -127,7 +127,9 @@
 
     function legend() {
       const text = document.createElement("div");
-      text.textContent = "× battle death · ○ collision (ants that moved onto one square) · " +
+      text.id = "legend";
+      text.textContent = "graph: each bot's score over all turns (its colour), the black line " +
+        "at this turn · × battle death · ○ collision (ants that moved onto one square) · " +
         "crossed hill: razed · wheel: zoom, drag: pan";
       return text;
     }
@@ -230,7 +232,14 @@
     return {
       stepsPerSecond: 10,
       color: (seat) => colors[seat],
-      label: (t) => `turn ${t} · ${frames[t].ants} ants`,
+      scoreName: "score",
+      stepName: "turns",
+      endReasons: { "turn limit reached": "the turn limit was reached",
+        extermination: "every player's ants are gone", "lone survivor": "one player is left",
+        "food not being gathered": "food not being gathered (cut-off)",
+        "ants not razing hills": "ants not razing hills (cut-off)",
+        "rank stabilized": "rank stabilized: no player can change its rank any more" },
+      label: (t) => `turn ${t} · live ants on the map (all players): ${frames[t].ants}`,
       scores: (t) => frames[t].score,
       notes(t) {
         const errors = frames[t].order_errors || {};

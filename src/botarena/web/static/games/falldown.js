@@ -101,12 +101,25 @@
     }
 
     const names = replay.bots.map((bot) => bot.name);
+    const legend = document.createElement("div");
+    legend.id = "legend";
+    legend.textContent = "number on a block: slots until it falls (orange, falling) or until " +
+      "it stands again (dark, fallen; negative) · red: falls this slot · small white number " +
+      "by a player: its wait counter after an attack · ×: a fallen player · dashed: the attack line";
+    ui.extra.replaceChildren(legend);
     return {
       stepsPerSecond: 8,
+      scoreName: "score",
+      scoreHeader: "on board (at the end: score)",
+      stepName: "slots",
+      endReasons: { survivor: "one player is left on the board",
+        turns: "the slot limit was reached with several players on the board" },
       color: (seat) => colors[seat],
       label(t) {
         const frame = frames[t];
-        return t === 0 ? "start" : `slot ${frame.slot} · ${names[frame.seat]}: ${frame.command}`;
+        return t === 0 ? "start: no slot played yet"
+          : `slot ${frame.slot} (one bot's command a slot, in seat order) · ` +
+            `${names[frame.seat]} played ${frame.command}`;
       },
       scores: (t) => (t === frames.length - 1 && replay.result
         ? replay.result.players.map((player) => player.score)

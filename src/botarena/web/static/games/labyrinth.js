@@ -17,6 +17,12 @@
       mazeAt[t] = frame.maze ? t : t > 0 ? mazeAt[t - 1] : -1;
     });
     const colors = ["#6a1b9a", "#37474f"];
+    const legend = document.createElement("div");
+    legend.id = "legend";
+    legend.textContent = "orange: adventurer A, teal: adventurer B (arrows; tinted: the cells " +
+      "each sees, thick: the walls each sees) · green cell: the goal · dashed green −cost: a " +
+      "wall the maze master removed, dashed red +cost: a wall it added";
+    ui.extra.replaceChildren(legend);
 
     function draw(t) {
       const frame = frames[t];
@@ -92,17 +98,23 @@
 
     return {
       stepsPerSecond: 20,
+      scoreName: "game score",
+      scoreHeader: "game score (one for both roles)",
+      stepName: "turns (adventurers' moves, all rounds)",
+      endReasons: { turns: "a round reached its 1000th turn without the goal",
+        round_cap: "the round cap (max_rounds) was reached" },
       color: (seat) => colors[seat],
       label(t) {
         const frame = frames[t];
-        return `round ${frame.round} · n ${frame.n} · turn ${frame.turn} · mana ${frame.mana}` +
-          (frame.call ? ` · ${frame.call}` : "");
+        return `round ${frame.round} · n ${frame.n} (maze ${frame.n}×${frame.n}) · turn of the ` +
+          `round ${frame.turn} · maze master's mana ${frame.mana}` +
+          (frame.call ? ` · call answered: ${frame.call}` : "");
       },
       scores: (t) => replay.bots.map(() => frames[t].score),
       notes(t) {
         const frame = frames[t];
         const notes = [];
-        if (frame.moves) notes.push(`moves A ${frame.moves[0]}, B ${frame.moves[1]}`);
+        if (frame.moves) notes.push(`moves: adventurer A ${frame.moves[0]}, B ${frame.moves[1]}`);
         if (frame.goal) notes.push("goal reached");
         for (const change of frame.changes || []) {
           notes.push(`${change.op} wall ${change.wall.join(" ")}: cost ${change.cost}, ${change.result}`);

@@ -10,7 +10,7 @@ per acting agent, then apply them together. An action the protocol rejects is th
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -28,11 +28,22 @@ class BotarenaAEC(AECEnv):
     Rewards are the change of each seat's score (`State.outcome().scores`) after each step.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "botarena", "render_modes": ["ansi"],
-                                          "is_parallelizable": False}
+    agent_selection: str
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's class attribute, per instance here)
+        "name": "botarena",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, game: str, *, seed: int | None = None, seats: int | None = None,
-                 render_mode: str | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        game: str,
+        *,
+        seed: int | None = None,
+        seats: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
         from botarena.games import get_game
 
         super().__init__()
@@ -49,35 +60,40 @@ class BotarenaAEC(AECEnv):
         spec = self.game.env_spec
         self._observation_length = spec.observation_max_length
         self._signs = spec.reward_signs or (1,) * self.seats
-        observation_space = spaces.Dict({
-            "observation": spaces.Box(0, 255, (spec.observation_max_length,), np.uint8),
-            "text": spaces.Text(spec.observation_max_length, min_length=0,
-                                charset=spec.observation_charset),
-        })
-        action_space = spaces.Text(spec.action_max_length, min_length=spec.action_min_length,
-                                   charset=spec.action_charset)
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 255, (spec.observation_max_length,), np.uint8),
+                "text": spaces.Text(
+                    spec.observation_max_length, min_length=0, charset=spec.observation_charset
+                ),
+            }
+        )
+        action_space = spaces.Text(
+            spec.action_max_length, min_length=spec.action_min_length, charset=spec.action_charset
+        )
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces = {agent: action_space for agent in self.possible_agents}
         self.state: Any = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.seed = seed
         game_seed = self.seed if self.seed is not None else 0
-        self.state = self.game.new_state(game_seed, {**self.options, **(options or {})},
-                                         None, self.seats)
+        self.state = self.game.new_state(
+            game_seed, {**self.options, **(options or {})}, None, self.seats
+        )
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._scores = list(self.state.outcome().scores)
         self._pending: dict[int, Any] = {}
         self._advance()
@@ -99,13 +115,13 @@ class BotarenaAEC(AECEnv):
         self._cumulative_rewards[agent] = 0
         text = action if isinstance(action, str) else str(action)
         try:
-            self._pending[seat] = self.game.protocol.parse(text.split("\n"),
-                                                           self.state.observation(seat))
+            self._pending[seat] = self.game.protocol.parse(
+                text.split("\n"), self.state.observation(seat)
+            )
         except ProtocolError as exc:
             self.state.fault(seat, Status.INVALID, str(exc))
             self.infos[agent] = {"fault": str(exc)}
-        waiting = [s for s in self.state.to_act() if s not in self._pending
-                   and s != seat]
+        waiting = [s for s in self.state.to_act() if s not in self._pending and s != seat]
         if waiting:
             self.agent_selection = self.possible_agents[waiting[0]]
             return

@@ -22,7 +22,8 @@ def test_the_env_plays_the_rules_game() -> None:
     assert observation["text"].startswith("Start\n")
     state = botarena.new_state("amazes", seed=4, turns=2)
     assert observation["text"] == botarena.games.get_game("amazes").protocol.encode(
-        state.observation(0))
+        state.observation(0)
+    )
     moves = 0
     for _agent in env.agent_iter():
         _, _, terminated, truncated, _ = env.last()

@@ -1,0 +1,587 @@
+"""The ladder: a tournament that never ends, choosing each next game by waiting time and skill.
+
+How a game is chosen (learnt from the 2011 AI Challenge's `generate_matchup`, see
+docs/tournaments.md "Ladders"): the seed is the bot that waited longest, new and updated
+versions first and every version whose σ has not settled before the settled ones (the 2011
+contest gave a new bot one game at a time like everyone else); the map is drawn first and
+fixes the number of seats; the opponents are drawn among the bots closest in μ and a few
+random ones, each with a weight from its match quality with the seed, so that close games
+are likely but the field stays connected; the seat 0 goes to the bot that sat there least.
+Each choice reads O(log n) rows through indexes, so it stays cheap with 10 000 bots.
+
+A game is made and claimed in one transaction (a ladder has no queue of pending games to go
+stale), its result and the rating update are committed together, only while the claim is
+held, so a result that comes back after the claim was handed back is dropped, never
+counted twice.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import math
+import random
+import re
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from botarena.tournament.store import (
+    GameRow,
+    Store,
+    Tournament,
+    _game,
+    games,
+    ladder_bots,
+    replays,
+    store_meta,
+    tournaments,
+)
+
+MU, SIGMA = 25.0, 25.0 / 3
+"""openskill's Plackett–Luce prior (the 2011 contest's TrueSkill prior, scaled by 1/2)."""
+BETA = SIGMA / 2
+SETTLED_SIGMA = 5.0
+"""A version whose σ is above this has not settled: it is seeded before every settled one.
+With openskill's dynamics (τ) σ levels off near 4 in a busy ladder (simulate.py), about
+20 games in; 5 is reached after 10 to 15 games."""
+NEAREST = 12
+"""Candidates taken on each side of the seed's μ."""
+RANDOM = 4
+"""Candidates drawn at random over the whole field (keeps it connected)."""
+
+
+class LadderError(ValueError):
+    """A user's mistake with a ladder; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A bot version as matchmaking sees it."""
+
+    label: str
+    mu: float
+    sigma: float
+    last_seq: int
+    firsts: int = 0
+
+
+def quality(a: Entry, b: Entry) -> float:
+    """The two-player match quality of TrueSkill/openskill (the draw probability's shape):
+    1 for two equal, certain ratings, falling with the gap in μ and with uncertainty."""
+    spread = 2 * BETA * BETA + a.sigma * a.sigma + b.sigma * b.sigma
+    return math.sqrt(2 * BETA * BETA / spread) * math.exp(-((a.mu - b.mu) ** 2) / (2 * spread))
+
+
+def priority(entry: Entry) -> tuple[int, int]:
+    """Smaller plays sooner: unsettled versions first, then by when each last played."""
+    return (0 if entry.sigma > SETTLED_SIGMA else 1, entry.last_seq)
+
+
+def pick_opponents(
+    seed: Entry, candidates: Sequence[Entry], count: int, rng: random.Random
+) -> list[Entry]:
+    """`count` distinct opponents for `seed`, each drawn with a weight of its match quality
+    squared (a close opponent is much likelier, a far one still possible)."""
+    pool = [c for c in dict((c.label, c) for c in candidates).values() if c.label != seed.label]
+    chosen = []
+    for _ in range(min(count, len(pool))):
+        weights = [quality(seed, c) ** 2 + 1e-6 for c in pool]
+        index = rng.choices(range(len(pool)), weights)[0]
+        chosen.append(pool.pop(index))
+    return chosen
+
+
+def seat_order(group: Sequence[Entry], rng: random.Random) -> list[Entry]:
+    """Seat 0 to the bot that sat there least (ties at random), the rest shuffled."""
+    order = list(group)
+    rng.shuffle(order)
+    first = min(order, key=lambda e: e.firsts)
+    order.remove(first)
+    return [first, *order]
+
+
+def map_turns(path: str) -> int | None:
+    """The `turns` a map file asks for, as a comment line `# turns N`, if it does."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as text:
+            for line in text:
+                found = re.match(r"\s*#\s*turns\s*[:=]?\s*(\d+)\s*$", line)
+                if found:
+                    return int(found.group(1))
+    except OSError:
+        return None
+    return None
+
+
+# -- the store side ------------------------------------------------------------------------
+def _entry(row: Any) -> Entry:
+    return Entry(row.label, row.mu, row.sigma, row.last_seq, row.firsts)
+
+
+def join(conn: Connection, tournament: Tournament, name: str, label: str) -> None:
+    """A new version enters the ladder: earlier versions of `name` are `replaced`; it starts
+    at the prior and ahead of everyone waiting (last_seq -1)."""
+    conn.execute(
+        ladder_bots.update()
+        .where(
+            ladder_bots.c.tournament_id == tournament.id,
+            ladder_bots.c.name == name,
+            ladder_bots.c.state == "active",
+        )
+        .values(state="replaced")
+    )
+    conn.execute(
+        ladder_bots.insert().values(
+            tournament_id=tournament.id,
+            label=label,
+            name=name,
+            state="active",
+            mu=MU,
+            sigma=SIGMA,
+            games=0,
+            firsts=0,
+            queue=0,
+            last_seq=-1,
+            rnd=random.random(),
+            added_at=time.time(),
+        )
+    )
+
+
+def retire(conn: Connection, tournament: Tournament, name: str) -> int:
+    """Take every version of `name` out of scheduling and standings (its games stay)."""
+    from botarena.tournament.store import bots
+
+    conn.execute(
+        bots.update()
+        .where(bots.c.tournament_id == tournament.id, bots.c.name == name)
+        .values(active=False)
+    )
+    return conn.execute(
+        ladder_bots.update()
+        .where(
+            ladder_bots.c.tournament_id == tournament.id,
+            ladder_bots.c.name == name,
+            ladder_bots.c.state == "active",
+        )
+        .values(state="retired")
+    ).rowcount
+
+
+def _active(tid: int) -> Any:
+    return sa.and_(ladder_bots.c.tournament_id == tid, ladder_bots.c.state == "active")
+
+
+def choose(
+    conn: Connection, tournament: Tournament, rng: random.Random
+) -> tuple[list[str], str | None] | None:
+    """The next game's seats (labels, in seat order) and map; None when too few bots."""
+    tid, plan = tournament.id, tournament.plan
+    active = _active(tid)
+    most = max(
+        [
+            plan["seats"],
+            *(plan.get("seats_range") or ()),
+            *(m[1] for m in plan.get("map_players", [])),
+        ]
+    )
+    count = len(conn.execute(sa.select(ladder_bots.c.label).where(active).limit(most)).all())
+    maps = [m for m in plan.get("map_players", []) if m[1] <= count]
+    map_path = None
+    if maps:
+        map_path, seats = rng.choice(maps)
+    else:
+        low, high = plan.get("seats_range") or (plan["seats"], plan["seats"])
+        seats = rng.randint(low, min(high, count)) if count >= low else low
+    if count < seats or count < 2:
+        return None
+    seed = _entry(
+        conn.execute(
+            sa.select(ladder_bots)
+            .where(active)
+            .order_by(ladder_bots.c.queue, ladder_bots.c.last_seq)
+            .limit(1)
+        ).one()
+    )
+    columns = (
+        ladder_bots.c.label,
+        ladder_bots.c.mu,
+        ladder_bots.c.sigma,
+        ladder_bots.c.last_seq,
+        ladder_bots.c.firsts,
+    )
+    above = (
+        sa.select(*columns)
+        .where(active, ladder_bots.c.mu >= seed.mu, ladder_bots.c.label != seed.label)
+        .order_by(ladder_bots.c.mu)
+        .limit(NEAREST)
+    )
+    below = (
+        sa.select(*columns)
+        .where(active, ladder_bots.c.mu < seed.mu)
+        .order_by(ladder_bots.c.mu.desc())
+        .limit(NEAREST)
+    )
+    anywhere = (
+        sa.select(*columns)
+        .where(active, ladder_bots.c.rnd >= rng.random())
+        .order_by(ladder_bots.c.rnd)
+        .limit(RANDOM)
+    )
+    parts = [sa.select(q.subquery()) for q in (above, below, anywhere)]  # one round trip
+    candidates = [_entry(row) for row in conn.execute(sa.union_all(*parts))]
+    if len({c.label for c in candidates} - {seed.label}) < seats - 1:  # a small field
+        candidates = [_entry(row) for row in conn.execute(sa.select(ladder_bots).where(active))]
+    group = [seed, *pick_opponents(seed, candidates, seats - 1, rng)]
+    return [e.label for e in seat_order(group, rng)], map_path
+
+
+def make_and_claim(
+    store: Store, tournament: Tournament, runner: str, rng: random.Random
+) -> GameRow | None:
+    """Choose the next ladder game and insert it already claimed by `runner`, in one
+    transaction (on PostgreSQL the tournament row is locked meanwhile, so two workers choose
+    one after the other and see each other's games)."""
+    with store.transaction() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(
+                sa.select(tournaments.c.id)
+                .where(tournaments.c.id == tournament.id)
+                .with_for_update()
+            )
+        chosen = choose(conn, tournament, rng)
+        if chosen is None:
+            return None
+        seats, map_path = chosen
+        digest = hashlib.sha256(f"{tournament.plan['seed']}|{uuid.uuid4().hex}".encode())
+        seed = int.from_bytes(digest.digest()[:4], "big") >> 1
+        row = conn.execute(
+            games.insert()
+            .values(
+                tournament_id=tournament.id,
+                key=f"{tournament.name}/ladder/{uuid.uuid4().hex}",
+                round=0,
+                pairing="-".join(seats),
+                idx=0,
+                seed=seed,
+                map=map_path,
+                seats=seats,
+                status="claimed",
+                claimed_by=runner,
+                claimed_at=time.time(),
+            )
+            .returning(*games.c)
+        ).one()
+        conn.execute(
+            ladder_bots.update()
+            .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label.in_(seats))
+            .values(
+                last_seq=row.id,
+                firsts=ladder_bots.c.firsts
+                + sa.case((ladder_bots.c.label == seats[0], 1), else_=0),
+            )
+        )
+        return _game(row)
+
+
+def claim_pending(
+    store: Store, tournament_ids: Sequence[int], runner: str
+) -> tuple[int, GameRow] | None:
+    """Claim the oldest pending game of these tournaments (test competitions, finals): on
+    PostgreSQL with SELECT ... FOR UPDATE SKIP LOCKED (workers never wait on each other's
+    rows), on SQLite in the write transaction every BEGIN takes."""
+    if not tournament_ids:
+        return None
+    with store.transaction() as conn:
+        query = (
+            sa.select(games.c.id)
+            .where(games.c.tournament_id.in_(tournament_ids), games.c.status == "pending")
+            .order_by(games.c.id)
+            .limit(1)
+        )
+        if conn.dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        found = conn.execute(query).scalar()
+        if found is None:
+            return None
+        row = conn.execute(
+            games.update()
+            .where(games.c.id == found, games.c.status == "pending")
+            .values(status="claimed", claimed_by=runner, claimed_at=time.time())
+            .returning(*games.c)
+        ).first()
+        return None if row is None else (row.tournament_id, _game(row))
+
+
+def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], ladder: bool) -> bool:
+    """Commit a result (and its replay, compressed, and for a ladder game the new ratings)
+    in one transaction, only while `runner` still holds the claim; False: dropped."""
+    values: dict[str, Any] = dict(claimed_by=None, finished_at=time.time())
+    if result.get("error"):
+        values.update(status="error", error=result["error"])
+    else:
+        values.update(
+            status="done",
+            scores=result["scores"],
+            ranks=result["ranks"],
+            statuses=result["statuses"],
+            faults=result["faults"],
+            turns=result["turns"],
+            end_reason=result["end_reason"],
+            replay=result["replay"],
+            error=None,
+        )
+    blob = None
+    if not result.get("error") and result.get("replay"):
+        try:
+            blob = _compressed(Path(result["replay"]).read_bytes())
+        except OSError:
+            blob = None
+    with store.transaction() as conn:
+        if (
+            conn.execute(
+                games.update()
+                .where(
+                    games.c.id == game.id, games.c.status == "claimed", games.c.claimed_by == runner
+                )
+                .values(**values)
+            ).rowcount
+            != 1
+        ):
+            return False
+        if blob is not None:
+            conn.execute(replays.insert().values(game_id=game.id, data=blob))
+        if ladder and not result.get("error"):
+            _rate(conn, game, result["ranks"])
+        return True
+
+
+def _compressed(data: bytes) -> bytes:
+    return data if data[:2] == b"\x1f\x8b" else gzip.compress(data, 6)
+
+
+def _rate(conn: Connection, game: GameRow, ranks: Sequence[int]) -> None:
+    """Update μ, σ of the seats' versions by openskill's Plackett–Luce, if all still play."""
+    from openskill.models import PlackettLuce
+
+    rows = {
+        row.label: row
+        for row in conn.execute(
+            sa.select(ladder_bots).where(
+                ladder_bots.c.label.in_(game.seats),
+                ladder_bots.c.state == "active",
+                ladder_bots.c.tournament_id
+                == sa.select(games.c.tournament_id).where(games.c.id == game.id).scalar_subquery(),
+            )
+        )
+    }
+    if len(rows) != len(game.seats) or len(set(game.seats)) != len(game.seats):
+        return  # a version replaced or retired meanwhile: its games no longer count
+    model = PlackettLuce()
+    teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma, name=s)] for s in game.seats]
+    rated = model.rate(teams, ranks=[float(r) for r in ranks])
+    tid = next(iter(rows.values())).tournament_id
+    for label, [rating] in zip(game.seats, rated, strict=True):
+        conn.execute(
+            ladder_bots.update()
+            .where(ladder_bots.c.tournament_id == tid, ladder_bots.c.label == label)
+            .values(
+                mu=rating.mu,
+                sigma=rating.sigma,
+                queue=0 if rating.sigma > SETTLED_SIGMA else 1,
+                games=ladder_bots.c.games + 1,
+            )
+        )
+
+
+def replay_bytes(store: Store, game_id: int) -> bytes | None:
+    """A game's replay as stored (gzip JSON), for the site and `view`."""
+    with store.engine.connect() as conn:
+        return conn.execute(sa.select(replays.c.data).where(replays.c.game_id == game_id)).scalar()
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a ladder's standings."""
+
+    rank: int
+    bot: str
+    label: str
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    last_hour: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def standings(store: Store, tournament: Tournament, now: float | None = None) -> list[Standing]:
+    """Active versions by ordinal μ − 3σ (best first), with their games in the last hour."""
+    now = time.time() if now is None else now
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(ladder_bots).where(_active(tournament.id))).all()
+        recent = conn.execute(
+            sa.select(games.c.seats).where(
+                games.c.tournament_id == tournament.id,
+                games.c.status == "done",
+                games.c.finished_at >= now - 3600,
+            )
+        ).all()
+    hour: dict[str, int] = {}
+    for (seats,) in recent:
+        for label in seats:
+            hour[label] = hour.get(label, 0) + 1
+    ordered = sorted(rows, key=lambda r: (-(r.mu - 3 * r.sigma), r.label))
+    return [
+        Standing(
+            i, r.name, r.label, r.mu - 3 * r.sigma, r.mu, r.sigma, r.games, hour.get(r.label, 0)
+        )
+        for i, r in enumerate(ordered, start=1)
+    ]
+
+
+# -- store version -------------------------------------------------------------------------
+def store_version(store: Store) -> str | None:
+    with store.engine.connect() as conn:
+        return conn.execute(
+            sa.select(store_meta.c.value).where(store_meta.c.key == "botarena_version")
+        ).scalar()
+
+
+def stamp_version(store: Store) -> None:
+    """Record this botarena's version in a store that has none yet."""
+    from botarena import __version__
+
+    if store_version(store) is None:
+        with store.transaction() as conn:
+            conn.execute(store_meta.insert().values(key="botarena_version", value=__version__))
+
+
+def check_version(store: Store, url: str) -> None:
+    """LadderError when the store was made by another botarena release than this one."""
+    from botarena import __version__
+
+    theirs = store_version(store)
+    if theirs is not None and theirs != __version__:
+        raise LadderError(
+            f"this worker is botarena {__version__}, the store {url} is"
+            f" botarena {theirs}: install the same version"
+        )
+
+
+# -- stages: test competitions and finals --------------------------------------------------
+def children(store: Store, tournament: Tournament, kind: str) -> list[Tournament]:
+    """The tournaments made from a ladder: `test` competitions or `finals`, oldest first."""
+    return [
+        t
+        for t in store.tournaments()
+        if t.plan.get("parent") == tournament.name and t.plan.get("stage") == kind
+    ]
+
+
+def spawn(
+    conn: Connection,
+    store: Store,
+    ladder: Tournament,
+    name: str,
+    stage: str,
+    schedule_kind: str,
+    labels: Sequence[str],
+    games_per_pair: int = 1,
+    extra: dict[str, Any] | None = None,
+) -> tuple[Tournament, int]:
+    """A finite tournament linked to `ladder` (plan: parent, stage) over these versions,
+    under their bare names, with its games pending for any worker; in `conn`'s
+    transaction."""
+    from botarena.tournament import schedule
+    from botarena.tournament.runner import plan_of
+    from botarena.tournament.store import bots
+
+    rows = {
+        row.label: row
+        for row in conn.execute(
+            sa.select(bots).where(bots.c.tournament_id == ladder.id, bots.c.label.in_(labels))
+        )
+    }
+    made = conn.execute(sa.select(sa.func.count()).select_from(tournaments)).scalar_one()
+    plan = {
+        "seed": ladder.plan["seed"] + made,
+        "seats": 2,
+        "games_per_pair": games_per_pair,
+        "maps": ladder.plan.get("maps", [])[:1],
+        "rounds": 0,
+        "role_names": [],
+        "game": ladder.game,
+        "top": 5,
+        "confidence": 0.95,
+        "max_rounds": 100,
+        "parent": ladder.name,
+        "stage": stage,
+        **(extra or {}),
+    }
+    child = store.create(
+        conn, name, ladder.game, schedule_kind, plan, ladder.options, ladder.replay_dir
+    )
+    for label in labels:
+        row = rows[label]
+        store.add_bot(conn, child, row.name, row.spec, row.role, row.workdir, row.source)
+    entrants = [schedule.Entrant(row.name) for row in rows.values()]
+    added = schedule.next_round(schedule_kind, plan_of(child), entrants, [], [])
+    return child, store.add_games(conn, child, added)
+
+
+def maybe_test_competition(
+    store: Store, ladder: Tournament, now: float | None = None
+) -> Tournament | None:
+    """CodeCup's test competition: when `test_every` hours have passed since the last one
+    (or since the ladder began), a round robin over every active bot's latest version."""
+    every = ladder.plan.get("test_every")
+    if not every:
+        return None
+    now = time.time() if now is None else now
+    with store.transaction() as conn:
+        if conn.dialect.name == "postgresql":  # one worker makes it, the others then see it
+            conn.execute(
+                sa.select(tournaments.c.id).where(tournaments.c.id == ladder.id).with_for_update()
+            )
+        made = conn.execute(
+            sa.select(tournaments.c.created_at).where(tournaments.c.id == ladder.id)
+        ).scalar_one()
+        tests = [
+            t
+            for t in conn.execute(sa.select(tournaments.c.created_at, tournaments.c.plan)).all()
+            if t.plan.get("parent") == ladder.name and t.plan.get("stage") == "test"
+        ]
+        last = max([made, *(t.plan.get("made_at", t.created_at) for t in tests)])
+        if now - last < every * 3600:
+            return None
+        labels = [
+            row.label
+            for row in conn.execute(
+                sa.select(ladder_bots.c.label)
+                .where(_active(ladder.id))
+                .order_by(ladder_bots.c.label)
+            )
+        ]
+        if len(labels) < 2:
+            return None
+        child, _ = spawn(
+            conn,
+            store,
+            ladder,
+            f"{ladder.name}-test-{len(tests) + 1}",
+            "test",
+            "round-robin",
+            labels,
+            extra={"made_at": now},
+        )
+        return child
