@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "sqlite:///botarena.db"
 
+MAX_WORKERS = 256
+"""The most worker processes `tournament run --workers` starts (each plays one game)."""
+
 app = typer.Typer(
     help="Tournaments: schedules, a store that survives kill -9, standings.",
     no_args_is_help=True,
@@ -255,8 +258,8 @@ def run(
 
     from botarena.tournament.runner import Executor, LocalExecutor
 
-    if workers is not None and workers < 0:
-        fail("--workers must be 0 or more")
+    if workers is not None and not 0 <= workers <= MAX_WORKERS:
+        fail(f"--workers must be between 0 and {MAX_WORKERS}")
     if dask is not None and workers is not None:
         fail("--workers and --dask exclude each other (the cluster's workers play)")
     if (games is not None and games < 1) or (seconds is not None and not seconds > 0):
