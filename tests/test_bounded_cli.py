@@ -53,3 +53,16 @@ def test_run_on_a_malformed_dask_address(address: str, tournament: Path) -> None
 def test_run_with_too_many_workers(tournament: Path) -> None:
     one_line(botarena("tournament", "run", "t", "--workers", "100000", cwd=tournament),
              "--workers must be between 0 and 256")
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    (".", "not a name"), ("..", "not a name"), ("", "not a name"),
+    ("a/b", "a slash would put its replays in another folder"),
+    ("..\\x", "a slash would put its replays in another folder"),
+    ("a\tb", "holds a control character"), ("x" * 101, "longer than 100 bytes")])
+def test_a_tournament_name_that_is_a_path_trick_is_refused(name: str, problem: str,
+                                                           tmp_path: Path) -> None:
+    run = botarena("tournament", "new", name, "--game", "amazes", "--bot",
+                   "builtin:amazes/random", "--bot", "b=builtin:amazes/random", cwd=tmp_path)
+    one_line(run, f"tournament name {name!r}: {problem}")
+    assert list(tmp_path.iterdir()) == []  # no store, no replay folder

@@ -21,6 +21,20 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "sqlite:///botarena.db"
 
+def name_problem(name: str) -> str:
+    """Why `name` cannot name a tournament ('' if it can): it names its replay folder and its
+    page on the site, so no path trick (`.`, `..`, a slash) and nothing unprintable."""
+    if name.strip() in ("", ".", ".."):
+        return "not a name"
+    if "/" in name or "\\" in name:
+        return "a slash would put its replays in another folder"
+    if not name.isprintable():
+        return "holds a control character"
+    if len(name.encode()) > 100:
+        return "longer than 100 bytes"
+    return ""
+
+
 MAX_WORKERS = 256
 """The most worker processes `tournament run --workers` starts (each plays one game)."""
 
@@ -167,6 +181,9 @@ def new(
     ] = None,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
+    problem = name_problem(name)
+    if problem:
+        fail(f"tournament name {name!r}: {problem}")
     from botarena.cli import parse_options
     from botarena.tournament.manage import (
         BotRequest,
