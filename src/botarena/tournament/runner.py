@@ -309,6 +309,9 @@ def run(
                 game = store.claim(tournament, runner)
                 if game is None:
                     break
+                if any(label not in specs for label in game.seats):  # added while we play
+                    bots = store.bots(tournament, active_only=False)
+                    specs = {bot.label: (bot.spec, bot.workdir) for bot in bots}
                 inflight[executor.submit(job_for(tournament, game, specs))] = game
             if not inflight:
                 if extend(store, tournament):
