@@ -128,7 +128,7 @@ def run(quick: bool) -> list[dict]:
                 "name": "sandbox extra cost per bot start",
                 "value": start_ms,
                 "unit": "ms",
-                "goal": "<= 30",
+                "goal": "<= 10",
             },
             {"name": "amazes exchange, no sandbox", "value": plain, "unit": "us", "goal": ""},
             {"name": "amazes exchange, sandbox", "value": boxed, "unit": "us", "goal": ""},

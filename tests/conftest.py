@@ -312,3 +312,11 @@ def cgroups_backend(
     cgroups.available.cache_clear()
     yield choice
     cgroups.available.cache_clear()
+
+
+@pytest.fixture
+def tmp_path(tmp_path: Path) -> Path:
+    """pytest's tmp_path, readable by the sandbox's user (nobody, when the tests run as
+    root): pytest makes it 0700, and a bot in it could not read its own files."""
+    tmp_path.chmod(0o755)
+    return tmp_path

@@ -238,8 +238,14 @@ def test_spy_sees_reaches_and_writes_nothing(game: str, tmp_path: Path, bwrap: s
         listener.listen()
         listener.setblocking(False)
         port = listener.getsockname()[1]
+        secrets = [
+            str(other / "secret.txt"),
+            str(tmp_path / "jury.txt"),
+            "/etc/shadow",
+            "/etc/gshadow",
+        ]
         header = (
-            f"SECRETS = {[str(other / 'secret.txt'), str(tmp_path / 'jury.txt')]!r}\n"
+            f"SECRETS = {secrets!r}\n"
             f"PORT = {port}\nTOKEN = {token!r}\n"
             f"WRITE_TO = {['/tmp', '/var/tmp', str(Path.home()), str(tmp_path)]!r}\n"
         )

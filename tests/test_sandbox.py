@@ -21,6 +21,8 @@ PROTECTIONS = [
     "network",
     "PID namespace",
     "filesystem",
+    "user",
+    "/etc secrets",
     "memory",
     "processes",
     "CPU accounting",
@@ -92,7 +94,9 @@ def test_doctor_reports_every_protection_on_this_machine() -> None:
     assert result.exit_code == 0
     report = json.loads(result.stdout)
     assert [item["protection"] for item in report] == PROTECTIONS
-    assert [item["on"] for item in report] == [True] * 7
+    assert [item["on"] for item in report] == [True] * 9
+    if os.geteuid() == 0:
+        assert report[3]["how"].startswith(f"uid {sandbox.BOT_UID}, gid {sandbox.BOT_GID}")
 
 
 def test_doctor_says_why_a_protection_is_off(monkeypatch: pytest.MonkeyPatch) -> None:

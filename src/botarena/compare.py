@@ -194,7 +194,15 @@ def _parse_sprt(text: str) -> tuple[float, float]:
         raise ValueError(f"--sprt {text!r} is not ELO0,ELO1 (two numbers)") from None
     if not comma or not (math.isfinite(elo0) and math.isfinite(elo1)) or elo0 >= elo1:
         raise ValueError(f"--sprt {text!r}: ELO0 must be a number below ELO1")
+    if max(abs(elo0), abs(elo1)) > SPRT_ELO_LIMIT:
+        raise ValueError(
+            f"--sprt {text!r}: Elo bounds lie between -{SPRT_ELO_LIMIT} and {SPRT_ELO_LIMIT}"
+            " (beyond, a game's expected score is 0 or 1 in floating point)"
+        )
     return elo0, elo1
+
+
+SPRT_ELO_LIMIT = 1000
 
 
 def command(

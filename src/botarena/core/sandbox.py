@@ -31,8 +31,45 @@ from pathlib import Path
 from botarena.core import cgroups
 from botarena.core.rules import MEMORY_OPTION
 
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
-"""Read-only in every sandbox: programs, libraries and their configuration."""
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
+"""Read-only in every sandbox: programs and libraries."""
+
+ETC_ENTRIES = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "ssl",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "localtime",
+    "timezone",
+    "alternatives",
+    "nsswitch.conf",
+    "host.conf",
+    "hosts",
+    "gai.conf",
+    "protocols",
+    "services",
+    "os-release",
+    "debian_version",
+    "mime.types",
+    "locale.alias",
+    "fonts",
+    "magic",
+    "magic.mime",
+    "python3",
+    "python3.*",
+    "java-*",
+    "gcc",
+    "rustc",
+)
+"""What a sandbox sees of /etc (read-only, globs allowed): what programs, their dynamic
+loader and the toolchains (alternatives, java, gcc) read. Nothing secret: no shadow,
+gshadow, ssh keys, sudoers; passwd and group are generated (see `etc_files`)."""
+
+BOT_UID = 65534
+BOT_GID = 65534
+"""The user and group (nobody, nogroup) bots and builds run as when the jury is root."""
 
 KEPT_ENV = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH")
 """The jury's environment variables a sandboxed bot still sees (no tokens, no paths)."""
@@ -105,7 +142,7 @@ def bubblewrap() -> tuple[str | None, str]:
     become_subreaper()  # bubblewrap's inner process, if it outlives the outer, comes to us
     try:
         probe = subprocess.Popen(
-            [path, *NAMESPACES, "--die-with-parent", "--ro-bind", "/", "/", "true"],
+            [path, *namespaces(), "--die-with-parent", "--ro-bind", "/", "/", "true"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,
@@ -125,6 +162,60 @@ def bubblewrap() -> tuple[str | None, str]:
             + (error[-1] if error else f"exit code {probe.returncode}")
         )
     return path, ""
+
+
+def namespaces() -> tuple[str, ...]:
+    """bubblewrap's namespace options: as root no user namespace (it would map the bot's
+    user to root outside, the owner of every system file), setpriv drops to BOT_UID."""
+    if os.geteuid() == 0:
+        return tuple(option for option in NAMESPACES if option != "--unshare-user-try")
+    return NAMESPACES
+
+
+def become_bot_user() -> list[str]:
+    """The command prefix that runs a program as BOT_UID/BOT_GID with no supplementary
+    groups, no capabilities and no way to gain any (no_new_privs: setuid files are inert)."""
+    return [
+        "setpriv",
+        f"--reuid={BOT_UID}",
+        f"--regid={BOT_GID}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--no-new-privs",
+        "--",
+    ]
+
+
+def bot_user() -> tuple[int, int]:
+    """The uid and gid sandboxed programs run as (outside their user namespace)."""
+    return (BOT_UID, BOT_GID) if os.geteuid() == 0 else (os.getuid(), os.getgid())
+
+
+@cache
+def etc_files() -> dict[str, bytes]:
+    """The generated passwd and group a sandbox sees: root and the bot's own user."""
+    uid, gid = bot_user()
+    user = "nobody" if uid == BOT_UID else "bot"
+    group = "nogroup" if gid == BOT_GID else "bot"
+    passwd = (
+        "root:x:0:0:root:/tmp:/usr/sbin/nologin\n"
+        f"{user}:x:{uid}:{gid}:{user}:/tmp:/usr/sbin/nologin\n"
+    )
+    return {"passwd": passwd.encode(), "group": f"root:x:0:\n{group}:x:{gid}:\n".encode()}
+
+
+@cache
+def etc_binds() -> tuple[str, ...]:
+    """The bubblewrap arguments showing a sandbox its /etc: ETC_ENTRIES that exist here,
+    read-only (the generated passwd and group come through descriptors, see `_wrap`)."""
+    import glob
+
+    args: list[str] = ["--dir", "/etc"]
+    for pattern in ETC_ENTRIES:
+        for path in sorted(glob.glob(os.path.join("/etc", pattern))):
+            if os.path.exists(path):
+                args += ["--ro-bind", path, path]
+    return tuple(args)
 
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -260,6 +351,29 @@ def protections() -> list[Protection]:
         ),
         ("freezer", *group("freezer", "every process of the bot frozen between turns", "")),
     ]
+    uid, gid = bot_user()
+    table.insert(
+        3,
+        (
+            "user",
+            bwrap is not None and uid != 0,
+            f"uid {uid}, gid {gid}"
+            + (" (nobody, nogroup): no capabilities, no new privileges" if uid == BOT_UID else "")
+            if bwrap
+            else why,
+        ),
+    )
+    table.insert(
+        4,
+        (
+            "/etc secrets",
+            bwrap is not None,
+            "hidden: a minimal /etc (generated passwd and group, loader cache, certs,"
+            " timezone, toolchain configs), no shadow, gshadow, ssh"
+            if bwrap
+            else why,
+        ),
+    )
     lock, lock_why = group_lock()
     if bwrap is not None and lock is not None:
         table[-1] = (
@@ -300,6 +414,90 @@ def warn_once() -> None:
 
 def _covered(path: str, roots: list[str]) -> bool:
     return any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+
+
+JURY_MARKERS = (
+    ".botarena-build",
+    "replays",
+    "bots.toml",
+    "*.db",
+    "*.db-*",
+    "*.sqlite",
+    "*.sqlite3",
+    "*.sqlite-*",
+    "*.json.gz",
+)
+"""What in a folder belongs to the jury, not to a bot: stores, their journals, the build
+cache, replays, the bots file. A bot file in such a folder is bound alone."""
+
+
+def jury_files(folder: str) -> list[str]:
+    """The jury's files and folders directly in `folder` (JURY_MARKERS), if any."""
+    import fnmatch
+
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [
+        os.path.join(folder, name)
+        for name in sorted(names)
+        if any(fnmatch.fnmatch(name, marker) for marker in JURY_MARKERS)
+    ]
+
+
+def _hide(paths: list[str]) -> list[str]:
+    """bubblewrap options covering each of `paths` with something empty: a bot shown a
+    folder (a `-cp .`) never sees the jury's store, replays or build cache in it."""
+    args: list[str] = []
+    for path in paths:  # a link leads nowhere: its target is not in the sandbox
+        if not os.path.islink(path):
+            args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+    return args
+
+
+_alone: set[str] = set()
+
+
+def _say_alone(folder: str) -> None:
+    """Say once per folder that a bot file in the jury's folder is shown alone."""
+    if folder not in _alone:
+        _alone.add(folder)
+        print(
+            f"botarena: note: {folder} also holds the jury's files (store, replays, build"
+            " cache): its bots see only the files their command names, not the folder",
+            file=sys.stderr,
+        )
+
+
+_unreadable: set[str] = set()
+
+
+def _warn_unreadable(folders: list[str]) -> None:
+    """Say once per folder when the bots' user cannot read a bot's folder (a bot in a 0700
+    folder of root's would not find its own files)."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            if os.stat(folder).st_mode & 0o005 != 0o005 and folder not in _unreadable:
+                _unreadable.add(folder)
+                print(
+                    f"botarena: WARNING: {folder} is not readable by the bots' user"
+                    f" ({BOT_UID}): its bot cannot read it (chmod o+rx)",
+                    file=sys.stderr,
+                )
+
+
+def _parents(folders: list[str]) -> list[str]:
+    """`--dir` options making every folder above a bound one (in the sandbox's own root or
+    /tmp) walkable by the bot's user: bubblewrap would copy the host's modes (/root 0700)."""
+    made: dict[str, None] = {}
+    for folder in folders:
+        for parent in reversed(Path(folder).parents):
+            text = str(parent)
+            if text not in ("/", "/tmp") and not _covered(text, list(SYSTEM_DIRS)):
+                made[text] = None
+    made = {text: None for text in made if text not in folders}
+    return [arg for text in made for arg in ("--perms", "0755", "--dir", text)]
 
 
 @dataclass
@@ -367,26 +565,38 @@ class Confinement:
                     if not path.exists():
                         continue
                     argv[index] = os.path.abspath(path)  # a venv's python stays itself
-                    named.append(argv[index] if path.is_dir() else os.path.dirname(argv[index]))
+                    folder = argv[index] if path.is_dir() else os.path.dirname(argv[index])
+                    if not path.is_dir() and jury_files(folder):
+                        _say_alone(folder)
+                        named.append(argv[index])  # the file alone, not the jury's folder
+                    else:
+                        named.append(folder)
         runtime = [
             str(Path(sys.prefix).resolve()),
             str(Path(sys.base_prefix).resolve()),
             str(Path(__file__).resolve().parents[2]),
         ]
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
-        if program is not None:  # where it is, and where it really is
+        if program is not None:  # where it is, and where it really is (not the jury's)
             runtime += [
-                os.path.dirname(os.path.abspath(program)),
-                str(Path(program).resolve().parent),
+                folder
+                for folder in (
+                    os.path.dirname(os.path.abspath(program)),
+                    str(Path(program).resolve().parent),
+                )
+                if not jury_files(folder)
             ]
         command = [
             bwrap,
-            *NAMESPACES,
+            *namespaces(),
             "--die-with-parent",
             "--cap-drop",
             "ALL",
             "--new-session",
         ]  # its own process group, no terminal to push keys to
+        if os.geteuid() == 0:  # setpriv (below) becomes the bot's user, then execs it
+            command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+            argv = [*become_bot_user(), *argv]
         self._info, info = os.pipe()  # bubblewrap says there its PID 1's pid
         os.set_blocking(self._info, False)
         command += ["--info-fd", str(info)]
@@ -407,29 +617,52 @@ class Confinement:
                 command += ["--ro-bind", folder, folder]
                 mounted.append(folder)
         command += [
+            *etc_binds(),
             "--proc",
             "/proc",
             "--dev",
             "/dev",
             "--size",
             str(self.sandbox.tmp_mib << 20),
+            "--perms",
+            "1777",
             "--tmpfs",
             "/tmp",
         ]
+        for name, text in etc_files().items():  # copied by bubblewrap: no file of ours
+            fd = os.memfd_create(f"botarena-{name}")
+            os.write(fd, text)
+            os.lseek(fd, 0, os.SEEK_SET)
+            self.pass_fds += (fd,)
+            command += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]
+        binds: list[tuple[str, str]] = []
         for folder in runtime:
             if not _covered(folder, mounted) and os.path.isdir(folder):
-                command += ["--ro-bind", folder, folder]
+                binds.append(("--ro-bind", folder))
                 mounted.append(folder)
         home = str(base.resolve()) if self.cwd else None
         own = [home] if home else []
         own += [folder for folder in named if not _covered(folder, runtime + mounted)]
+        own = [folder for folder in own if folder != "/"]  # never the whole machine
         writable = [str(Path(folder).resolve()) for folder in self.sandbox.writable]
         for folder in dict.fromkeys(own):
             if not _covered(folder, writable):
-                command += ["--ro-bind", folder, folder]
+                binds.append(("--ro-bind", folder))
+        uid, gid = bot_user()
         for folder in writable:
-            command += ["--bind", folder, folder]
-        workdir = own[0] if own else "/tmp"
+            if os.geteuid() == 0:  # the bot's user writes there; bubblewrap (root
+                with contextlib.suppress(OSError):  # without capabilities) enters it
+                    os.chown(folder, uid, gid)
+                    os.chmod(folder, os.stat(folder).st_mode | 0o755)
+            binds.append(("--bind", folder))
+        if os.geteuid() == 0:
+            _warn_unreadable([folder for option, folder in binds if folder in own])
+        command += _parents([folder for _, folder in binds])
+        for option, folder in binds:
+            command += [option, folder, folder]
+            if os.path.isdir(folder) and not _covered(folder, runtime):
+                command += _hide(jury_files(folder))
+        workdir = (own[0] if os.path.isdir(own[0]) else os.path.dirname(own[0])) if own else "/tmp"
         command += ["--chdir", workdir, "--"]
         env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
         env.update(self.env or {})
@@ -620,9 +853,11 @@ def run(
     input: bytes | None = None,
     env: dict[str, str] | None = None,
     sandbox: Sandbox = DEFAULT,
+    output_cap: int | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Run a one-shot command (a compiler) in the sandbox, like `subprocess.run` with
-    captured output: `cwd` is its working folder (read-only unless in `writable`).
+    captured output: `cwd` is its working folder (read-only unless in `writable`); of each
+    of stdout and stderr at most `output_cap` bytes are kept (the rest is read and dropped).
 
     Raises `subprocess.TimeoutExpired` after `timeout` seconds (every process of it killed
     first); returns the CompletedProcess otherwise, a signal death as a negative code."""
@@ -645,16 +880,58 @@ def run(
         )
         box.started(proc.pid)
         try:
-            out, err = proc.communicate(input, timeout=timeout)
+            out, err = _communicate(proc, input, timeout, output_cap)
         except subprocess.TimeoutExpired:
             box.kill()
-            proc.communicate()
+            if output_cap is None:
+                proc.communicate()
             raise
         finally:
             box.kill()  # nothing it started outlives it
             proc.wait()
             box.reap()
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
         code = box.exit_code(proc.returncode)
         return subprocess.CompletedProcess(list(argv), code, out, err)
     finally:
         box.close()
+
+
+def _communicate(
+    proc: subprocess.Popen[bytes], data: bytes | None, timeout: float | None, cap: int | None
+) -> tuple[bytes, bytes]:
+    """`proc.communicate(data, timeout)` keeping at most `cap` bytes of each output (None:
+    all); raises TimeoutExpired holding what it said so far."""
+    if cap is None:
+        return proc.communicate(data, timeout=timeout)
+    import selectors
+
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    with contextlib.suppress(BrokenPipeError):
+        if data:
+            proc.stdin.write(data)
+        proc.stdin.close()
+    kept = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    deadline = None if timeout is None else time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for stream in (proc.stdout, proc.stderr):
+            selector.register(stream.fileno(), selectors.EVENT_READ)
+        while selector.get_map():
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(
+                    proc.args,
+                    timeout or 0,
+                    bytes(kept[proc.stdout.fileno()]),
+                    bytes(kept[proc.stderr.fileno()]),
+                )
+            for key, _ in selector.select(left):
+                chunk = os.read(key.fd, 65536)
+                if not chunk:
+                    selector.unregister(key.fd)
+                elif len(kept[key.fd]) < cap:
+                    kept[key.fd] += chunk[: cap - len(kept[key.fd])]
+    proc.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
+    return bytes(kept[proc.stdout.fileno()]), bytes(kept[proc.stderr.fileno()])

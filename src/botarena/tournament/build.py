@@ -15,6 +15,7 @@ import os
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -30,7 +31,14 @@ INSTALL_TIMEOUT_S = 900
 MESSAGE_LINES = 60
 """A compiler's message is cut to this many lines in the error block."""
 
-RECIPE = "1"
+OUTPUT_CAP_BYTES = 64 << 10
+"""A compiler's output is kept up to this many bytes (the rest is read and dropped): an error
+flood never fills the jury's memory or the author's terminal."""
+
+SOURCE_LIMIT_BYTES = 1_474_560
+"""The largest source built (the contest's limit); a larger one is refused unread."""
+
+RECIPE = "2"
 """Part of every cache key: bump it when a compiler command below changes."""
 
 
@@ -55,6 +63,11 @@ def _tool(name: str) -> str:
     return shutil.which(name) or name
 
 
+def _here(name: str) -> str:
+    """A file of the build folder as `./NAME`: a source named `-o.c` is never an option."""
+    return f"./{name}"
+
+
 def _native(folder: Path, source: str) -> list[str]:
     return [str(folder / Path(source).stem)]
 
@@ -64,38 +77,50 @@ LANGUAGES: dict[str, Language] = {
         "Python",
         "python3",
         (),
-        lambda d, s: [sys.executable, "-m", "py_compile", s],
+        lambda d, s: [sys.executable, "-m", "py_compile", _here(s)],
         lambda d, s: [sys.executable, str(d / s)],
     ),
     ".c": Language(
         "C",
         "gcc",
         ("gcc",),
-        lambda d, s: [_tool("gcc"), "-O2", "-o", Path(s).stem, s, "-lm"],
+        lambda d, s: [_tool("gcc"), "-O2", "-o", _here(Path(s).stem), _here(s), "-lm"],
         _native,
     ),
     ".cpp": Language(
-        "C++", "g++", ("g++",), lambda d, s: [_tool("g++"), "-O2", "-o", Path(s).stem, s], _native
+        "C++",
+        "g++",
+        ("g++",),
+        lambda d, s: [_tool("g++"), "-O2", "-o", _here(Path(s).stem), _here(s)],
+        _native,
     ),
     ".java": Language(
         "Java",
         "default-jdk-headless",
         ("javac", "java"),
-        lambda d, s: [_tool("javac"), "-encoding", "UTF-8", "-d", ".", s],
+        lambda d, s: [_tool("javac"), "-encoding", "UTF-8", "-d", ".", _here(s)],
         lambda d, s: [_tool("java"), "-cp", str(d), Path(s).stem],
     ),
     ".rs": Language(
         "Rust",
         "rustc",
         ("rustc",),
-        lambda d, s: [_tool("rustc"), "--edition", "2021", "-O", "-o", Path(s).stem, s],
+        lambda d, s: [
+            _tool("rustc"),
+            "--edition",
+            "2021",
+            "-O",
+            "-o",
+            _here(Path(s).stem),
+            _here(s),
+        ],
         _native,
     ),
     ".go": Language(
         "Go",
         "golang-go",
         ("go",),
-        lambda d, s: [_tool("go"), "build", "-o", Path(s).stem, s],
+        lambda d, s: [_tool("go"), "build", "-o", _here(Path(s).stem), _here(s)],
         _native,
     ),
 }
@@ -142,6 +167,7 @@ def run_tool(
             timeout=timeout,
             env=env,
             sandbox=limits,
+            output_cap=OUTPUT_CAP_BYTES + 1,
         )
     except subprocess.TimeoutExpired as late:  # what it said before it was stopped
         return None, _said(late.output, late.stderr, cwd)
@@ -151,10 +177,14 @@ def run_tool(
 
 
 def _said(stdout: bytes | None, stderr: bytes | None, cwd: Path) -> str:
-    """A tool's output as text; the sandbox names the source by its absolute path, the
-    author knows it by its name."""
-    output = ((stdout or b"") + (stderr or b"")).decode(errors="replace")
-    return output.replace(f"{Path(cwd).resolve()}/", "")
+    """A tool's output as text, at most OUTPUT_CAP_BYTES of it (saying so when cut); the
+    sandbox names the source by its absolute path, the author knows it by its name."""
+    raw = (stdout or b"") + (stderr or b"")
+    output = raw[:OUTPUT_CAP_BYTES].decode(errors="replace")
+    output = output.replace(f"{Path(cwd).resolve()}/", "")
+    if len(raw) > OUTPUT_CAP_BYTES:
+        output += f"\n... (output cut at {OUTPUT_CAP_BYTES >> 10} KiB)"
+    return output
 
 
 BUILD_MEMORY_MIB = 2048
@@ -219,17 +249,51 @@ def _end_group(pgid: int) -> None:
     reap_group(pgid)
 
 
-def build_bot(source: Path, cache_dir: Path, *, name: str) -> str:
+def read_source(source: Path, max_bytes: int = SOURCE_LIMIT_BYTES) -> bytes:
+    """The bytes of a bot's source, read without following a link out of its folder: a
+    link (`bot.c -> /etc/shadow`) to a file outside the source's folder, anything but a
+    regular file, or more than `max_bytes` bytes is refused (ValueError) and never read."""
+    folder = source.parent.resolve()
+    real = source.resolve()
+    if real.parent != folder and folder not in real.parents:
+        raise ValueError(
+            f"the source is a link out of its folder ({source.name} -> {real}): refused, not read"
+        )
+    fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("the source is not a regular file: refused, not read")
+        code = handle.read(max_bytes + 1)
+    if len(code) > max_bytes:
+        raise ValueError(f"the source is larger than {max_bytes} bytes: refused")
+    return code
+
+
+def build_bot(
+    source: Path, cache_dir: Path, *, name: str, max_bytes: int = SOURCE_LIMIT_BYTES
+) -> str:
     """Build `source` (once: the output is kept under `cache_dir` by the hash of the source
     and recipe) and return the command line that runs the built bot, a `play` bot spec.
     Raises BuildError, one block naming bot, source and language with the compiler's message,
-    for an unknown extension, a missing toolchain that cannot be installed, or a failed build."""
+    for a source refused by `read_source`, an unknown extension, a missing toolchain that
+    cannot be installed, or a failed build."""
     source = Path(source).absolute()
     language = language_of(source)
+    if language.name == "Java" and not source.stem.isidentifier():
+        raise BuildError(
+            _block(
+                name,
+                source,
+                language,
+                f"{source.stem!r} is not a Java class name: the source's name must be one",
+            )
+        )
     try:
-        code = source.read_bytes()
+        code = read_source(source, max_bytes)
     except OSError as exc:
         raise BuildError(_block(name, source, language, f"cannot read the source: {exc}")) from None
+    except ValueError as exc:
+        raise BuildError(_block(name, source, language, str(exc))) from None
     digest = hashlib.sha256(f"{RECIPE}\0{language.name}\0{source.name}\0".encode() + code)
     cache_dir = Path(cache_dir).absolute()
     target = cache_dir / f"{language.name.lower()}-{digest.hexdigest()[:20]}"

@@ -21,6 +21,24 @@ if TYPE_CHECKING:
 
 DEFAULT_DB = "sqlite:///botarena.db"
 
+
+def name_problem(name: str) -> str:
+    """Why `name` cannot name a tournament ('' if it can): it names its replay folder and its
+    page on the site, so no path trick (`.`, `..`, a slash) and nothing unprintable."""
+    if name.strip() in ("", ".", ".."):
+        return "not a name"
+    if "/" in name or "\\" in name:
+        return "a slash would put its replays in another folder"
+    if not name.isprintable():
+        return "holds a control character"
+    if len(name.encode()) > 100:
+        return "longer than 100 bytes"
+    return ""
+
+
+MAX_WORKERS = 256
+"""The most worker processes `tournament run --workers` starts (each plays one game)."""
+
 app = typer.Typer(
     help="Tournaments: schedules, a store that survives kill -9, standings.",
     no_args_is_help=True,
@@ -165,6 +183,9 @@ def new(
     ] = None,
 ) -> None:
     """Create a tournament: its bots and its schedule (nothing is played yet)."""
+    problem = name_problem(name)
+    if problem:
+        fail(f"tournament name {name!r}: {problem}")
     from botarena.cliparts import parse_options
     from botarena.tournament.manage import (
         BotRequest,
@@ -256,8 +277,8 @@ def run(
 
     from botarena.tournament.runner import Executor, LocalExecutor
 
-    if workers is not None and workers < 0:
-        fail("--workers must be 0 or more")
+    if workers is not None and not 0 <= workers <= MAX_WORKERS:
+        fail(f"--workers must be between 0 and {MAX_WORKERS}")
     if dask is not None and workers is not None:
         fail("--workers and --dask exclude each other (the cluster's workers play)")
     if (games is not None and games < 1) or (seconds is not None and not seconds > 0):

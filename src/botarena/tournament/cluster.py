@@ -24,13 +24,16 @@ def _probe(address: str, timeout_s: float) -> None:
     import socket
     from urllib.parse import urlsplit
 
-    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        port = parts.port or 8786
+    except ValueError:  # a bad IPv6 literal, a port that is no number or out of range
+        raise ClusterError(f"--dask {address}: not a scheduler address (tcp://HOST:PORT)") from None
     if parts.scheme not in ("tcp", "tls", "ws", "wss") or not parts.hostname:
         raise ClusterError(f"--dask {address}: not a scheduler address (tcp://HOST:PORT)")
     if parts.scheme != "tcp":
         return
     try:
-        port = parts.port or 8786
         with socket.create_connection((parts.hostname, port), timeout=timeout_s):
             pass
     except (OSError, ValueError) as exc:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import hashlib
 import os
 import re
 import time
@@ -181,9 +182,20 @@ class Progress:
     last: str
 
 
+REPLAY_SEATS_CHARS = 100
+"""The longest seats part of a replay's file name; a longer one is cut and ends in a hash
+of the whole (file names stop at 255 bytes: ten bots of 24 characters pass it)."""
+
+
 def replay_path(tournament: Tournament, game: GameRow) -> str:
+    """The game's replay file: in its tournament's folder (a name that is a path trick
+    becomes `_`), named by game id, seats (shortened when long) and index."""
     safe = re.sub(r"[^A-Za-z0-9_.@-]+", "_", "-".join(game.seats))
-    folder = Path(tournament.replay_dir) / re.sub(r"[^A-Za-z0-9_.-]+", "_", tournament.name)
+    if len(safe) > REPLAY_SEATS_CHARS:
+        digest = hashlib.sha256("\0".join(game.seats).encode()).hexdigest()[:12]
+        safe = f"{safe[: REPLAY_SEATS_CHARS - 13]}-{digest}"
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", tournament.name)[:100]
+    folder = Path(tournament.replay_dir) / (name if name.strip(".") else "_")
     return str(folder / f"{game.id:06d}-{safe}-{game.idx}.json.gz")
 
 
@@ -297,6 +309,9 @@ def run(
                 game = store.claim(tournament, runner)
                 if game is None:
                     break
+                if any(label not in specs for label in game.seats):  # added while we play
+                    bots = store.bots(tournament, active_only=False)
+                    specs = {bot.label: (bot.spec, bot.workdir) for bot in bots}
                 inflight[executor.submit(job_for(tournament, game, specs))] = game
             if not inflight:
                 if extend(store, tournament):

@@ -35,6 +35,7 @@ def view(
     self-contained HTML file (--html) to share or attach to a bug report."""
     from botarena.web.viewdoc import standalone_html, view_document
 
+    check_port(port)
     try:
         document = load(path)
     except ReplayError as exc:
@@ -61,6 +62,12 @@ def view(
         webbrowser.open(server.url)
     with contextlib.suppress(KeyboardInterrupt):
         server.run()
+
+
+def check_port(port: int) -> None:
+    """A TCP port (0: any free one), else one line and exit 2."""
+    if not 0 <= port <= 65535:
+        fail(f"--port {port}: a TCP port is between 0 and 65535")
 
 
 def _server(app: Any, host: str, port: int) -> Any:
@@ -131,6 +138,7 @@ def serve(
     from botarena.tournament.store import Store, StoreError, sqlite_folder
     from botarena.web.leaderboard import leaderboard_app
 
+    check_port(port)
     folder = sqlite_folder(db)
     if folder is not None and not Path(db.split("///", 1)[-1]).exists():
         fail(f"--db {db}: no such database file")

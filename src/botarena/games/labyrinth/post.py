@@ -201,6 +201,9 @@ def post_player(rest: str, spec: str) -> PostPlayer:
     return PostPlayer(rest, load_post(rest), spec)
 
 
+CHECK_OUTPUT_CAP = 64 << 10
+"""What `check-post` keeps of Node's output, per stream."""
+
 CHECK_TIME_S = 10.0
 """Wall time `check-post` gives Node to compile a post and build its bot (the four
 reference posts take well under a second)."""
@@ -212,15 +215,20 @@ def check_post(path: str, timeout_s: float | None = None) -> tuple[bool, str]:
     post = load_post(path)
     argv = runner_argv(path, post, check=True)  # with V8's heap capped at CHECK_HEAP_MIB
     timeout_s = CHECK_TIME_S if timeout_s is None else timeout_s
-    try:
-        done = subprocess.run(
-            argv, capture_output=True, text=True, errors="replace", timeout=timeout_s, check=False
+    from botarena.core import sandbox
+
+    try:  # in the bots' sandbox: a post's code is a stranger's (a vm realm is no boundary)
+        done = sandbox.run(
+            argv,
+            cwd=str(Path(path).resolve().parent),
+            timeout=timeout_s,
+            output_cap=CHECK_OUTPUT_CAP,
         )
     except subprocess.TimeoutExpired:
         return False, (
             f"{path}: building the bot took more than {timeout_s:g} s (an endless loop?)"
         )
-    message = (done.stdout + done.stderr).strip()
+    message = (done.stdout + done.stderr).decode(errors="replace").strip()
     if "heap out of memory" in message or "Reached heap limit" in message:
         return False, (f"{path}: building the bot used more than {CHECK_HEAP_MIB} MiB of memory")
     return done.returncode == 0, message or f"{path}: node exited with {done.returncode}"

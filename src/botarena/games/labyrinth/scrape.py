@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import tempfile
 from collections.abc import Callable
@@ -146,15 +147,27 @@ def scrape(
     names: dict[str, Any] = {}
     bots: set[str] = set()
     with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)  # the sandbox's user (nobody) reads the drafts
         for index, answer in enumerate(answers):
             if progress is not None:
                 progress(index, len(answers))
             verdict = Verdict(answer.answer_id, answer.author, answer.source, kept=False)
             verdicts.append(verdict)
+            if not 0 < answer.answer_id < 2**63:
+                verdict.reason = "answer id out of range (1 to 2**63 - 1)"
+                continue
             try:
                 role, name, code = _post_of(answer)
             except PostError as exc:
                 verdict.reason = str(exc)
+                continue
+            except (ValueError, RecursionError) as exc:  # one bad answer, not the scrape
+                verdict.reason = f"cannot be read: {type(exc).__name__}"
+                continue
+            unwritable = _unwritable(name + code)
+            if unwritable:  # its name as a report can show it
+                shown = name.encode("utf-8", "backslashreplace").decode().replace("\0", "\\0")
+                verdict.role, verdict.name, verdict.reason = role, shown, unwritable
                 continue
             verdict.role, verdict.name = role, name
             key = " ".join(name.split()).casefold()
@@ -163,7 +176,7 @@ def scrape(
                 continue
             names[key] = answer.answer_id
             text = render_post(role, name, code, _note(answer))
-            draft = Path(folder) / f"{answer.answer_id}.md"
+            draft = Path(folder) / f"draft-{index}.md"  # never a name from the answer
             draft.write_text(text, encoding="utf-8")
             problem = _problem(text, role, name, code, draft)
             if problem:
@@ -186,6 +199,18 @@ def scrape(
         json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8"
     )
     return report
+
+
+def _unwritable(text: str) -> str:
+    """Why a post's name or code cannot be written as a post file ('' if it can): a NUL or
+    a lone surrogate (which no UTF-8 file holds)."""
+    if "\0" in text:
+        return "a NUL character in its name or code"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "a lone surrogate in its name or code (not UTF-8)"
+    return ""
 
 
 def _note(answer: Answer) -> str:
