@@ -289,8 +289,9 @@ def play(
 def _clock_used(info: GameInfo, options: dict[str, str]) -> str:
     """Which clock timed the bots: the `clock` option where the game offers one (the wall,
     as the original engines, unless `-o clock=cpu`), else the CPU limits of its rules."""
-    if any(opt.name == "clock" for opt in info.options):
-        return str(info.resolve_options(options)["clock"])
+    for opt in info.options:
+        if opt.name == "clock":
+            return str(options.get("clock", opt.default))
     return "cpu"
 
 
