@@ -37,6 +37,7 @@ from botarena.tournament.store import (
     Store,
     Tournament,
     _game,
+    finished_values,
     games,
     ladder_bots,
     replays,
@@ -323,21 +324,7 @@ def claim_pending(
 def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], ladder: bool) -> bool:
     """Commit a result (and its replay, compressed, and for a ladder game the new ratings)
     in one transaction, only while `runner` still holds the claim; False: dropped."""
-    values: dict[str, Any] = dict(claimed_by=None, finished_at=time.time())
-    if result.get("error"):
-        values.update(status="error", error=result["error"])
-    else:
-        values.update(
-            status="done",
-            scores=result["scores"],
-            ranks=result["ranks"],
-            statuses=result["statuses"],
-            faults=result["faults"],
-            turns=result["turns"],
-            end_reason=result["end_reason"],
-            replay=result["replay"],
-            error=None,
-        )
+    values = finished_values(result)
     blob = None
     if not result.get("error") and result.get("replay"):
         try:

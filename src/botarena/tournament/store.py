@@ -202,6 +202,27 @@ class GameRow:
         return self.scores, self.ranks, self.statuses, self.faults
 
 
+def finished_values(result: dict[str, Any]) -> dict[str, Any]:
+    """The columns of a game a worker's `result` finishes (played, or ended in an error),
+    its claim released."""
+    values: dict[str, Any] = dict(claimed_by=None, finished_at=time.time())
+    if result.get("error"):
+        values.update(status="error", error=result["error"])
+    else:
+        values.update(
+            status="done",
+            scores=result["scores"],
+            ranks=result["ranks"],
+            statuses=result["statuses"],
+            faults=result["faults"],
+            turns=result["turns"],
+            end_reason=result["end_reason"],
+            replay=result["replay"],
+            error=None,
+        )
+    return values
+
+
 def _process_start(pid: int) -> str:
     """When a process started (Linux /proc), so a reused pid is not taken for a live runner."""
     try:
@@ -540,21 +561,7 @@ class Store:
     def finish(self, game_id: int, runner: str, result: dict[str, Any]) -> bool:
         """Commit a played game's result and replay path in one transaction, if this runner
         still holds its claim; False when it does not (the result is dropped)."""
-        values: dict[str, Any] = dict(claimed_by=None, finished_at=time.time())
-        if result.get("error"):
-            values.update(status="error", error=result["error"])
-        else:
-            values.update(
-                status="done",
-                scores=result["scores"],
-                ranks=result["ranks"],
-                statuses=result["statuses"],
-                faults=result["faults"],
-                turns=result["turns"],
-                end_reason=result["end_reason"],
-                replay=result["replay"],
-                error=None,
-            )
+        values = finished_values(result)
         with self.transaction() as conn:
             return (
                 conn.execute(
