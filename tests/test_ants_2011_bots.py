@@ -247,6 +247,7 @@ def _two_bot_game(tmp_path: Path, specs: list[str], **options) -> dict:
 @pytest.fixture(scope="module")
 def c_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("cbot")
+    folder.chmod(0o755)  # bots run as nobody: their folder must be theirs to read
     (folder / "bot.c").write_text(C_BOT)
     compiler = shutil.which("cc") or shutil.which("gcc")
     assert compiler, "a C compiler is needed to build the C bot"
