@@ -59,20 +59,26 @@ def start_jury(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int], list
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob("pids-*")):
-        assert time.monotonic() < deadline and jury.poll() is None, "the bot never started"
+    while True:  # until both bots run: the first may write its pids before the second starts
+        assert time.monotonic() < deadline and jury.poll() is None, leftovers(tmp_path)
         time.sleep(0.05)
-    processes = [int(line.split(":")[0]) for line in leftovers(tmp_path)]
-    processes.remove(jury.pid)
-    bots = [
-        pid
-        for pid in processes
-        if Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[1] == str(jury.pid)
-    ]
-    # the first bot and its child, and the second bot: frozen at once after its start, it
-    # may or may not have forked its own child by then (a busy machine lets it run a little)
-    assert len(bots) == 2 and len(processes) in (3, 4), leftovers(tmp_path)
+        if not list(tmp_path.glob("pids-*")):
+            continue
+        processes = [int(line.split(":")[0]) for line in leftovers(tmp_path)]
+        processes.remove(jury.pid)
+        bots = [pid for pid in processes if _parent(pid) == jury.pid]
+        # the first bot and its child, and the second bot: frozen at once after its start,
+        # it may or may not have forked its own child by then (a busy machine lets it run)
+        if len(bots) == 2 and len(processes) in (3, 4):
+            break
     return jury, bots, processes
+
+
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return 0
 
 
 def alive(pid: int) -> bool:
