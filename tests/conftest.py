@@ -26,7 +26,7 @@ def debian_program(program: str, package: str) -> str:
     return path
 
 
-def _processes() -> Iterator[tuple[int, str, int, bytes]]:
+def processes() -> Iterator[tuple[int, str, int, bytes]]:
     """(pid, state, parent pid, command line) of every process, from /proc; a zombie, which
     has no command line, is named by its [program name]."""
     for entry in os.listdir("/proc"):
@@ -42,12 +42,44 @@ def _processes() -> Iterator[tuple[int, str, int, bytes]]:
         yield int(entry), state, int(parent), cmdline or f"[{name}]".encode()
 
 
+def alive(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+def fresh_database(server: str) -> str:
+    """The URL of a new, empty database on the PostgreSQL `server` (of `postgres_server`),
+    created once the server takes connections."""
+    import time
+    import uuid
+
+    import sqlalchemy as sa
+
+    name = f"t{uuid.uuid4().hex[:12]}"
+    engine = sa.create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
+    for attempt in range(100):  # the server may still be starting
+        try:
+            with engine.connect() as conn:
+                conn.exec_driver_sql(f"CREATE DATABASE {name}")
+            break
+        except sa.exc.OperationalError:
+            if attempt == 99:
+                raise
+            time.sleep(0.2)
+    engine.dispose()
+    return f"{server}/{name}"
+
+
 def leftovers(marker: str | Path) -> list[str]:
     """Processes still alive whose command line names `marker`, and zombie children of this
     process (a zombie has no command line): what a finished game must not leave behind."""
     return [
         f"{pid}: {cmdline!r} {state}"
-        for pid, state, parent, cmdline in _processes()
+        for pid, state, parent, cmdline in processes()
         if str(marker).encode() in cmdline or (state == "Z" and parent == os.getpid())
     ]
 
@@ -100,7 +132,7 @@ def _children() -> list[str]:
     """This process's live and zombie children, but multiprocessing's own helpers."""
     return [
         f"{pid} ({state}): {cmdline!r}"
-        for pid, state, parent, cmdline in _processes()
+        for pid, state, parent, cmdline in processes()
         if parent == os.getpid() and not any(helper in cmdline for helper in INTERPRETER_HELPERS)
     ]
 
@@ -157,7 +189,7 @@ def nothing_left_behind(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
     temporary = str(tmp_path_factory.getbasetemp()).encode()
     named = [
         f"{pid} ({state}): {cmdline!r}"
-        for pid, state, parent, cmdline in _processes()
+        for pid, state, parent, cmdline in processes()
         if temporary in cmdline and parent != os.getpid()
     ]
     problems = [f"process left running: {process}" for process in _children() + named]

@@ -9,29 +9,14 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
+from conftest import fresh_database
+
 RANDOM, EXPLORER = "builtin:amazes/random", "builtin:amazes/explorer"
-
-
-def fresh_database(server: str) -> str:
-    name = f"l{uuid.uuid4().hex[:12]}"
-    engine = sa.create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
-    for attempt in range(100):  # the server may still be starting
-        try:
-            with engine.connect() as conn:
-                conn.exec_driver_sql(f"CREATE DATABASE {name}")
-            break
-        except sa.exc.OperationalError:
-            if attempt == 99:
-                raise
-            time.sleep(0.2)
-    engine.dispose()
-    return f"{server}/{name}"
 
 
 def finished(db: str) -> int:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import leftovers
+from conftest import alive, leftovers
+from conftest import processes as all_processes
 
 # A bot that records its pid and its child's, then never answers: the jury waits on it
 # (budget 10 minutes) while the other bot sits frozen with SIGSTOP. Played without the
@@ -66,28 +67,13 @@ def start_jury(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int], list
             continue
         processes = [int(line.split(":")[0]) for line in leftovers(tmp_path)]
         processes.remove(jury.pid)
-        bots = [pid for pid in processes if _parent(pid) == jury.pid]
+        parents = {pid: parent for pid, _, parent, _ in all_processes()}
+        bots = [pid for pid in processes if parents.get(pid) == jury.pid]
         # the first bot and its child, and the second bot: frozen at once after its start,
         # it may or may not have forked its own child by then (a busy machine lets it run)
         if len(bots) == 2 and len(processes) in (3, 4):
             break
     return jury, bots, processes
-
-
-def _parent(pid: int) -> int:
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    except OSError:
-        return 0
-
-
-def alive(pid: int) -> bool:
-    """Whether `pid` is a process that has not ended (a zombie has ended)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rfind(")") + 2] != "Z"
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])

@@ -7,13 +7,12 @@ import gzip
 import json
 import subprocess
 import sys
-import time
-import uuid
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from conftest import fresh_database
 from hostile_bots import HARNESS
 
 RANDOM, EXPLORER = "builtin:amazes/random", "builtin:amazes/explorer"
@@ -59,22 +58,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database URL: a SQLite file, or a new database on the session's server."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store.db'}"
-    import sqlalchemy as sa
-
-    server = request.getfixturevalue("postgres_server")
-    name = f"t{uuid.uuid4().hex[:12]}"
-    engine = sa.create_engine(f"{server}/postgres", isolation_level="AUTOCOMMIT")
-    for attempt in range(100):  # the server may still be starting
-        try:
-            with engine.connect() as conn:
-                conn.exec_driver_sql(f"CREATE DATABASE {name}")
-            break
-        except sa.exc.OperationalError:
-            if attempt == 99:
-                raise
-            time.sleep(0.2)
-    engine.dispose()
-    return f"{server}/{name}"
+    return fresh_database(request.getfixturevalue("postgres_server"))
 
 
 def games_json(name: str, db: str, cwd: Path) -> list[dict]:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from botarena.core.sandbox import reap_group
+from conftest import alive, processes
 
 pytestmark = pytest.mark.slow
 
@@ -181,19 +182,11 @@ def test_two_runners_on_one_store_share_the_games(tmp_path: Path) -> None:
 
 def descendants(pid: int) -> set[int]:
     """Every live process below `pid`, from /proc's parent links."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if stat.rsplit(")", 1)[1].split()[0] != "Z":
-                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    parents = {child: parent for child, state, parent, _ in processes() if state != "Z"}
     found, todo = set(), [pid]
     while todo:
-        parent = todo.pop()
-        children = {child for child, of in parents.items() if of == parent}
+        below = todo.pop()
+        children = {child for child, parent in parents.items() if parent == below}
         todo += children - found
         found |= children
     return found
@@ -254,11 +247,3 @@ def test_workers_die_with_a_runner_killed_9(tmp_path: Path, command: str) -> Non
         if runner.poll() is None:
             runner.kill()
             runner.wait()
-
-
-def alive(pid: int) -> bool:
-    """Whether `pid` is a process that has not ended (a zombie has ended)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
