@@ -92,7 +92,10 @@ def test_a_round_robin_is_scheduled_played_and_ranked(db: str, tmp_path: Path) -
     assert len(games) == 18 and {g["status"] for g in games} == {"pending"}
     ok("tournament", "run", "cup", "--workers", "2", "--db", db, cwd=tmp_path)
     games = games_json("cup", db, tmp_path)
-    assert [list(g) for g in games] == [["key", "bots", "scores", "status", "replay"]] * 18
+    assert [list(g)[:5] for g in games] == [["key", "bots", "scores", "status", "replay"]] * 18
+    # why each game ended, in the rules' words (#22): the turn limit or a sudden death
+    assert {g["end_reason"] for g in games} <= {"turns", "sudden_death"}
+    assert all(g["end_reason"] for g in games)
     assert {g["status"] for g in games} == {"done"}
     assert len({g["key"] for g in games}) == 18
     assert all(g["key"].startswith("cup/") and Path(g["replay"]).is_file() for g in games)

@@ -102,6 +102,7 @@ def test_api_and_pages_of_a_finished_tournament(browser, served, tmp_path):
     assert all(row["games"] == 4 for row in table["standings"])  # 2 seatings x 2 opponents
     games = get_json(address + "api/tournaments/cup/games")
     assert len(games) == 6 and all(game["status"] == "done" for game in games)
+    assert {game["end_reason"] for game in games} <= {"turns", "sudden_death"}  # Amazes' words
     with urllib.request.urlopen(address + "api/tournaments/cup/plot.png") as response:
         assert response.headers["content-type"] == "image/png"
         assert response.read().startswith(b"\x89PNG\r\n\x1a\n")  # and no file left behind
@@ -182,6 +183,21 @@ def test_page_follows_a_running_tournament(browser, served):
         "document.querySelector('main').innerText.includes('6 games counted')", timeout=20000
     )
     assert page.page.evaluate("window.notReloaded") is True
+    # Amazes ranks by points: the page shows that column, beside the rating (#22)
+    heads = page.page.eval_on_selector_all(
+        "#standings th", "cells => cells.map(c => c.textContent)"
+    )
+    assert heads == [
+        "#",
+        "bot",
+        "points",
+        "irregular",
+        "rating",
+        "games",
+        "mean",
+        "W-D-L",
+        "faults",
+    ]
     assert page.errors == []
 
 

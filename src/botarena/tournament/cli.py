@@ -806,8 +806,15 @@ def standings(
         print(json.dumps([row.to_dict() for row in table]))
         return
     print_standings(tournament, table, rank_by)
-    timed_out = sum("timeout" in record.statuses for record in records)
-    print(f"{len(records)} games counted, {timed_out} with a time-out")
+    from botarena.tournament.ranking import counted_games
+
+    counted = counted_games(tournament.game, records)
+    timed_out = sum("timeout" in record.statuses for record in counted)
+    dropped = len(records) - len(counted)
+    print(
+        f"{len(counted)} games counted, {timed_out} with a time-out"
+        + (f"; {dropped} of {len(records)} played not counted (strikes)" if dropped else "")
+    )
     if tournament.schedule == "adaptive":
         from botarena.tournament import adaptive
 
@@ -873,7 +880,8 @@ def list_games(
     as_json: Annotated[bool, typer.Option("--json", help="print a JSON list")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Every game: key, bots, scores, status (pending, claimed, done, error, void), replay."""
+    """Every game: key, bots, scores, status (pending, claimed, done, error, void), why it
+    ended (the rules' end reason), replay."""
     with open_store(db) as store:
         rows = store.games(_tournament(store, name))
     if as_json:
@@ -886,6 +894,7 @@ def list_games(
                         "scores": list(r.scores) if r.scores is not None else None,
                         "status": r.status,
                         "replay": r.replay,
+                        "end_reason": r.end_reason,  # after the contract's keys
                     }
                     for r in rows
                 ]
@@ -894,13 +903,14 @@ def list_games(
         return
     from rich.table import Table
 
-    grid = Table("key", "bots", "scores", "status", "replay")
+    grid = Table("key", "bots", "scores", "status", "ended by", "replay")
     for r in rows:
         grid.add_row(
             r.key,
             " ".join(r.seats),
             " ".join(f"{s:g}" for s in r.scores) if r.scores else "",
             r.status + (f": {r.error}" if r.error else ""),
+            r.end_reason or "",
             r.replay or "",
         )
     _console().print(grid)

@@ -187,6 +187,8 @@ class GameRow:
     faults: tuple[int, ...] | None
     replay: str | None
     error: str | None
+    end_reason: str | None = None
+    """Why a played game ended, in the rules' words (turn limit, last hill, ...)."""
 
     def result(
         self,
@@ -221,6 +223,14 @@ def finished_values(result: dict[str, Any]) -> dict[str, Any]:
             error=None,
         )
     return values
+
+
+def _gone(runner: Any, host: str, now: float) -> bool:
+    """A runner's process is gone: on this host /proc says so for sure; a runner on
+    another host is taken for gone when not heard of for LEASE_S."""
+    if runner.host == host:
+        return _process_start(runner.pid) != runner.pid_start
+    return now - runner.heartbeat > LEASE_S
 
 
 def _process_start(pid: int) -> str:
@@ -495,6 +505,19 @@ class Store:
                 runners.update().where(runners.c.id == runner).values(heartbeat=time.time())
             )
 
+    def running(self, tournament: Tournament) -> bool:
+        """Whether a live runner is playing a game of `tournament` now: unfinished games
+        alone say nothing (their runner may have been stopped or killed)."""
+        with self.engine.connect() as conn:
+            claimers = conn.execute(
+                sa.select(runners)
+                .join(games, games.c.claimed_by == runners.c.id)
+                .where(games.c.tournament_id == tournament.id, games.c.status == "claimed")
+                .distinct()
+            ).all()
+        host, now = socket.gethostname(), time.time()
+        return any(not _gone(row, host, now) for row in claimers)
+
     def release_stale(self) -> int:
         """Hand back the claims of runners that are gone: on this host, a runner whose
         process no longer exists; on another, one not heard of for LEASE_S. Returns how
@@ -503,11 +526,7 @@ class Store:
         released = 0
         with self.transaction() as conn:
             for row in conn.execute(sa.select(runners)).all():
-                if row.host == host:  # this host knows for sure
-                    gone = _process_start(row.pid) != row.pid_start
-                else:
-                    gone = now - row.heartbeat > LEASE_S
-                if not gone:
+                if not _gone(row, host, now):
                     continue
                 released += conn.execute(
                     games.update()
@@ -646,4 +665,5 @@ def _game(row: Any) -> GameRow:
         _tuple(row.faults),
         row.replay,
         row.error,
+        row.end_reason,
     )

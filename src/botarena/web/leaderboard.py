@@ -107,7 +107,7 @@ class Board:
                     "bots": len(self.store.bots(tournament)),
                     "finished": counts.get("done", 0),
                     "scheduled": sum(n for s, n in counts.items() if s != "void"),
-                    "running": counts.get("claimed", 0) + counts.get("pending", 0) > 0,
+                    "running": bool(counts.get("claimed")) and self.store.running(tournament),
                 }
             )
         return out
@@ -125,7 +125,8 @@ class Board:
                 "tournament": tournament.name,
                 "game": tournament.game,
                 "rank_by": method,
-                "games": len(records),
+                "games": len(ranking.counted_games(tournament.game, records)),
+                "played": len(records),
                 "standings": [row.to_dict() for row in table],
             }
 
@@ -257,6 +258,7 @@ def _game_json(row: GameRow, names: list[str]) -> dict[str, Any]:
         "faults": _list(row.faults),
         "replay": row.replay,
         "error": row.error,
+        "end_reason": row.end_reason,
     }
 
 

@@ -47,11 +47,11 @@ const botPath = (name, bot) => `${tournamentPath(name)}/bot/${encodeURIComponent
 const number = (value) => (Number.isInteger(value) ? value : Number(value).toFixed(2));
 
 function gamesTable(name, games) {
-  return table(["game", "bots", "scores", "status", "faults", ""], games.map((game) => [
+  return table(["game", "bots", "scores", "status", "ended by", "faults", ""], games.map((game) => [
     game.key, game.bots.join(" · "), game.scores ? game.scores.map(number).join(" ") : "",
     game.status + (game.statuses && game.statuses.some((s) => s !== "ok")
       ? ` (${game.statuses.join(", ")})` : "") + (game.error ? `: ${game.error}` : ""),
-    game.faults ? game.faults.join(" ") : "",
+    game.end_reason || "", game.faults ? game.faults.join(" ") : "",
     game.replay ? link("watch", `${tournamentPath(name)}/game/${game.id}/`) : "",
   ]), "games");
 }
@@ -104,12 +104,17 @@ async function tournamentPage(name) {
   async function draw() {
     const data = await api(`${apiPath(name)}/standings`);
     const roles = data.standings.some((row) => row.role);
+    // the column the order comes from is always shown (points, and the irregular losses
+    // that break their ties, when the game ranks by points)
+    const byPoints = data.rank_by === "points";
     standingsBox.replaceChildren(el("div", `${data.game} · ranked by ${data.rank_by} · ` +
-      `${data.games} games counted`), table(
-      [...(roles ? ["role"] : []), "#", "bot", "rating", "games", "mean", "W-D-L", "faults"],
+      `${data.games} games counted` + (data.played > data.games
+        ? ` (${data.played - data.games} of ${data.played} played not counted: strikes)` : "")), table(
+      [...(roles ? ["role"] : []), "#", "bot", ...(byPoints ? ["points", "irregular"] : []),
+        "rating", "games", "mean", "W-D-L", "faults"],
       data.standings.map((row) => [...(roles ? [row.role || ""] : []), row.rank,
         link(row.bot + (row.disqualified ? " (disqualified)" : ""), botPath(name, row.bot)),
-        number(row.rating), row.games, number(row.mean_score),
+        ...(byPoints ? [number(row.points), row.irregular] : []), number(row.rating), row.games, number(row.mean_score),
         `${row.wins}-${row.draws}-${row.losses}`, row.faults]), "standings"));
     if (data.games) plot.src = `${apiPath(name)}/plot.png?v=${encodeURIComponent(data.version)}`;
     const cross = await api(`${apiPath(name)}/cross`);
