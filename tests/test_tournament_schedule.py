@@ -46,11 +46,62 @@ def test_a_pairing_with_seats_swapped_plays_the_same_seeds_and_its_games_differ(
     assert len({g.key("t") for g in games}) == 6
 
 
-def test_maps_are_cycled_over_a_pairings_games() -> None:
-    games = round_robin(
-        Plan(seed=1, seats=2, games_per_pair=5, maps=("m1", "m2")), entrants("a", "b")
-    )
+def test_a_pairings_games_alternate_maps_and_its_seatings_share_them() -> None:
+    plan = Plan(seed=1, seats=2, games_per_pair=5, maps=("m1", "m2"))
+    games = next_round("round-robin", plan, entrants("a", "b"), [], [])
     assert [g.map for g in games if g.seats == ("a", "b")] == ["m1", "m2", "m1", "m2", "m1"]
+    assert [g.map for g in games if g.seats == ("b", "a")] == ["m1", "m2", "m1", "m2", "m1"]
+
+
+def test_one_game_per_pairing_still_plays_every_map() -> None:
+    """The issue's case: two maps, one game per pairing; each map once per bot (4 bots: each
+    bot plays 3 pairings, so 2 and 1)."""
+    plan = Plan(seed=1, seats=2, games_per_pair=1, maps=("m1", "m2"))
+    games = next_round("round-robin", plan, entrants("a", "b", "c", "d"), [], [])
+    assert Counter(g.map for g in games) == {"m1": 6, "m2": 6}
+    for bot in "abcd":
+        assert sorted(Counter(g.map for g in games if bot in g.seats).values()) == [2, 4]
+
+
+def test_swiss_rounds_spread_maps_over_rounds() -> None:
+    plan = Plan(seed=1, seats=2, games_per_pair=1, maps=("m1", "m2"), rounds=4)
+    field = entrants("a", "b", "c", "d")
+    scheduled: list[PlannedGame] = []
+    for _ in range(4):
+        scheduled += next_round("swiss", plan, field, scheduled, [])
+    assert Counter(g.map for g in scheduled) == {"m1": 4, "m2": 4}
+    for bot in "abcd":  # four rounds: every bot on both maps (the pairings allow no better)
+        assert sorted(Counter(g.map for g in scheduled if bot in g.seats).values()) in (
+            [2, 2],
+            [1, 3],
+        )
+
+
+@given(
+    st.integers(min_value=2, max_value=8),
+    st.integers(min_value=2, max_value=4),
+    st.integers(min_value=1, max_value=3),
+    st.integers(min_value=1, max_value=5),
+)
+def test_maps_are_played_equally_often_overall_and_nearly_so_by_every_bot(
+    bots: int, seats: int, per: int, maps: int
+) -> None:
+    seats = min(seats, bots)
+    plan = Plan(seed=3, seats=seats, games_per_pair=per, maps=tuple(f"m{i}" for i in range(maps)))
+    labels = [f"b{i}" for i in range(bots)]
+    games = next_round("round-robin", plan, entrants(*labels), [], [])
+
+    def spread(counts: Counter) -> int:
+        return max(counts[m] for m in plan.maps) - min(counts[m] for m in plan.maps)
+
+    # a set of games (a group and an index) is played in every seating, on one map
+    assert spread(Counter(g.map for g in games)) <= seats
+    for bot in labels:
+        assert spread(Counter(g.map for g in games if bot in g.seats)) <= 2 * seats
+        for seat in range(seats):  # each bot meets every map in every seat alike
+            assert Counter(g.map for g in games if g.seats[seat] == bot) == Counter(
+                g.map for g in games if g.seats[0] == bot
+            )
 
 
 @given(

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from botarena.tournament.records import GameRecord
 
@@ -80,15 +81,89 @@ def _games_for(
     round_: int = 1,
     first_index: int = 0,
 ) -> list[PlannedGame]:
-    """N games per seating, seeded by the group of bots and the index, maps cycled."""
+    """N games per seating, seeded by the group of bots and the index (maps: `spread_maps`)."""
     games = []
     for seats in seatings:
         for index in range(first_index, first_index + plan.games_per_pair):
-            map_ = plan.maps[index % len(plan.maps)] if plan.maps else None
             games.append(
-                PlannedGame(seats, index, game_seed(plan.seed, group, index), map_, round_)
+                PlannedGame(seats, index, game_seed(plan.seed, group, index), None, round_)
             )
     return games
+
+
+def spread_maps(
+    plan: Plan, games: Sequence[PlannedGame], scheduled: Sequence[PlannedGame]
+) -> list[PlannedGame]:
+    """`games` with their maps, spread over games rather than pairings (#22). A set of games
+    (a group of bots and an index, in every seating) shares one map, as it shares its seed,
+    so each bot meets that map in every seat. Sets are handed out index by index, each to a
+    map played least overall (so maps are played equally often, within one set), among those
+    to the one its bots have played least; then, for schedules of a few hundred sets, swaps
+    of two sets' maps that even out every bot's counts. Counts start from `scheduled`."""
+    if not plan.maps:
+        return list(games)
+    played = dict.fromkeys((tuple(sorted(g.seats)), g.index, g.round, g.map) for g in scheduled)
+    overall: Counter[str] = Counter(map_ for *_, map_ in played if map_)
+    by_bot: Counter[tuple[str, str]] = Counter(
+        (bot, map_) for group, _, _, map_ in played if map_ for bot in group
+    )
+    units = sorted(dict.fromkeys((tuple(sorted(g.seats)), g.index) for g in games), key=_index)
+    order = {name: position for position, name in enumerate(plan.maps)}
+    chosen: dict[tuple[tuple[str, ...], int], str] = {}
+    for group, index in units:
+        least = min(overall[m] for m in plan.maps)
+        chosen[group, index] = min(
+            (m for m in plan.maps if overall[m] == least),
+            key=lambda m: (sum(by_bot[bot, m] for bot in group), order[m]),
+        )
+        overall[chosen[group, index]] += 1
+        by_bot.update((bot, chosen[group, index]) for bot in group)
+    if len(units) <= SWAP_LIMIT:
+        _even_out(units, chosen, by_bot)
+    return [replace(g, map=chosen[tuple(sorted(g.seats)), g.index]) for g in games]
+
+
+SWAP_LIMIT = 300
+"""Sets of games up to which `spread_maps` looks for swaps (quadratic in the sets)."""
+
+
+def _index(unit: tuple[tuple[str, ...], int]) -> int:
+    return unit[1]
+
+
+def _even_out(
+    units: list[tuple[tuple[str, ...], int]],
+    chosen: dict[tuple[tuple[str, ...], int], str],
+    by_bot: Counter[tuple[str, str]],
+) -> None:
+    """Swap the maps of two sets while that lowers the sum of squares of every bot's count
+    per map (overall counts do not change): a few passes, first improvement taken."""
+
+    def change(u: tuple[tuple[str, ...], int], v: tuple[tuple[str, ...], int]) -> int:
+        a, b = chosen[u], chosen[v]
+        moves: Counter[tuple[str, str]] = Counter()
+        for bot in u[0]:
+            moves[bot, a] -= 1
+            moves[bot, b] += 1
+        for bot in v[0]:
+            moves[bot, b] -= 1
+            moves[bot, a] += 1
+        return sum((by_bot[key] + d) ** 2 - by_bot[key] ** 2 for key, d in moves.items() if d)
+
+    for _ in range(3):
+        improved = False
+        for i, u in enumerate(units):
+            for v in units[i + 1 :]:
+                if chosen[u] != chosen[v] and change(u, v) < 0:
+                    a, b = chosen[u], chosen[v]
+                    by_bot.subtract((bot, a) for bot in u[0])
+                    by_bot.update((bot, b) for bot in u[0])
+                    by_bot.subtract((bot, b) for bot in v[0])
+                    by_bot.update((bot, a) for bot in v[0])
+                    chosen[u], chosen[v] = b, a
+                    improved = True
+        if not improved:
+            return
 
 
 def round_robin(plan: Plan, entrants: Sequence[Entrant], round_: int = 1) -> list[PlannedGame]:
@@ -172,6 +247,16 @@ def next_round(
 ) -> list[PlannedGame]:
     """The games to add now (none: the schedule is complete). Called when every scheduled
     game is finished, and after a bot is added or updated."""
+    return spread_maps(plan, _next_games(kind, plan, entrants, scheduled, finished), scheduled)
+
+
+def _next_games(
+    kind: str,
+    plan: Plan,
+    entrants: Sequence[Entrant],
+    scheduled: Sequence[PlannedGame],
+    finished: Sequence[GameRecord],
+) -> list[PlannedGame]:
     if kind == "swiss":
         round_ = max((g.round for g in scheduled), default=0) + 1
         if round_ > plan.rounds:
