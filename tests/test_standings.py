@@ -373,12 +373,27 @@ def test_cross_table_counts_from_the_row_bots_side() -> None:
     cells = cross_table(
         "amazes", [*AMAZES, game("n", ("a", "b", "c"), (1, 2, 3), (3, 2, 1))], ["a", "b", "c"]
     )
-    assert cells["a"]["b"] == (1, 0, 1, 30.0)  # g1 won 30-10, g2 lost 0-25
-    assert cells["b"]["a"] == (1, 0, 1, 35.0)
-    assert cells["a"]["c"] == (0, 1, 0, 20.0)
-    assert cells["c"]["b"] == (0, 0, 1, 0.0)
-    assert cells["b"]["c"] == (1, 0, 0, 15.0)
+    # g1 won 30-10, g2 lost 0-25; in the 3-player game n, c placed 1st (3), b 2nd (2), a 3rd (1)
+    assert cells["a"]["b"] == (1, 0, 2, 31.0)
+    assert cells["b"]["a"] == (2, 0, 1, 37.0)
+    assert cells["a"]["c"] == (0, 1, 1, 21.0)
+    assert cells["c"]["a"] == (1, 1, 0, 23.0)
+    assert cells["c"]["b"] == (1, 0, 1, 3.0)
+    assert cells["b"]["c"] == (1, 0, 1, 17.0)
     assert "a" not in cells["a"]
+
+
+def test_cross_table_of_four_player_games_compares_places_pair_by_pair() -> None:
+    falldown = [
+        game("f1", ("a", "b", "c", "d"), (40, 30, 30, 10), (1, 2, 2, 4)),
+        game("f2", ("b", "c", "d", "a"), (50, 20, 10, 0), (1, 2, 3, 4)),
+    ]
+    cells = cross_table("falldown", falldown, ["a", "b", "c", "d"])
+    assert cells["a"]["b"] == (1, 0, 1, 40.0)
+    assert cells["b"]["c"] == (1, 1, 0, 80.0)
+    assert cells["c"]["b"] == (0, 1, 1, 50.0)
+    assert cells["d"]["a"] == (1, 0, 1, 20.0)
+    assert all(len(cells[bot]) == 3 for bot in "abcd")
 
 
 def test_plot_history_writes_a_png(tmp_path: Path) -> None:
@@ -405,9 +420,10 @@ def test_ranking_does_not_import_matplotlib_or_openskill() -> None:
 def test_cross_table_leaves_out_what_standings_leave_out() -> None:
     cells = cross_table("labyrinth", LABYRINTH, ["A2", "A3", "M2", "M3"])
     # g4 (A2's strike) and every game of M3 (three strikes) are gone; g10 remains.
-    assert cells["A2"]["M2"] == (0, 0, 0, 0.0)
-    assert cells["A3"]["M3"] == (0, 0, 0, 0.0)
-    assert cells["A3"]["M2"] == (0, 1, 0, 1000.0)
+    assert "M2" not in cells["A2"] and "M3" not in cells["A3"]  # met only in thrown-out games
+    assert cells["A3"]["M2"] == (0, 1, 0, 1000.0)  # roles never compete: a draw, and the score
+    assert cells["M2"]["A3"] == (0, 1, 0, 1000.0)
+    assert "A3" not in cells["A2"]  # two adventurers never meet
 
 
 def test_scripted_labyrinth_games_strike_and_disqualify() -> None:

@@ -921,7 +921,8 @@ def cross_table(
     name: Annotated[str, typer.Argument(help="the tournament")],
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Bot x bot, from the row bot's side: points and wins-draws-losses (2-player games)."""
+    """Bot x bot, from the row bot's side: its points and wins-draws-losses by place against
+    the column bot, over every game they met in (any number of seats, roles too)."""
     from rich.table import Table
 
     from botarena.tournament import ranking

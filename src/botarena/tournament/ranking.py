@@ -283,19 +283,22 @@ def cross_table(
     game: str, records: Sequence[GameRecord], bots: Sequence[str]
 ) -> dict[str, dict[str, tuple[int, int, int, float]]]:
     """Row bot -> column bot -> (wins, draws, losses, points) from the row bot's side, over
-    the 2-player games standings count (strike games and disqualified bots' games are left
-    out, as in `counted_games`); no cell for a bot against itself."""
-    cells = {row: {col: [0, 0, 0, 0.0] for col in bots if col != row} for row in bots}
+    the games standings count (strike games and disqualified bots' games are left out, as in
+    `counted_games`). A game of any number of seats counts once for every pair of its bots:
+    a win when the row bot placed above the column bot, a draw on the same place, and the row
+    bot's score as its points (in a role game, where roles never compete, every meeting is a
+    draw and the points tell). Only pairs that met have a cell."""
+    wanted = set(bots)
+    cells: dict[str, dict[str, list[float]]] = {row: {} for row in bots}
     for record in counted_games(game, records):
-        if record.seats != 2:
-            continue
-        for seat in (0, 1):
-            row, col = record.bots[seat], record.bots[1 - seat]
-            if row not in cells or col not in cells[row]:
-                continue
-            cell = cells[row][col]
-            cell[("win", "draw", "loss").index(outcome(record, seat))] += 1
-            cell[3] += record.scores[seat]
+        for seat, row in enumerate(record.bots):
+            for other, col in enumerate(record.bots):
+                if other == seat or row == col or row not in wanted or col not in wanted:
+                    continue
+                cell = cells[row].setdefault(col, [0, 0, 0, 0.0])
+                mine, theirs = record.ranks[seat], record.ranks[other]
+                cell[0 if mine < theirs else 1 if mine == theirs else 2] += 1
+                cell[3] += record.scores[seat]
     return {
         row: {col: (int(c[0]), int(c[1]), int(c[2]), float(c[3])) for col, c in line.items()}
         for row, line in cells.items()
