@@ -393,6 +393,23 @@ def protections() -> list[Protection]:
     return [Protection(name, on, how) for name, on, how in table]
 
 
+def confinement_missing() -> list[str]:
+    """What this machine lacks for the sandbox to confine strangers' code (bubblewrap, and
+    the memory and pids cgroups), each with its reason; empty when nothing is missing. A
+    tournament or contest site refuses uploaded bots without them unless told otherwise."""
+    missing = []
+    bwrap, why = bubblewrap()
+    if bwrap is None:
+        missing.append(f"bubblewrap ({why})")
+    groups = cgroups.available()
+    missing += [
+        f"the {name} cgroup ({groups[name].reason})"
+        for name in ("memory", "pids")
+        if groups[name].path is None
+    ]
+    return missing
+
+
 _warned = False
 
 

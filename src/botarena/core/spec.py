@@ -15,6 +15,14 @@ class BotSpecError(ValueError):
     """A bot spec that names nothing runnable; the message quotes the spec."""
 
 
+def runs_a_program(spec: str) -> bool:
+    """Whether a spec string runs code of its own (a command, a post, any plug-in kind), as
+    opposed to one of botarena's built-in bots, which play in the jury's process."""
+    name, _, rest = spec.partition("=")
+    target = rest.strip() if rest and name.isidentifier() else spec.strip()
+    return not target.startswith("builtin:")
+
+
 def make_player(game: Game, spec: Any) -> Player:
     """The player a spec (or a bot object) names; raises BotSpecError for a bad spec."""
     if not isinstance(spec, str):

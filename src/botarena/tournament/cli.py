@@ -270,9 +270,18 @@ def run(
         float | None,
         typer.Option("--for", help="ladder: stop claiming games after this many seconds"),
     ] = None,
+    no_sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--no-sandbox",
+            help="run process bots unconfined (trusted bots only; needed where bubblewrap"
+            " or the memory/pids cgroups are missing)",
+        ),
+    ] = False,
 ) -> None:
     """Play what is left, with a progress bar; resumes by itself after any interruption.
-    A ladder plays until stopped (Ctrl-C, SIGTERM), --games N more games, or --for S."""
+    A ladder plays until stopped (Ctrl-C, SIGTERM), --games N more games, or --for S.
+    Process bots play in the sandbox; where it cannot confine them, run refuses them."""
     from concurrent.futures.process import BrokenProcessPool
 
     from botarena.tournament.runner import Executor, LocalExecutor
@@ -285,6 +294,8 @@ def run(
         fail("--games and --for must be positive")
     with open_store(db) as store:
         tournament = _tournament(store, name)
+        if not no_sandbox:
+            refuse_unconfined([bot.spec for bot in store.bots(tournament)], "tournament run")
         if tournament.schedule == "ladder" or games is not None or seconds is not None:
             if tournament.schedule != "ladder":
                 fail(
@@ -300,7 +311,7 @@ def run(
                 fail(
                     f"ladder {name} has {len(store.bots(tournament))} active bot(s): add-bot first"
                 )
-            _work(store, db, [name], workers, games, seconds)
+            _work(store, db, [name], workers, games, seconds, sandbox=not no_sandbox)
             return
         executor: Executor
         if dask is not None:
@@ -314,7 +325,7 @@ def run(
             specs = [bot.spec for bot in store.bots(tournament)]
             executor = LocalExecutor.for_tournament(tournament, specs, workers)
         try:
-            played = play_with_progress(store, tournament, executor)
+            played = play_with_progress(store, tournament, executor, sandbox=not no_sandbox)
         except KeyboardInterrupt:
             print(
                 f"interrupted: run `botarena tournament run {name}` again to go on", file=sys.stderr
@@ -343,7 +354,28 @@ def run(
         raise typer.Exit(1)
 
 
-def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> int:
+def refuse_unconfined(specs: list[str], command: str) -> None:
+    """Stop (one line, exit 2) when bots run programs of their own and the sandbox cannot
+    confine them here: a tournament runs uploaded code."""
+    from botarena.core.sandbox import confinement_missing
+    from botarena.core.spec import runs_a_program
+
+    programs = [spec for spec in specs if runs_a_program(spec)]
+    if not programs:
+        return
+    missing = confinement_missing()
+    if missing:
+        fail(
+            f"{command}: the sandbox cannot confine process bots here (missing: "
+            + "; ".join(missing)
+            + "); see `botarena doctor`, or give --no-sandbox to run them unconfined"
+            " (trusted bots only)"
+        )
+
+
+def play_with_progress(
+    store: Store, tournament: Tournament, executor: Any, sandbox: bool = True
+) -> int:
     """The runner under a rich progress bar: done/total, games/s, ETA, the last result; when
     the output is not a terminal, the same as a plain line every few seconds."""
     from rich.progress import (
@@ -366,6 +398,7 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
                 tournament,
                 executor,
                 lambda progress: lines.update(progress.done, progress.total, progress.last[:60]),
+                sandbox=sandbox,
             )
     columns = (
         TextColumn("{task.description}"),
@@ -393,7 +426,7 @@ def play_with_progress(store: Store, tournament: Tournament, executor: Any) -> i
                 last=progress.last[:60],
             )
 
-        return runner.run(store, tournament, executor, report)
+        return runner.run(store, tournament, executor, report, sandbox=sandbox)
 
 
 def _work(
@@ -404,6 +437,7 @@ def _work(
     games: int | None,
     seconds: float | None,
     idle_exit: bool = True,
+    sandbox: bool = True,
 ) -> None:
     """The living loop of `run` (a ladder) and `work`: progress lines, clean stops."""
     import signal
@@ -463,6 +497,7 @@ def _work(
             stop=stop,
             report=report,
             idle_exit=idle_exit,
+            sandbox=sandbox,
         )
     except KeyboardInterrupt:
         played = -1
@@ -497,14 +532,29 @@ def work(
     ] = None,
     games: Annotated[int | None, typer.Option("--games", help="stop after N games")] = None,
     seconds: Annotated[float | None, typer.Option("--for", help="stop after S seconds")] = None,
+    no_sandbox: Annotated[
+        bool,
+        typer.Option("--no-sandbox", help="run process bots unconfined (trusted bots only)"),
+    ] = False,
 ) -> None:
     """A worker on any machine that reaches the store: claims and plays the games of the
     running tournaments (ladders, their test competitions and finals, finite ones), and
     waits for more when there is none, until stopped (Ctrl-C, SIGTERM), --games or --for."""
     with open_store(db) as store:
-        for name in tournament or []:
-            _tournament(store, name)
-        _work(store, db, tournament or None, workers, games, seconds, idle_exit=False)
+        chosen = [_tournament(store, name) for name in tournament or []]
+        if not no_sandbox:
+            specs = [b.spec for t in chosen or store.tournaments() for b in store.bots(t)]
+            refuse_unconfined(specs, "tournament work")
+        _work(
+            store,
+            db,
+            tournament or None,
+            workers,
+            games,
+            seconds,
+            idle_exit=False,
+            sandbox=not no_sandbox,
+        )
 
 
 @app.command("retire-bot")

@@ -200,9 +200,12 @@ def replay_path(tournament: Tournament, game: GameRow) -> str:
 
 
 def job_for(
-    tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
+    tournament: Tournament,
+    game: GameRow,
+    specs: dict[str, tuple[str, str | None]],
+    sandbox: bool = True,
 ) -> dict[str, Any]:
-    return {
+    job = {
         "game": tournament.game,
         "seed": game.seed,
         "map": game.map,
@@ -210,6 +213,9 @@ def job_for(
         "replay": replay_path(tournament, game),
         "seats": [[label, *specs[label]] for label in game.seats],
     }
+    if not sandbox:  # the organiser's --no-sandbox: trusted bots, run unconfined
+        job["sandbox"] = False
+    return job
 
 
 def describe(game: GameRow, result: dict[str, Any]) -> str:
@@ -290,8 +296,10 @@ def run(
     tournament: Tournament,
     executor: Executor,
     report: Callable[[Progress], None] = lambda progress: None,
+    sandbox: bool = True,
 ) -> int:
-    """Play everything left; returns the number of games this runner finished."""
+    """Play everything left (process bots in the sandbox unless `sandbox` is False); returns
+    the number of games this runner finished."""
     store.release_stale()
     store.retry_errors(tournament)
     runner = store.register_runner()
@@ -312,7 +320,7 @@ def run(
                 if any(label not in specs for label in game.seats):  # added while we play
                     bots = store.bots(tournament, active_only=False)
                     specs = {bot.label: (bot.spec, bot.workdir) for bot in bots}
-                inflight[executor.submit(job_for(tournament, game, specs))] = game
+                inflight[executor.submit(job_for(tournament, game, specs, sandbox))] = game
             if not inflight:
                 if extend(store, tournament):
                     total = expected_total(store, tournament)
@@ -362,11 +370,14 @@ class Stop:
 
 
 def _ladder_job(
-    tournament: Tournament, game: GameRow, specs: dict[str, tuple[str, str | None]]
+    tournament: Tournament,
+    game: GameRow,
+    specs: dict[str, tuple[str, str | None]],
+    sandbox: bool = True,
 ) -> dict[str, Any]:
     from botarena.tournament.ladder import map_turns
 
-    job = job_for(tournament, game, specs)
+    job = job_for(tournament, game, specs, sandbox)
     turns = map_turns(game.map) if game.map else None
     if turns is not None:  # the map's own length beats the tournament option
         job["options"] = {**job["options"], "turns": str(turns)}
@@ -399,6 +410,7 @@ def work(
     stop: Callable[[], bool] = lambda: False,
     report: Callable[[WorkProgress], None] = lambda progress: None,
     idle_exit: bool = True,
+    sandbox: bool = True,
 ) -> int:
     """Claim and play games of running tournaments (`names`, default all): pending games
     first (test competitions, finals, finite tournaments), then ladder games chosen on the
@@ -456,7 +468,10 @@ def work(
                 if not set(game.seats) <= set(table):
                     specs.clear()
                     table = spec_map(tournament)
-                inflight[executor.submit(_ladder_job(tournament, game, table))] = (tournament, game)
+                inflight[executor.submit(_ladder_job(tournament, game, table, sandbox))] = (
+                    tournament,
+                    game,
+                )
             if not inflight:
                 if not wanted() or (idle_exit and not ladders):
                     break

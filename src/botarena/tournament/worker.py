@@ -21,7 +21,8 @@ def _map(game: str, path: str) -> Any:
 
 
 def play_game(job: dict[str, Any]) -> dict[str, Any]:
-    """Play `job` = {game, seats: [[label, spec, workdir]], seed, map, options, replay};
+    """Play `job` = {game, seats: [[label, spec, workdir]], seed, map, options, replay,
+    and sandbox: false for a run told --no-sandbox};
     return {scores, ranks, statuses, faults, turns, end_reason, replay} or {error}."""
     from botarena.core.match import run_match
     from botarena.core.replay import save
@@ -39,6 +40,7 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
             names=[label for label, _, _ in job["seats"]],
             workdirs=[workdir for _, _, workdir in job["seats"]],
             read_map=functools.partial(_map, job["game"]),
+            sandbox=job.get("sandbox", True),
         )
         result = run_match(
             setup.game,
