@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from botarena.core import cgroups, cgroups2, sandbox
+from botarena.core import cgroups, sandbox
+from botarena.core.cgroups import v2 as cgroups2
 from conftest import debian_program, leftovers
 
 V2 = Path("/sys/fs/cgroup/unified")

@@ -154,3 +154,27 @@ def test_the_viewer_uses_its_own_renderer(tmp_path: Path) -> None:
     run = botarena("view", str(replay), "--html", str(html), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert html.stat().st_size > 1000
+
+
+def test_a_ladder_of_process_bots(tmp_path: Path) -> None:
+    """A ladder knows nothing of the game: the plug-in's bots are matched, seated and rated
+    like any other's."""
+    db = f"sqlite:///{tmp_path / 'l.db'}"
+    made = botarena(
+        "tournament", "new", "c4", "--game", "connect4", "--schedule", "ladder",
+        "--bot", f"first={sys.executable} -m botarena_connect4.bots.first",
+        "--bot", "builtin:connect4/random", "--bot", "again=builtin:connect4/random",
+        "--db", db, cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    run = botarena("tournament", "run", "c4", "--games", "6", "--workers", "1", "--db", db,
+                   cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    standings = json.loads(
+        botarena("tournament", "standings", "c4", "--json", "--db", db, cwd=tmp_path).stdout
+    )
+    assert sorted(row["bot"] for row in standings) == ["again", "first", "random"]
+    assert sum(row["games"] for row in standings) == 12  # 6 games of 2 seats
+    games = json.loads(botarena("tournament", "games", "c4", "--json", "--db", db,
+                                cwd=tmp_path).stdout)  # fmt: skip
+    assert len(games) == 6 and {g["status"] for g in games} == {"done"}

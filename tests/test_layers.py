@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "botarena"
-LAYERS = ("core", "tournament", "web", "stats", "compare.py", "cli.py")
+LAYERS = ("core", "tournament", "web", "stats", "compare.py", "cli.py", "cliparts.py")
 GAME_WORDS = re.compile(
-    r"amazes|falldown|labyrinth|\bants?\b|maze|adventurer|bookmaker"
+    r"amazes|falldown|labyrinth|\bants?\b|maze|adventurer|bookmaker|eliminat|\bhills?\b"
     r"|botarena\.games\.[\w{]",
     re.IGNORECASE,
 )
@@ -53,3 +53,22 @@ def test_the_pattern_finds_what_it_must() -> None:
         assert GAME_WORDS.search(line), line
     for line in ("wants a low score", "the game's status words", "giants"):
         assert not GAME_WORDS.search(line), line
+
+
+def test_no_import_circles() -> None:
+    """Each shared thing has one home (#24): no module imports, even lazily, one that imports
+    it back, but for a game package and its own modules (the package builds `GAME` lazily
+    from them, and they ask it for `INFO`, as a plug-in's module does)."""
+    grimp = pytest.importorskip("grimp")  # import-linter's graph, in the test extras
+    graph = grimp.build_graph("botarena")
+    circles = set()
+    for importer in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(importer):
+            if graph.find_shortest_chain(importer=imported, imported=importer):
+                circles.add(tuple(sorted((importer, imported))))
+
+    def one_game(pair: tuple[str, str]) -> bool:
+        games = {".".join(name.split(".")[:3]) for name in pair}
+        return len(games) == 1 and next(iter(games)).startswith("botarena.games.")
+
+    assert sorted(pair for pair in circles if not one_game(pair)) == []

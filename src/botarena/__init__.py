@@ -19,9 +19,9 @@ def __getattr__(name: str) -> Any:
     the version: pyproject.toml)."""
     if name != "__version__":
         raise AttributeError(f"module 'botarena' has no attribute {name!r}")
-    from botarena.core.registry import version
+    from botarena.core.registry import own_version
 
-    found = version("botarena") or "0+unknown"  # a source tree that is not installed
+    found = own_version()
     globals()["__version__"] = found
     return found
 

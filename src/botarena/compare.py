@@ -149,7 +149,7 @@ def compare(
         return _consume(tally, (play_block(*arguments(index)) for index in range(blocks)), on_block)
     from botarena.core import cgroups
 
-    cgroups.available()  # while the jury is alone: see cgroups2.JURY_LEAF
+    cgroups.available()  # while the jury is alone: see cgroups.v2.JURY_LEAF
     from botarena.core.sandbox import die_with_parent
 
     with concurrent.futures.ProcessPoolExecutor(

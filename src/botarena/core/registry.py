@@ -80,6 +80,11 @@ def version(package: str) -> str | None:
     return found[2] if found else None
 
 
+def own_version() -> str:
+    """botarena's own version (pyproject.toml, through the installed metadata)."""
+    return version("botarena") or "0+unknown"  # a source tree that is not installed
+
+
 def _declared(metadata: str) -> list[tuple[str, str]]:
     """The `NAME = module` lines of the `botarena.games` section of a package's
     entry_points.txt (an INI file), in file order."""

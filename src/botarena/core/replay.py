@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import botarena
+from botarena.core.registry import own_version
 from botarena.core.rules import GameError, ProtocolError, State, Status
 from botarena.core.rules import ReplayError as ReplayError  # where readers of replays find it
 
@@ -38,7 +38,7 @@ class ReplayRecorder:
         self.game = game
         self.document: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
-            "botarena_version": botarena.__version__,
+            "botarena_version": own_version(),
             "game": game.name,
             "rules_version": game.info.rules_version,
             "seed": seed,

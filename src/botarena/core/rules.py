@@ -18,15 +18,14 @@ from typing import Any
 class Status(enum.StrEnum):
     """What happened to a seat, as the result and `--json` report it.
 
-    The match sets the transport faults (`crashed`, `timeout`, `invalid`); games may add
-    their own words through `Outcome.statuses` (e.g. `eliminated`).
+    The match sets the transport faults (`crashed`, `timeout`, `invalid`); games add their
+    own words through `Outcome.statuses` and declare them in `GameInfo.statuses`.
     """
 
     OK = "ok"
     CRASHED = "crashed"
     TIMEOUT = "timeout"
     INVALID = "invalid"
-    ELIMINATED = "eliminated"
 
 
 def seat_seed(seed: int | str, seat: int) -> str:

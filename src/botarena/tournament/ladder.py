@@ -490,7 +490,6 @@ def spawn(
     under their bare names, with its games pending for any worker; in `conn`'s
     transaction."""
     from botarena.tournament import schedule
-    from botarena.tournament.runner import plan_of
     from botarena.tournament.store import bots
 
     rows = {
@@ -522,7 +521,9 @@ def spawn(
         row = rows[label]
         store.add_bot(conn, child, row.name, row.spec, row.role, row.workdir, row.source)
     entrants = [schedule.Entrant(row.name) for row in rows.values()]
-    added = schedule.next_round(schedule_kind, plan_of(child), entrants, [], [])
+    added = schedule.next_round(
+        schedule_kind, schedule.plan_from(child.plan, child.game), entrants, [], []
+    )
     return child, store.add_games(conn, child, added)
 
 

@@ -64,7 +64,7 @@ class LocalExecutor:
 
             from botarena.core import cgroups
 
-            cgroups.available()  # while the jury is alone: see cgroups2.JURY_LEAF
+            cgroups.available()  # while the jury is alone: see cgroups.v2.JURY_LEAF
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["botarena.tournament.worker"])
             shares = core_shares(workers) if pin else []
@@ -260,19 +260,7 @@ def _record(row: GameRow) -> Any:
 
 
 def plan_of(tournament: Tournament) -> schedule.Plan:
-    plan = tournament.plan
-    return schedule.Plan(
-        seed=plan["seed"],
-        seats=plan["seats"],
-        games_per_pair=plan["games_per_pair"],
-        maps=tuple(plan["maps"]),
-        rounds=plan["rounds"],
-        role_names=tuple(plan["role_names"]),
-        game=tournament.game,
-        top=plan.get("top", 5),
-        confidence=plan.get("confidence", 0.95),
-        max_rounds=plan.get("max_rounds", 100),
-    )
+    return schedule.plan_from(tournament.plan, tournament.game)
 
 
 def expected_total(store: Store, tournament: Tournament) -> int:

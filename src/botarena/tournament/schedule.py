@@ -14,6 +14,7 @@ import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from botarena.tournament.records import GameRecord
 
@@ -64,6 +65,22 @@ class Plan:
     confidence: float = 0.95
     max_rounds: int = 100
     """The adaptive schedule's: settle the top `top` with `confidence`, within `max_rounds`."""
+
+
+def plan_from(plan: dict[str, Any], game: str) -> Plan:
+    """The `Plan` a tournament was created with, from its stored form."""
+    return Plan(
+        seed=plan["seed"],
+        seats=plan["seats"],
+        games_per_pair=plan["games_per_pair"],
+        maps=tuple(plan["maps"]),
+        rounds=plan["rounds"],
+        role_names=tuple(plan["role_names"]),
+        game=game,
+        top=plan.get("top", 5),
+        confidence=plan.get("confidence", 0.95),
+        max_rounds=plan.get("max_rounds", 100),
+    )
 
 
 def game_seed(tournament_seed: int, bots: Sequence[str], index: int) -> int:

@@ -188,7 +188,7 @@ class GameRow:
     replay: str | None
     error: str | None
     end_reason: str | None = None
-    """Why a played game ended, in the rules' words (turn limit, last hill, ...)."""
+    """Why a played game ended, in the game's own words (its `Outcome.end_reason`)."""
 
     def result(
         self,

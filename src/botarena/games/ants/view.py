@@ -3,17 +3,50 @@ content of the 2011 `render_changes` text (new water, hills, ants, food, dead an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
 from botarena.games.ants.observation import Observation, Params
 from botarena.games.ants.vision import Vision
 
-if TYPE_CHECKING:
-    from botarena.games.ants.rules import Ant, AntsState
-
 __all__ = ["Observation", "Params", "PlayerViews"]
+
+
+class Piece(Protocol):
+    """An ant or a hill as the view reads it (rules.Ant, rules.Hill)."""
+
+    @property
+    def loc(self) -> tuple[int, int]: ...
+
+    @property
+    def owner(self) -> int: ...
+
+
+class HillPiece(Piece, Protocol):
+    @property
+    def killed_by(self) -> int | None: ...
+
+
+class Board(Protocol):
+    """What the view reads of the game's state (rules.AntsState), so that the view needs
+    nothing of the rules and the rules import the view alone."""
+
+    @property
+    def params(self) -> Params: ...
+
+    @property
+    def hills(self) -> Mapping[tuple[int, int], HillPiece]: ...
+
+    @property
+    def current_ants(self) -> Mapping[tuple[int, int], Piece]: ...
+
+    @property
+    def current_food(self) -> Mapping[tuple[int, int], Any]: ...
+
+    @property
+    def killed_ants(self) -> Sequence[Piece]: ...
 
 
 class PlayerViews:
@@ -36,7 +69,7 @@ class PlayerViews:
         self.revealed_water: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         self._picture: dict[str, list] | None = None
 
-    def update(self, current_ants: dict[tuple[int, int], Ant]) -> None:
+    def update(self, current_ants: Mapping[tuple[int, int], Piece]) -> None:
         """After a turn: who sees what, water seen for the first time, enemies newly met
         (numbered in row-major order of the squares where they are seen)."""
         ants = [(loc[0], loc[1], ant.owner) for loc, ant in current_ants.items()]
@@ -71,7 +104,7 @@ class PlayerViews:
             switch[owner] = self.players - switch.count(None)
         return switch[owner]  # type: ignore[return-value]
 
-    def _sorted_picture(self, state: AntsState) -> dict[str, list]:
+    def _sorted_picture(self, state: Board) -> dict[str, list]:
         """Everything a viewer may be shown this turn, sorted once, with who sees each (what
         nobody sees is left out, but for dead ants: their owner is told of them anyway)."""
         if self._picture is None:
@@ -95,7 +128,7 @@ class PlayerViews:
             }
         return self._picture
 
-    def render(self, state: AntsState, player: int, turn: int) -> Observation:
+    def render(self, state: Board, player: int, turn: int) -> Observation:
         """The 2011 `render_changes`: new water, then visible hills, ants, food, dead ants
         (its own dead ants even out of sight)."""
         mask = 1 << player

@@ -1,4 +1,4 @@
-"""Control groups for one bot (cgroup v1 here, v2 in `cgroups2`): memory and process caps,
+"""cgroup v1 for one bot (`BotGroup`), and what v1 and v2 share: memory and process caps,
 CPU accounting, a freezer, a kill.
 
 A `BotGroup` is a set of sibling cgroups (v1: one per controller hierarchy, each under the
@@ -6,8 +6,8 @@ jury's own group; v2: one group) that every process of one bot lives in from bef
 instruction (`enter()` runs in the child between fork and exec). The cgroup v1 hierarchies of
 the `memory`, `pids`, `cpuacct` and `freezer` controllers are used where this process may
 create groups in them (root on a server), else cgroup v2 where it may (a delegated systemd
-scope); BOTARENA_CGROUPS=v1|v2|off forces a choice. `available()` says what is usable and why
-not; `new_group()` makes a bot's group.
+scope); BOTARENA_CGROUPS=v1|v2|off forces a choice. The package's `available()` says what
+is usable and why not; its `new_group()` makes a bot's group.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import signal
 import time
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
@@ -64,44 +63,6 @@ def v1_mounts() -> dict[str, str]:
                 for option in fields[3].split(","):
                     mounts.setdefault(option, fields[1])
     return mounts
-
-
-@cache
-def available() -> dict[str, Controller]:
-    """Each of CONTROLLERS: where bots' groups go, or the reason it is off. cgroup v1 when
-    any of its controllers is usable (or BOTARENA_CGROUPS=v1), else cgroup v2 when mounted
-    (or BOTARENA_CGROUPS=v2); BOTARENA_CGROUPS=off: none (rlimits only)."""
-    from botarena.core import cgroups2
-
-    choice = os.environ.get(CHOICE, "")
-    if choice not in ("", "v1", "v2", "off"):
-        return _none(f"{CHOICE}={choice!r} is none of v1, v2, off")
-    if choice == "off":
-        return _none(f"cgroups off: {CHOICE}=off")
-    if choice == "v2":
-        return cgroups2.available()
-    found = available_v1()
-    if choice == "v1" or any(c.path for c in found.values()) or v2_mount() is None:
-        return found
-    return cgroups2.available()
-
-
-def _none(reason: str) -> dict[str, Controller]:
-    return {name: Controller(name, None, reason) for name in CONTROLLERS}
-
-
-def new_group(memory_bytes: int | None, processes: int | None, overhead: int = 0) -> BotGroup:
-    """A new group for one bot in the backend `available()` chose (see `BotGroup`)."""
-    from botarena.core import cgroups2
-
-    usable = {key: c for key, c in available().items() if c.path is not None}
-    base = next(iter(usable.values()), None)
-    if base is None or base.version == 1:
-        return BotGroup(memory_bytes, processes, overhead)
-    assert base.path is not None
-    folder = base.path / group_name()
-    folder.mkdir()
-    return cgroups2.BotGroup2(folder, set(usable), memory_bytes, processes, overhead)
 
 
 def group_name() -> str:
@@ -175,12 +136,19 @@ class BotGroup:
     """The cgroups of one bot: created by `__init__`, joined by `enter` in the child,
     removed by `remove` once its processes are gone."""
 
-    def __init__(self, memory_bytes: int | None, processes: int | None, overhead: int = 0) -> None:
-        """`processes` caps the bot's own tasks; `overhead` more are allowed for the
-        sandbox's own (bubblewrap outside and inside the PID namespace)."""
+    def __init__(
+        self,
+        memory_bytes: int | None,
+        processes: int | None,
+        overhead: int = 0,
+        controllers: tuple[Controller, ...] = (),
+    ) -> None:
+        """A group in each of `controllers` (the usable v1 ones; none: rlimits only).
+        `processes` caps the bot's own tasks; `overhead` more are allowed for the sandbox's
+        own (bubblewrap outside and inside the PID namespace)."""
         name = group_name()
         self.dirs: dict[str, Path] = {}
-        for controller in available().values():
+        for controller in controllers:
             if controller.path is None:
                 continue
             folder = controller.path / name

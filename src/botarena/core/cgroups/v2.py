@@ -1,5 +1,5 @@
 """Control groups for one bot in cgroup v2 (a systemd desktop): the jury's group, and
-`BotGroup2`, the same interface as cgroups.BotGroup in one v2 group per bot.
+`BotGroup2`, the same interface as v1's `BotGroup` in one v2 group per bot.
 
 Every v2 group counts CPU (`cpu.stat`), freezes (`cgroup.freeze`) and is killed whole
 (`cgroup.kill`, Linux 5.14+). Memory and process caps need the `memory` and `pids`
@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from botarena.core.cgroups import (
+from botarena.core.cgroups.v1 import (
     CONTROLLERS,
     BotGroup,
     Controller,
