@@ -242,16 +242,18 @@ def _process_start(pid: int) -> str:
         return ""
 
 
-def _sqlite_pragmas(engine: Engine) -> None:
+def _sqlite_pragmas(engine: Engine, read_only: bool = False) -> None:
     """WAL with synchronous=NORMAL (a commit is durable once written to the log, which the
     OS keeps when the process dies), a long busy wait, and every transaction takes the
-    write lock at BEGIN, so two runners never deadlock upgrading a read lock."""
+    write lock at BEGIN, so two runners never deadlock upgrading a read lock. A reader
+    (`read_only`) sets no journal mode and takes no write lock: it may not be able to."""
 
     @sa.event.listens_for(engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        if not read_only:
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")  # in WAL: no fsync per commit, and
         # still nothing committed is lost when a process is killed (only at a power cut)
         cursor.execute("PRAGMA busy_timeout=60000")
@@ -260,7 +262,7 @@ def _sqlite_pragmas(engine: Engine) -> None:
 
     @sa.event.listens_for(engine, "begin")
     def begin(conn: Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 def describe_url(url: str) -> str:
@@ -283,7 +285,10 @@ def sqlite_path(url: str) -> Path | None:
         or parsed.database == ":memory:"
     ):
         return None
-    return Path(parsed.database).resolve()
+    database = parsed.database
+    if parsed.query.get("uri") in ("true", "1") and database.startswith("file:"):
+        database = database.removeprefix("file:").split("?", 1)[0]  # a SQLite URI filename
+    return Path(database).resolve()
 
 
 def sqlite_folder(url: str) -> Path | None:
@@ -299,7 +304,11 @@ class Store:
         self.engine = engine
 
     @classmethod
-    def open(cls, url: str) -> Store:
+    def open(cls, url: str, *, read_only: bool = False) -> Store:
+        """The store at `url`, its tables made or upgraded; `read_only` (the leaderboard)
+        writes nothing, so it opens a store it may not write (a read-only file or
+        filesystem, `sqlite:///file:PATH?mode=ro&uri=true`) and refuses one it would
+        have to upgrade."""
         if url.startswith(("postgresql://", "postgres://")):
             url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3, any SQLAlchemy 2
         try:
@@ -312,10 +321,10 @@ class Store:
                 " PostgreSQL: pip install 'botarena[postgres]'"
             ) from None
         if engine.dialect.name == "sqlite":
-            _sqlite_pragmas(engine)
+            _sqlite_pragmas(engine, read_only)
         store = cls(engine)
         try:
-            store._migrate()
+            store._check_version() if read_only else store._migrate()
         except sa.exc.SQLAlchemyError as exc:
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
             raise StoreError(
@@ -330,6 +339,24 @@ class Store:
     def transaction(self) -> Iterator[Connection]:
         with self.engine.begin() as conn:
             yield conn
+
+    def _check_version(self) -> None:
+        """A store this botarena reads as it is (for read-only use): StoreError if not."""
+        with self.engine.connect() as conn:
+            if not sa.inspect(conn).has_table("schema_version"):
+                raise StoreError("the database holds no botarena store (tournament new makes one)")
+            found = conn.execute(sa.select(schema_version.c.version)).scalar_one()
+        if found > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database has schema version {found}, newer than this"
+                f" botarena's {SCHEMA_VERSION}: upgrade botarena"
+            )
+        if found < SCHEMA_VERSION:
+            raise StoreError(
+                f"the database has schema version {found}, older than this botarena's"
+                f" {SCHEMA_VERSION}: open it once with a command that writes it"
+                " (tournament list) to upgrade it"
+            )
 
     def _migrate(self) -> None:
         with self.transaction() as conn:

@@ -135,15 +135,15 @@ def serve(
 ) -> None:
     """The leaderboard: tournaments, standings, cross tables, games (each opening in the
     viewer), bot pages, and their JSON API; read-only; live while a tournament runs."""
-    from botarena.tournament.store import Store, StoreError, sqlite_folder
+    from botarena.tournament.store import Store, StoreError, sqlite_path
     from botarena.web.leaderboard import leaderboard_app
 
     check_port(port)
-    folder = sqlite_folder(db)
-    if folder is not None and not Path(db.split("///", 1)[-1]).exists():
+    path = sqlite_path(db)
+    if path is not None and not path.exists():
         fail(f"--db {db}: no such database file")
     try:
-        store = Store.open(db)
+        store = Store.open(db, read_only=True)
     except StoreError as exc:
         fail(str(exc))
     server = _server(leaderboard_app(store, db), host, port)

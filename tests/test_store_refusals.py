@@ -1,0 +1,101 @@
+"""A store that is not one (garbage bytes) or of a newer schema: every command that opens it
+ends in one line on stderr and exit 2, never a traceback, and writes nothing (#25)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+COMMANDS = [
+    ("tournament", "standings", "cup"),
+    ("tournament", "run", "cup"),
+    ("tournament", "list"),
+    ("tournament", "games", "cup"),
+    ("tournament", "work", "--games", "1"),
+    ("serve", "--port", "0"),
+]
+
+
+def botarena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("stores")
+    made = botarena(
+        "tournament", "new", "cup", "--game", "amazes",
+        "--bot", "builtin:amazes/random", "--bot", "builtin:amazes/explorer", cwd=folder,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    newer = folder / "newer.db"
+    newer.write_bytes((folder / "botarena.db").read_bytes())
+    conn = sqlite3.connect(newer)
+    with conn:
+        conn.execute("UPDATE schema_version SET version = version + 8")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file the test compares
+    conn.close()
+    garbage = folder / "garbage.db"
+    garbage.write_bytes(bytes(range(256)) * 40)
+    return {"newer": newer, "garbage": garbage}
+
+
+@pytest.mark.parametrize("kind", ["newer", "garbage"])
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_one_line_and_exit_2(
+    stores: dict[str, Path], kind: str, command: tuple[str, ...], tmp_path: Path
+) -> None:
+    path = stores[kind]
+    before = path.read_bytes()
+    run = botarena(*command, "--db", f"sqlite:///{path}", cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("botarena: error: ")
+    expected = "newer than this botarena" if kind == "newer" else "file is not a database"
+    assert expected in run.stderr
+    assert path.read_bytes() == before
+
+
+def test_serve_reads_a_store_it_may_not_write(tmp_path: Path) -> None:
+    """`serve` only reads: a read-only SQLite URI is served (a writer would fail at its
+    first write lock), and the store is left byte for byte as it was."""
+    import json
+    import re
+    import urllib.request
+
+    made = botarena(
+        "tournament", "new", "cup", "--game", "amazes",
+        "--bot", "builtin:amazes/random", "--bot", "builtin:amazes/explorer", cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    store = tmp_path / "botarena.db"
+    before = store.read_bytes()
+    url = f"sqlite:///file:{store}?mode=ro&uri=true"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "botarena", "serve", "--db", url, "--port", "0"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        address = re.search(r"http://\S+/", line)
+        assert address, line + server.stderr.read() if server.stderr else line
+        with urllib.request.urlopen(address.group(0) + "api/tournaments", timeout=30) as answer:
+            listed = json.load(answer)
+        assert [(t["name"], t["scheduled"], t["running"]) for t in listed] == [("cup", 2, False)]
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+    assert store.read_bytes() == before
