@@ -293,3 +293,32 @@ def test_deep_nesting_and_huge_inflation_are_refused_in_bounded_memory(tmp_path)
     bomb.write_bytes(gzip.compress(b" " * (300 << 20), compresslevel=9))
     with pytest.raises(ReplayError, match="inflates to more than 256 MiB"):
         load(bomb)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_an_edited_seed_shows_in_what_the_rules_draw_from_it(replays, tmp_path, game) -> None:
+    """The seed edited where it stands twice (`seed`, `result.seed`): the map, starts and
+    everything else the rules draw from the seed are drawn again and compared (#25); leaving
+    out the header's `map_from` does not take the seed's check away."""
+    document = copy.deepcopy(replays[game])
+    assert document["header"]["map_from"] == "seed"
+    for edited in (document, document["result"]):
+        edited["seed"] = 8
+    assert answer(document, tmp_path) == 1
+    if game == "amazes":
+        assert "seed 8" in verify(document).message
+    del document["header"]["map_from"]
+    assert answer(document, tmp_path) == 1
+
+
+def test_a_game_on_a_given_map_verifies_from_its_header(tmp_path) -> None:
+    path = tmp_path / "maze03.json.gz"
+    botarena.play(
+        "amazes", ["builtin:amazes/random"] * 2, seed=5, replay=path, map="amazes:maze03",
+        turns=12,
+    )  # fmt: skip
+    document = load(path)
+    assert document["header"]["map_from"] == "given"
+    assert verify(document).ok
+    document["header"]["map_from"] = "seed"  # claimed drawn from the seed: it is not
+    assert answer(document, tmp_path) == 1

@@ -299,7 +299,12 @@ def _run_match(
         recorder = None
         if record:
             recorder = ReplayRecorder(
-                game, seed, options, state, [(player.name, player.spec) for player in players]
+                game,
+                seed,
+                options,
+                state,
+                [(player.name, player.spec) for player in players],
+                from_seed=map_data is None,
             )
     except BaseException:  # a bad map or option: the bots never get to play
         close_players(players, 0.0)

@@ -34,7 +34,9 @@ class ReplayRecorder:
         options: dict[str, Any],
         state: State,
         bots: list[tuple[str, str]],
+        from_seed: bool = True,
     ) -> None:
+        """`from_seed`: the rules drew the map from the seed (no map was given)."""
         self.game = game
         self.document: dict[str, Any] = {
             "schema_version": SCHEMA_VERSION,
@@ -43,7 +45,7 @@ class ReplayRecorder:
             "rules_version": game.info.rules_version,
             "seed": seed,
             "options": options,
-            "header": _header(state, options),
+            "header": _header(state, options, from_seed),
             "bots": [
                 {"seat": seat, "name": name, "spec": spec} for seat, (name, spec) in enumerate(bots)
             ],
@@ -182,7 +184,15 @@ def verify(document: dict[str, Any]) -> Verdict:
 
 def _replay_steps(game: Game, document: dict[str, Any]) -> Verdict:
     state = rebuild(game, document)
-    if _canonical(_header(state, document["options"])) != _canonical(document["header"]):
+    from_seed = _drawn_from_seed(document)
+    if _canonical(_header(state, document["options"], from_seed)) != _canonical(document["header"]):
+        if from_seed:
+            return Verdict(
+                False,
+                f"the game the rules draw from seed {document['seed']!r} (map, starts) differs"
+                " from the recorded one: the seed or the header was edited",
+                0,
+            )
         return Verdict(False, "the game's header (map, starts) differs from the recorded one", 0)
     if _canonical(state.frame()) != _canonical(document["initial_frame"]):
         return Verdict(False, "the initial frame differs", 0)
@@ -317,7 +327,7 @@ def rebuild(game: Game, document: dict[str, Any]) -> State:
         )
     try:
         map_data = None
-        if game.map_from_header is not None:
+        if game.map_from_header is not None and not _drawn_from_seed(document):
             map_data = game.map_from_header(document["header"])
         return game.new_state(seed, options, map_data, seats)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -371,11 +381,23 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _header(state: State, options: dict[str, Any]) -> dict[str, Any]:
+def _header(state: State, options: dict[str, Any], from_seed: bool) -> dict[str, Any]:
     """The game's header (map, starts) with the options restated: options that only set
     clocks (a whole-game budget, a per-turn time) leave no trace in the frames, so a replay
-    states them twice and `verify` catches an edit of either."""
-    return {**state.header(), "options": _json(options)}
+    states them twice and `verify` catches an edit of either. `map_from` says whether the
+    rules drew the map from the seed (`verify` then draws it again: an edited seed shows)
+    or were given one (`verify` takes it from the header)."""
+    return {
+        **state.header(),
+        "options": _json(options),
+        "map_from": "seed" if from_seed else "given",
+    }
+
+
+def _drawn_from_seed(document: dict[str, Any]) -> bool:
+    """Whether the replay's map was drawn from its seed: anything but a stated "given" is
+    (a header cannot escape the seed's check by leaving the field out)."""
+    return bool(document["header"].get("map_from") != "given")
 
 
 def _canonical(value: Any) -> str:
