@@ -5,11 +5,11 @@ saved HTML page of the question, or a URL of either; each answer once, the earli
 
 from __future__ import annotations
 
-import gzip
 import html
 import json
 import re
 import urllib.request
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -20,6 +20,14 @@ from botarena.games.labyrinth.htmlposts import Element, page_answers, parse_html
 
 class ScrapeError(ValueError):
     """A source that cannot be read as answers; the message names it."""
+
+
+MAX_SOURCE_BYTES = 64 << 20
+"""The most a page, a file or an inflated download may hold (the challenge's whole question
+page with every answer is a few MB): past it the source is refused, never read whole."""
+
+MAX_API_PAGES = 200
+"""The most API pages followed through `has_more` (100 answers each)."""
 
 
 @dataclass
@@ -38,10 +46,28 @@ def read_source(path: Path) -> list[Answer]:
     """The answers in one file: Stack Exchange API JSON (one page of
     `/questions/{id}/answers?filter=withbody`) or a saved HTML page of the question."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+        with path.open("rb") as source:
+            raw = source.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
         raise ScrapeError(f"{path}: cannot read ({exc})") from None
-    return answers_from_text(text, str(path))
+    return answers_from_text(_text(raw, str(path)), str(path))
+
+
+def _text(raw: bytes, source: str) -> str:
+    """A source's bytes as text (gzip undone), refused past MAX_SOURCE_BYTES or when not
+    UTF-8, in bounded memory whatever the compression ratio."""
+    if raw[:2] == b"\x1f\x8b":
+        inflate = zlib.decompressobj(wbits=31)
+        try:
+            raw = inflate.decompress(raw, MAX_SOURCE_BYTES + 1)
+        except zlib.error as exc:
+            raise ScrapeError(f"{source}: not a readable gzip stream ({exc})") from None
+    if len(raw) > MAX_SOURCE_BYTES:
+        raise ScrapeError(f"{source}: more than {MAX_SOURCE_BYTES >> 20} MiB; refused")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ScrapeError(f"{source}: not UTF-8 text ({exc})") from None
 
 
 def answers_from_text(text: str, source: str) -> list[Answer]:
@@ -65,6 +91,8 @@ def _api_answers(text: str, source: str) -> list[Answer]:
         document = json.loads(text)
     except ValueError as exc:
         raise ScrapeError(f"{source}: not JSON ({exc})") from None
+    except RecursionError:
+        raise ScrapeError(f"{source}: JSON nested too deep to be an API response") from None
     if not isinstance(document, dict):
         raise ScrapeError(f"{source}: not a Stack Exchange API response")
     if "error_id" in document:
@@ -104,23 +132,23 @@ def fetch_api_pages(url: str, get: Callable[[str], bytes] | None = None) -> Iter
     fetches one URL (default: urllib, gzip undone: the API always compresses)."""
     get = get or _http_get
     page = 1
-    while True:
+    while page <= MAX_API_PAGES:
         separator = "&" if "?" in url else "?"
         paged = (
             re.sub(r"([?&])page=\d+", rf"\g<1>page={page}", url)
             if "page=" in url
             else f"{url}{separator}page={page}"
         )
-        raw = get(paged)
-        text = (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+        text = _text(get(paged), paged)
         yield text
         try:
             more = json.loads(text).get("has_more") is True
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             more = False
         if not more:
             return
         page += 1
+    raise ScrapeError(f"{url}: more than {MAX_API_PAGES} pages (has_more never ends); refused")
 
 
 def _http_get(url: str) -> bytes:
@@ -129,7 +157,7 @@ def _http_get(url: str) -> bytes:
     )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.read()
+            return bytes(response.read(MAX_SOURCE_BYTES + 1))
     except OSError as exc:
         raise ScrapeError(f"{url}: cannot fetch ({exc})") from None
 
@@ -138,7 +166,7 @@ def read_url(url: str) -> list[Answer]:
     """The answers behind a URL: an API URL (every page) or a question page."""
     if "api.stackexchange.com" in url:
         return [answer for text in fetch_api_pages(url) for answer in answers_from_text(text, url)]
-    return answers_from_text(_http_get(url).decode("utf-8", errors="replace"), url)
+    return answers_from_text(_text(_http_get(url), url), url)
 
 
 def unique_answers(answers: list[Answer]) -> list[Answer]:

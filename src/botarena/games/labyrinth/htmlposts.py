@@ -14,6 +14,7 @@ block reads as the author's exact text.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -120,15 +121,17 @@ class _TreeBuilder(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.root = Element("#root")
         self.stack = [self.root]
+        self.open: Counter[str] = Counter()  # how many elements of each tag the stack holds
         self.after_pre = False  # a line break right after <pre> is not content (HTML spec)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in BLOCKS and self.stack[-1].tag in CLOSED_BY_BLOCK:
-            self.stack.pop()
+            self.open[self.stack.pop().tag] -= 1
         element = Element(tag, {key: value or "" for key, value in attrs})
         self.stack[-1].children.append(element)
         if tag not in VOID:
             self.stack.append(element)
+            self.open[tag] += 1
         self.after_pre = tag == "pre"
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -137,8 +140,11 @@ class _TreeBuilder(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         self.after_pre = False
+        if not self.open[tag]:  # a stray end tag: ignored at once (a page of stray end
+            return  # tags under deep nesting would otherwise cost a scan of the stack each)
         for depth in range(len(self.stack) - 1, 0, -1):
             if self.stack[depth].tag == tag:
+                self.open.subtract(element.tag for element in self.stack[depth:])
                 del self.stack[depth:]
                 return
 
@@ -151,11 +157,20 @@ class _TreeBuilder(HTMLParser):
 
 
 def parse_html(text: str) -> Element:
-    """The element tree of an HTML page or fragment (under a `#root` element)."""
+    """The element tree of an HTML page or fragment (under a `#root` element), in time
+    linear in the text's length whatever the text."""
     builder = _TreeBuilder()
-    builder.feed(text)
+    builder.feed(_unclosable_as_text(text))
     builder.close()
     return builder.root
+
+
+def _unclosable_as_text(text: str) -> str:
+    """`text` with every `<` after the last `>` written `&lt;`: no tag, comment or
+    declaration can end there, so it is text either way; the standard parser would search
+    the rest of the text for a `>` from each of them (quadratic on a page of `</` or `<?`)."""
+    last = text.rfind(">")
+    return text[: last + 1] + text[last + 1 :].replace("<", "&lt;")
 
 
 @dataclass(frozen=True)
