@@ -207,3 +207,15 @@ def test_game_seeds_depend_on_the_bots_not_their_seats() -> None:
     assert game_seed(1, ("a", "b"), 0) == game_seed(1, ("b", "a"), 0)
     assert game_seed(1, ("a", "b"), 0) != game_seed(2, ("a", "b"), 0)
     assert 0 <= game_seed(1, ("a", "b"), 0) < 2**31
+
+
+def test_swiss_rematches_get_keys_and_seeds_of_their_own() -> None:
+    """Two bots, four rounds: every round is a rematch; the store's keys are unique, so a
+    rematch on the first meeting's key could not even be stored (it crashed the run)."""
+    plan = Plan(seed=1, seats=2, games_per_pair=2, rounds=4)
+    field = entrants("a", "b")
+    scheduled: list[PlannedGame] = []
+    for _ in range(4):
+        scheduled += next_round("swiss", plan, field, scheduled, [])
+    assert [g.index for g in scheduled] == list(range(8))
+    assert len({g.key("t") for g in scheduled}) == 8 and len({g.seed for g in scheduled}) == 8

@@ -228,7 +228,17 @@ def describe(game: GameRow, result: dict[str, Any]) -> str:
 
 def extend(store: Store, tournament: Tournament) -> int:
     """Add the schedule's next round when no game is pending or claimed; returns how many
-    games were added (0: the schedule is complete, or others are still playing)."""
+    games were added (0: the schedule is complete, others are still playing, or another
+    worker added the same round first: the games' unique keys refuse the second)."""
+    import sqlalchemy as sa
+
+    try:
+        return _extend(store, tournament)
+    except sa.exc.IntegrityError:
+        return 0
+
+
+def _extend(store: Store, tournament: Tournament) -> int:
     with store.transaction() as conn:
         rows = store.games(tournament, conn=conn)
         if any(row.status in ("pending", "claimed") for row in rows):
@@ -416,7 +426,7 @@ def work(
     until = None if seconds is None else started + seconds
     inflight: dict[cf.Future, tuple[Tournament, GameRow]] = {}
     specs: dict[tuple[int, str], tuple[str, str | None]] = {}
-    played, beat, turn, leader, looked = 0, time.monotonic(), 0, "", 0.0
+    played, beat, turn, leader, looked, extended = 0, time.monotonic(), 0, "", 0.0, 0.0
 
     def spec_map(tournament: Tournament) -> dict[str, tuple[str, str | None]]:
         missing = [t for t in (tournament,) if not any(k[0] == t.id for k in specs)]
@@ -445,6 +455,11 @@ def work(
                 pending = known  # a ladder's too: games handed back by a dead worker
                 claimed = ladder.claim_pending(store, [t.id for t in pending], runner)
                 game = claimed[1] if claimed else None
+                if game is None and time.monotonic() - extended > 1.0:
+                    extended = time.monotonic()  # a finite schedule's next round (swiss,
+                    finite = [t for t in known if t.schedule != "ladder"]  # adaptive), once
+                    if any([extend(store, t) for t in finite]):  # its games are all played
+                        continue
                 tournament = next((t for t in pending if claimed and t.id == claimed[0]), None)
                 if game is None and ladders:
                     tournament = ladders[turn % len(ladders)]

@@ -233,10 +233,13 @@ def swiss_round(
         sitter = min(reversed(order), key=lambda b: byes[b])
         order.remove(sitter)
     pairs = _pair(order, met) or _pair(order, set())
+    meetings = Counter(frozenset(seats) for seats in played)
     games = []
     for a, b in pairs or []:
         seats = (a, b) if (firsts[a], a) <= (firsts[b], b) else (b, a)
-        games += _games_for(plan, [seats], seats, round_)
+        # a rematch (once every pairing was played) goes on from the pair's games so far:
+        # keys and seeds of its own, not a repeat of the first meeting's
+        games += _games_for(plan, [seats], seats, round_, meetings[frozenset(seats)])
     return games
 
 
