@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from botarena.stats.fields import compare_with_fixed, elo_field, role_field, run_trials
-from botarena.stats.settle import settle
+from botarena.stats.settle import look_level, settle
 
 
 def test_nothing_is_settled_before_three_rounds() -> None:
@@ -28,8 +28,13 @@ def test_a_neighbour_probability_is_the_student_t_of_the_paired_differences() ->
     assert (pair.better, pair.worse) == ("a", "b")
     assert pair.difference == pytest.approx(0.2)
     assert pair.probability == pytest.approx(0.9629, abs=0.01)
-    assert decision.settled  # 0.963 >= 0.95
-    assert not settle(rounds, top=1, confidence=0.99).settled
+    # At the third look the rule spends 0.05 / (s * 3^2) of its error (s = the sum of 1/r^2
+    # over the looks, 0.3949): it needs 0.9859, which 0.963 is not; the rule before, looking
+    # as if once, settled here.
+    assert look_level(0.95, 3, 1) == pytest.approx(1 - 0.05 / (0.39493 * 9), abs=1e-5)
+    assert not decision.settled and pair.verdict == "open"
+    more = rounds * 4  # the same evidence over twelve rounds: t = 6.6 with 11 d.f.
+    assert settle(more, top=1, confidence=0.95).neighbours[0].verdict == "ordered"
 
 
 def test_an_exact_tie_in_the_top_is_never_settled() -> None:
@@ -109,7 +114,10 @@ def test_scores_near_a_cap_with_a_tiny_spread_settle_without_crashing() -> None:
         evidence = RoundEvidence([f"bot{i}" for i in range(len(rounds[0]))])
         for means in rounds:
             evidence.add(means)
-        assert not evidence.settle(top=1, confidence=0.95).settled  # three rounds tell little
+        decision = evidence.settle(top=1, confidence=0.95)
+        assert {pair.verdict for pair in decision.neighbours} <= {"open", "tied"}
+    # the second field differs by 0.01 on results of 100: tied within the 2 % margin
+    assert decision.settled and decision.neighbours[0].verdict == "tied"
 
 
 @settings(max_examples=200, deadline=None)

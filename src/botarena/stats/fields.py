@@ -166,3 +166,68 @@ def compare_with_fixed(fields: list[tuple[Field, list[Trial]]]) -> Comparison:
         None if fixed is None else fixed / len(results),
         sum(not trial.settled for _, trial in results),
     )
+
+
+@dataclass(frozen=True)
+class TieStudy:
+    """The stopping rule on one field of equally spaced bots: of the neighbouring pairs of
+    the top it declared ordered, the share in the wrong order (equal bots ordered at all
+    count as wrong); of the pairs of exactly equal bots, the share declared tied; the
+    share of tournaments settled; and the mean rounds played."""
+
+    bots: int
+    gap: float
+    trials: int
+    wrong_orders: float
+    equal_tied: float | None
+    settled: float
+    rounds: float
+    ordered: float
+    """The share of neighbouring pairs of the top declared ordered when the rule stopped."""
+
+
+def tie_study(
+    bots: int,
+    gap: float,
+    trials: int,
+    top: int = 5,
+    confidence: float = 0.95,
+    max_rounds: int = 100,
+    seed: int = 0,
+) -> TieStudy:
+    """`trials` adaptive tournaments of `bots` bots `gap` Elo apart (0: all equal), each
+    stopped at its first settled look or at `max_rounds`."""
+    field = elo_field(f"{bots} bots {gap} Elo apart", [gap * (bots - i) for i in range(bots)])
+    strength = [gap * (bots - i) for i in range(bots)]
+    rng = np.random.default_rng(seed)
+    ordered = wrong = equal = tied = settled = rounds = pairs = 0
+    for _ in range(trials):
+        evidence = RoundEvidence([str(i) for i in range(bots)])
+        decision = None
+        for _ in range(max_rounds):
+            evidence.add(field.play_round(rng)[0])
+            decision = evidence.settle(top, confidence)
+            if decision.settled:
+                break
+        assert decision is not None
+        rounds += evidence.count
+        settled += decision.settled
+        pairs += len(decision.neighbours)
+        for pair in decision.neighbours:
+            better, worse = strength[int(pair.better)], strength[int(pair.worse)]
+            if pair.verdict == "ordered":
+                ordered += 1
+                wrong += better <= worse
+            if better == worse:
+                equal += 1
+                tied += pair.verdict == "tied"
+    return TieStudy(
+        bots,
+        gap,
+        trials,
+        wrong / ordered if ordered else 0.0,
+        tied / equal if equal else None,
+        settled / trials,
+        rounds / trials,
+        ordered / pairs if pairs else 0.0,
+    )

@@ -11,14 +11,18 @@ when the probability that it is the true one is at least C:
 
 estimated from a fixed number of draws (a parametric bootstrap over rounds; with a flat prior
 it is the posterior probability, the Student-t accounting for the variance being estimated).
-It is the joint probability of the whole order, so nothing is lost to a Bonferroni split and
-the correlation between bots is used. A posterior probability does not depend on when one
-stops looking (the likelihood principle), so the rule looks after every round from the third
-on. That the reported order is right at least C of the time is checked on simulated
-tournaments of known strength (`python bench/run.py adaptive`).
 
-A bot tied exactly with its neighbour is never separated: the maximum number of rounds ends
-such a tournament, reported as not settled.
+The rule looks after every round from the third on, so it spends its error over the looks:
+at look r it accepts a verdict only at the level 1 - α_r, α_r = (1 - C) / (s r²) with s the
+sum of 1/r² over the looks (so the α_r add up to 1 - C whatever round it stops at), split
+evenly (Bonferroni) over the neighbouring pairs it decides. A pair is *ordered* when its upper
+bot is above the lower one at that level, *tied* when their true means are within the
+margin of practical indifference ε of each other at that level (ε: `tie_margin` times the
+field's mean absolute result), and open otherwise; the top K is settled when every
+neighbouring pair in it is ordered or tied, and ties are reported as ties, never as an
+order. Looking once as if the sample size were fixed (the rule before) settled two equal
+bots in 57 % of simulated tournaments; `python bench/run.py adaptive` and docs/adaptive.md
+give the rates of this rule on fields with exact and near ties.
 """
 
 from __future__ import annotations
@@ -31,6 +35,19 @@ import numpy as np
 
 MIN_ROUNDS = 3
 """A covariance needs two rounds; a third keeps the Student-t's tails finite."""
+
+SPENDING = sum(1 / r**2 for r in range(MIN_ROUNDS, 100_000)) + 1 / 100_000
+"""s: the sum of 1/r² over every look from MIN_ROUNDS on (the tail past 10⁵ bounded by
+1/10⁵), so that looking after every round spends at most 1 - C in all."""
+
+DEFAULT_TIE_MARGIN = 0.02
+"""ε as a share of the field's mean absolute result: 2 % (about 14 Elo at an even score)."""
+
+
+def look_level(confidence: float, rounds: int, decisions: int) -> float:
+    """The probability a verdict needs at look `rounds` for one of `decisions` pairs."""
+    return 1 - (1 - confidence) / (SPENDING * rounds**2) / max(1, decisions)
+
 
 DRAWS = 4000
 """Draws per look: the estimated probability is within about ±0.007 of the exact one."""
@@ -45,6 +62,8 @@ class Neighbours:
     worse: str
     difference: float
     probability: float
+    verdict: str = "open"
+    """`ordered` (better is above), `tied` (within the margin of indifference), or `open`."""
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -52,6 +71,7 @@ class Neighbours:
             "worse": self.worse,
             "difference": round(self.difference, 6),
             "probability": round(self.probability, 4),
+            "verdict": self.verdict,
         }
 
 
@@ -128,8 +148,11 @@ class RoundEvidence:
         scale = np.sqrt((count - 1) / rng.chisquare(count - 1, DRAWS))[:, None]
         return mean + normal * scale
 
-    def settle(self, top: int = 5, confidence: float = 0.95) -> Settlement:
-        """The decision now: settled when the top order's probability is at least C."""
+    def settle(
+        self, top: int = 5, confidence: float = 0.95, tie_margin: float = DEFAULT_TIE_MARGIN
+    ) -> Settlement:
+        """The decision now: settled when every neighbouring pair of the top is ordered or
+        tied at this look's level (see the module's text)."""
         count, n = self.count, len(self.bots)
         order = self.order()
         top = min(top, n)
@@ -140,6 +163,8 @@ class RoundEvidence:
                 False, tuple(self.bots[i] for i in order), count, top, confidence, 0.0, unknown
             )
         draws = self._draws()
+        level = look_level(confidence, count, len(pairs))
+        margin = tie_margin * max(float(np.abs(self.sums).mean()) / count, 1e-12)
         right = np.ones(DRAWS, dtype=bool)
         neighbours: list[Neighbours] = []
         for index, (a, b) in enumerate(pairs):
@@ -148,16 +173,21 @@ class RoundEvidence:
             else:
                 above = draws[:, a] > draws[:, b]
             right &= above
+            near = np.abs(draws[:, a] - draws[:, b]) < margin
+            verdict = (
+                "ordered" if above.mean() >= level else "tied" if near.mean() >= level else "open"
+            )
             neighbours.append(
                 Neighbours(
                     self.bots[a],
                     self.bots[b],
                     float(self.sums[a] - self.sums[b]) / count,
                     float(above.mean()),
+                    verdict,
                 )
             )
         probability = float(right.mean())
-        settled = probability >= confidence
+        settled = all(pair.verdict != "open" for pair in neighbours)
         return Settlement(
             settled,
             tuple(self.bots[i] for i in order),

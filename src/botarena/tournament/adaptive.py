@@ -113,10 +113,11 @@ def describe(
         if decision.rounds < MIN_ROUNDS:
             state = f"not settled yet ({decision.rounds} complete rounds; needs {MIN_ROUNDS})"
         elif decision.settled:
+            ties = sum(pair.verdict == "tied" for pair in decision.neighbours)
             state = (
-                f"settled after {decision.rounds} rounds: the top {decision.top} order"
-                f" has probability {decision.probability:.3f}"
-                f" >= {decision.confidence:g}"
+                f"settled after {decision.rounds} rounds at confidence {decision.confidence:g}"
+                f" (spent over every look): every neighbouring pair of the top {decision.top}"
+                " is ordered" + (f" or tied ({ties} tied)" if ties else "")
             )
         else:
             ended = (
@@ -125,14 +126,23 @@ def describe(
                 else "not settled yet"
             )
             state = (
-                f"{ended}: the top {decision.top} order has probability"
-                f" {decision.probability:.3f} < {decision.confidence:g}"
-                f" after {decision.rounds} rounds"
+                f"{ended} after {decision.rounds} rounds: a neighbouring pair of the top"
+                f" {decision.top} is neither ordered nor tied at confidence"
+                f" {decision.confidence:g}"
             )
         lines.append(f"adaptive · {who}{state}")
+        final = rounds >= max_rounds
         for pair in decision.neighbours:
+            relation = {"ordered": "above", "tied": "tied with"}.get(pair.verdict, "vs")
             lines.append(
-                f"  {pair.better} above {pair.worse}: mean difference"
-                f" {pair.difference:+.4g} a round, probability {pair.probability:.3f}"
+                f"  {pair.better} {relation} {pair.worse}: mean difference"
+                f" {pair.difference:+.4g} a round, P(above) {pair.probability:.3f}"
+                + (
+                    ""
+                    if pair.verdict != "open"
+                    else " (too close to call: a tie as far as these rounds tell)"
+                    if final
+                    else " (open)"
+                )
             )
     return lines
