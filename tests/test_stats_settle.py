@@ -144,3 +144,15 @@ def test_no_score_table_crashes_settle(rounds: list[list[float]], top: int) -> N
         evidence.add(means)
     decision = evidence.settle(top=top, confidence=0.95)
     assert 0.0 <= decision.probability <= 1.0
+
+
+def test_equal_bots_are_never_ordered_and_clear_ones_are() -> None:
+    """The rule looks after every round: with all three bots equal it must not order any
+    pair (the rule before, looking as if once, ordered equal bots in most tournaments);
+    100 Elo apart it settles, rightly."""
+    from botarena.stats.fields import tie_study
+
+    equal = tie_study(3, 0, trials=12, max_rounds=40, seed=1)
+    assert equal.ordered == 0.0 and equal.wrong_orders == 0.0 and equal.settled == 0.0
+    clear = tie_study(3, 150, trials=12, max_rounds=60, seed=1)
+    assert clear.wrong_orders == 0.0 and clear.settled >= 0.75
