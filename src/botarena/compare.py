@@ -95,6 +95,9 @@ class Tally:
             "elo": finite(elo),
             "elo_low": finite(low),
             "elo_high": finite(high),
+            # what the interval is: fixed-sample, so after the SPRT stopped it is not a 95 %
+            # interval (biased toward the bound crossed; docs/compare.md)
+            "elo_interval": "fixed-sample" + (", SPRT-stopped" if self.verdict else ""),
             "llr": round(self.sprt.llr(), 3),
             "llr_lower": round(self.sprt.bounds.lower, 3),
             "llr_upper": round(self.sprt.bounds.upper, 3),
@@ -330,3 +333,9 @@ def command(
         None: f"no verdict after {tally.games} games (the SPRT did not decide)",
     }
     print(verdict[tally.verdict])
+    if tally.verdict is not None:
+        print(
+            "note: the Elo and its interval are fixed-sample estimates; the SPRT stopped when"
+            " the evidence crossed a bound, so they lean toward that bound and the interval"
+            " covers less than 95 % (docs/compare.md)"
+        )
