@@ -66,9 +66,10 @@ class DaskExecutor:
             raise ClusterError(f"--dask {address}: the scheduler has no workers") from None
         workers = self.client.scheduler_info()["workers"].values()
         self.slots = max(1, sum(worker["nthreads"] for worker in workers))
-        from botarena.tournament.daskplugin import QuietWorkers
+        from botarena.tournament.daskplugin import QuietWorkers, quiet
 
         self.client.register_plugin(QuietWorkers(), name=QuietWorkers.name)
+        self.client.run(quiet)  # the workers there now, whatever they were given before
 
     def submit(self, job: dict[str, Any]) -> cf.Future:
         from botarena.tournament.worker import play_game

@@ -22,7 +22,14 @@ class QuietWorkers(WorkerPlugin):
     idempotent = True
 
     def setup(self, worker: Any) -> None:
-        for callback in ("profile", "profile-cycle"):
-            found = worker.periodic_callbacks.get(callback)
-            if found is not None:
-                found.stop()
+        quiet(worker)
+
+
+def quiet(dask_worker: Any) -> None:
+    """Stop a worker's sampling profiler (run by the plugin on each worker that joins, and
+    on the workers there now by `Client.run`: a worker that restarted while an earlier
+    registration was in place may not have been given the plugin again)."""
+    for callback in ("profile", "profile-cycle"):
+        found = dask_worker.periodic_callbacks.get(callback)
+        if found is not None:
+            found.stop()
