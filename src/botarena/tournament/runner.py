@@ -456,9 +456,9 @@ def work(
                 claimed = ladder.claim_pending(store, [t.id for t in pending], runner)
                 game = claimed[1] if claimed else None
                 if game is None and time.monotonic() - extended > 1.0:
-                    extended = time.monotonic()  # a finite schedule's next round (swiss,
-                    finite = [t for t in known if t.schedule != "ladder"]  # adaptive), once
-                    if any([extend(store, t) for t in finite]):  # its games are all played
+                    extended = time.monotonic()  # a swiss or adaptive next round, once
+                    finite = [t for t in known if t.schedule in ("swiss", "adaptive")]
+                    if any([extend(store, t) for t in finite]):  # the last one is played
                         continue
                 tournament = next((t for t in pending if claimed and t.id == claimed[0]), None)
                 if game is None and ladders:
