@@ -194,7 +194,8 @@ def test_the_executor_stops_the_workers_sampling_profiler(dask_cluster: str) -> 
     from botarena.tournament.cluster import DaskExecutor
 
     def profiling(dask_worker: Any) -> bool:
-        return dask_worker.periodic_callbacks["profile"].is_running()
+        found = dask_worker.periodic_callbacks.get("profile")
+        return found is not None and found.is_running()
 
     executor = DaskExecutor(dask_cluster)
     try:

@@ -69,7 +69,7 @@ class DaskExecutor:
         from botarena.tournament.daskplugin import QuietWorkers, quiet
 
         self.client.register_plugin(QuietWorkers(), name=QuietWorkers.name)
-        self.client.run(quiet)  # the workers there now, whatever they were given before
+        self.client.run(quiet)  # the workers there now: the plugin may have been in place
 
     def submit(self, job: dict[str, Any]) -> cf.Future:
         from botarena.tournament.worker import play_game

@@ -26,10 +26,10 @@ class QuietWorkers(WorkerPlugin):
 
 
 def quiet(dask_worker: Any) -> None:
-    """Stop a worker's sampling profiler (run by the plugin on each worker that joins, and
-    on the workers there now by `Client.run`: a worker that restarted while an earlier
-    registration was in place may not have been given the plugin again)."""
+    """Stop a worker's sampling profiler and take it out of the worker's periodic callbacks:
+    a joining worker is given its plugins before it starts every periodic callback it holds
+    (distributed's Worker.start_unsafe), so one only stopped would start again."""
     for callback in ("profile", "profile-cycle"):
-        found = dask_worker.periodic_callbacks.get(callback)
+        found = dask_worker.periodic_callbacks.pop(callback, None)
         if found is not None:
             found.stop()
