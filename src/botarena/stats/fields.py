@@ -197,8 +197,8 @@ def tie_study(
 ) -> TieStudy:
     """`trials` adaptive tournaments of `bots` bots `gap` Elo apart (0: all equal), each
     stopped at its first settled look or at `max_rounds`."""
-    field = elo_field(f"{bots} bots {gap} Elo apart", [gap * (bots - i) for i in range(bots)])
     strength = [gap * (bots - i) for i in range(bots)]
+    field = elo_field(f"{bots} bots {gap} Elo apart", strength)
     rng = np.random.default_rng(seed)
     ordered = wrong = equal = tied = settled = rounds = pairs = 0
     for _ in range(trials):
