@@ -8,6 +8,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
@@ -49,6 +50,28 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return stat[stat.rfind(")") + 2] != "Z"
+
+
+def run_botarena(
+    *args: str, cwd: Path, timeout: float = 300, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """`python -m botarena ARGS` in `cwd`, as a user runs it, with `env` added to this
+    process's environment; its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "botarena", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **env},
+    )
+
+
+def botarena_ok(*args: str, cwd: Path, timeout: float = 300, **env: str) -> str:
+    """The standard output of a botarena command that must succeed."""
+    done = run_botarena(*args, cwd=cwd, timeout=timeout, **env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def fresh_database(server: str) -> str:

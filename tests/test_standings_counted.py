@@ -3,28 +3,15 @@ with a strike is thrown out (docs/standings.md), and "N games counted" says so (
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from botarena.tournament.store import Store
 from botarena.web.leaderboard import Board
-
-
-def botarena(*args: str, cwd: Path) -> str:
-    run = subprocess.run(
-        [sys.executable, "-m", "botarena", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    return run.stdout
+from conftest import botarena_ok
 
 
 def test_a_strike_game_is_played_but_not_counted(tmp_path: Path) -> None:
-    botarena(
+    botarena_ok(
         "tournament",
         "new",
         "t",
@@ -63,7 +50,7 @@ def test_a_strike_game_is_played_but_not_counted(tmp_path: Path) -> None:
         )
     store.retire_runner(runner)
 
-    out = botarena("tournament", "standings", "t", "--no-plot", cwd=tmp_path)
+    out = botarena_ok("tournament", "standings", "t", "--no-plot", cwd=tmp_path)
     assert "3 games counted, 0 with a time-out; 1 of 4 played not counted (strikes)" in out
     board = Board(store, "sqlite://").standings(cup)
     assert (board["games"], board["played"]) == (3, 4)

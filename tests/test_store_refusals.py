@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_botarena
+
 COMMANDS = [
     ("tournament", "standings", "cup"),
     ("tournament", "run", "cup"),
@@ -20,20 +22,10 @@ COMMANDS = [
 ]
 
 
-def botarena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "botarena", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("stores")
-    made = botarena(
+    made = run_botarena(
         "tournament", "new", "cup", "--game", "amazes",
         "--bot", "builtin:amazes/random", "--bot", "builtin:amazes/explorer", cwd=folder,
     )  # fmt: skip
@@ -57,7 +49,7 @@ def test_one_line_and_exit_2(
 ) -> None:
     path = stores[kind]
     before = path.read_bytes()
-    run = botarena(*command, "--db", f"sqlite:///{path}", cwd=tmp_path)
+    run = run_botarena(*command, "--db", f"sqlite:///{path}", cwd=tmp_path)
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and run.stderr.startswith("botarena: error: ")
     expected = "newer than this botarena" if kind == "newer" else "file is not a database"
@@ -72,7 +64,7 @@ def test_serve_reads_a_store_it_may_not_write(tmp_path: Path) -> None:
     import re
     import urllib.request
 
-    made = botarena(
+    made = run_botarena(
         "tournament", "new", "cup", "--game", "amazes",
         "--bot", "builtin:amazes/random", "--bot", "builtin:amazes/explorer", cwd=tmp_path,
     )  # fmt: skip

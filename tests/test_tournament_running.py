@@ -3,8 +3,6 @@ games alone (a runner stopped, or killed -9) do not make it so (#22)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -12,29 +10,14 @@ import sqlalchemy as sa
 
 from botarena.tournament.store import LEASE_S, Store, runners
 from botarena.web.leaderboard import Board
+from conftest import botarena_ok
 
 
 def new_tournament(folder: Path) -> Store:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "botarena",
-            "tournament",
-            "new",
-            "cup",
-            "--game",
-            "amazes",
-            "--bot",
-            "a=builtin:amazes/random",
-            "--bot",
-            "b=builtin:amazes/random",
-        ],
-        cwd=folder,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    botarena_ok(
+        "tournament", "new", "cup", "--game", "amazes",
+        "--bot", "a=builtin:amazes/random", "--bot", "b=builtin:amazes/random", cwd=folder,
+    )  # fmt: skip
     return Store.open(f"sqlite:///{folder / 'botarena.db'}")
 
 
