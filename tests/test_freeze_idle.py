@@ -87,6 +87,25 @@ def test_a_bot_thinking_between_turns_is_stopped_from_then_on(
     counted_cpu: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """It spins 20 ms of CPU after each reply from its 5th turn on, while its opponent
-    thinks 30 ms: the check before its 6th turn catches it, and each of its later turns
-    ends in a stop (the start's, then 15 more)."""
-    assert stops_per_bot(tmp_path, monkeypatch, spin=4, opponent=Slow()) == [16]
+    thinks 30 ms: the check before its 6th turn catches it at the latest, and each of its
+    later turns ends in a stop (the start's, then 15 more; one more where a counter's lag
+    made an earlier check see more than its idle CPU)."""
+    assert stops_per_bot(tmp_path, monkeypatch, spin=4, opponent=Slow()) in ([16], [17])
+
+
+def test_a_bot_whose_cpu_is_charged_turn_by_turn_is_stopped_between_all_its_turns(
+    counted_cpu: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a CPU clock (here `-o clock=cpu`), CPU between turns must not leak into the
+    next turn's count: the idle bot is stopped after each of its 20 turns too."""
+    stops: list[int] = []
+    stop = Confinement._stop
+    monkeypatch.setattr(Confinement, "_stop", lambda box: (stops.append(1), stop(box)))
+    path = tmp_path / "bot.py"
+    path.write_text(BOT.format(spin=0))
+    tmp_path.chmod(0o755)
+    result = botarena.play(
+        "amazes", [f"{sys.executable} {path}", Slow()], seed=5, turns=20, clock="cpu"
+    )
+    assert [p.status for p in result.players] == ["ok", "ok"]
+    assert len(stops) == 21  # the start's, then one after each turn

@@ -118,6 +118,7 @@ class Referee:
             clock = clocks[seat] = self._clock(state.clock(seat))
             player = self.seats[seat].player
             if clock.cpu_s is not None or clock.cpu_budget_s is not None:
+                player.hold_between_turns()
                 cpu_before[seat] = player.cpu_now()
             player.send(text, observation)
         replies, actions = {}, {}

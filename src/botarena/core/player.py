@@ -93,6 +93,10 @@ class Player:
         """Read the reply to the last `send` until it is complete or the deadline passes."""
         raise NotImplementedError
 
+    def hold_between_turns(self) -> None:
+        """The game charges this bot's CPU turn by turn: freeze it between all its turns,
+        even while it waits idle (no-op in-process)."""
+
     def pause(self) -> None:
         """Freeze the bot until its next turn (no-op in-process)."""
 
@@ -288,6 +292,10 @@ class ProcessPlayer(Player):
             self.resume = box.resume  # type: ignore[method-assign]
         self._stdin_fd, self._stdout_fd = process.stdin_fd, process.stdout_fd
         self._watched = process.watched
+
+    def hold_between_turns(self) -> None:
+        if self._box is not None:
+            self._box.hold_between_turns()
 
     def pause(self) -> None:
         """Freeze every process of the bot (its confinement's own once started)."""

@@ -856,6 +856,12 @@ class Confinement:
         if self._bot_pgid and group is not None and not self._busy_between_turns:
             self._watch_idle = group.counts_cpu
 
+    def hold_between_turns(self) -> None:
+        """Stop the bot between all its turns from now on, idle or not: where a game charges
+        each turn's CPU, CPU used between turns must not be counted in the next one, and a
+        running bot's cgroup counter can lag a scheduler tick behind."""
+        self._watch_idle, self._busy_between_turns = False, True
+
     def _stop(self) -> None:
         """Stop every process of the bot: SIGSTOP to its process group (found first: the
         first stop waits for bubblewrap to start it; bubblewrap's own outer process is
