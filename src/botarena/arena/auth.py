@@ -1,7 +1,7 @@
 """The contest site's credentials: password hashes, user names, tokens, CSRF tokens, rate limits.
 
 Nothing here stores anything: the store keeps a password's hash, a token's digest (never the
-token) and deletes a digest to revoke its token or session (docs/site.md "Accounts").
+token) and deletes a digest to revoke its token or session (docs/sandbox.md "Accounts").
 """
 
 from __future__ import annotations

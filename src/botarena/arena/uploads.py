@@ -1,6 +1,6 @@
 """Check a contestant's upload (a source file or an archive of sources) before storing anything.
 
-An upload is refused with one sentence (`UploadRefused`) unless every rule of docs/site.md
+An upload is refused with one sentence (`UploadRefused`) unless every rule of docs/sandbox.md
 "Uploads" holds; archives are read in memory with bounded reads, never extracted, and
 `write_upload` writes an accepted upload into a fresh folder without following any link.
 """
@@ -167,7 +167,7 @@ def check_upload(
     `max_source_bytes` bounds the sources together (headers included), `max_unpacked_bytes`
     (default: `max_source_bytes`) every file together, `max_files` the number of files.
     Every name and header is checked before any content is read, and contents are read with
-    bounded reads; the main file is chosen as docs/site.md "Uploads" says."""
+    bounded reads; the main file is chosen as docs/sandbox.md "Uploads" says."""
     limit = max_source_bytes if max_unpacked_bytes is None else max_unpacked_bytes
     base = filename.replace("\\", "/").rsplit("/", 1)[-1]
     kind = next((ext for ext in ARCHIVES if base.lower().endswith(ext)), None)
