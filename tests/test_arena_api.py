@@ -284,7 +284,8 @@ def played(store: Store, web: Any) -> dict[str, Any]:
 def _ladder_games(store: Store, count: int) -> None:
     from botarena.tournament.runner import LocalExecutor, work
 
-    assert work(store, LocalExecutor(0), ["cup"], games=count, sandbox=False) == count
+    played = work(store, LocalExecutor(0), ["cup"], games=count, seconds=60, sandbox=False)
+    assert played == count
 
 
 def test_owner_sees_build_log_test_game_and_stderr(web: Any, played: dict[str, Any]) -> None:

@@ -138,7 +138,7 @@ def test_a_worker_builds_tests_and_plays(store: Store) -> None:
         alice = register(web, "alice")
         upload(web, alice, "bot.py", BROKEN)
         upload(web, alice, "bot.py", good_bot())
-        assert work(store, LocalExecutor(0), ["cup"], games=3) == 3
+        assert work(store, LocalExecutor(0), ["cup"], games=3, seconds=60) == 3
         bot = web.get("/api/bots/alice", headers=alice).json()
         assert [v["status"] for v in bot["versions"]] == ["build-failed", "active"]
         standings = {row["bot"]: row for row in web.get("/api/standings").json()}
@@ -353,7 +353,7 @@ def test_postgresql_store(postgres_server: str, tmp_path: Path, monkeypatch: Any
             upload(web, bob, "crash.py", CRASHES)
             upload(web, alice, "bot.py", good_bot())
             settle(store)
-            assert work(store, LocalExecutor(0), ["cup"], games=2, sandbox=False) == 2
+            assert work(store, LocalExecutor(0), ["cup"], games=2, seconds=60, sandbox=False) == 2
             assert [
                 v["status"] for v in web.get("/api/bots/alice", headers=alice).json()["versions"]
             ] == [

@@ -106,9 +106,8 @@ def new(
 ) -> None:
     """A new contest: a ladder for GAME, its sample bot, and the organiser's account
     (user `admin`; its password is printed once unless given in a file)."""
-    from botarena.arena.auth import hash_password
-
     from botarena.arena import store as arena
+    from botarena.arena.auth import hash_password
     from botarena.tournament.cli import _build_dir, name_problem, open_store
     from botarena.tournament.manage import BotRequest, Settings, TournamentError, create
     from botarena.tournament.store import sqlite_folder, tournaments

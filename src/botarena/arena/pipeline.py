@@ -56,6 +56,7 @@ def build_upload(job: dict[str, Any]) -> dict[str, Any]:
     cache = Path(job["build_dir"])
     folder = cache / "uploads" / uuid.uuid4().hex
     try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
         upload = check_upload(
             job["filename"], job["data"], max_source_bytes=job["max_source_bytes"]
         )
