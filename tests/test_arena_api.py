@@ -178,6 +178,53 @@ def test_bad_uploads_store_nothing(web: Any, filename: str, data: bytes, code: i
     assert web.get("/api/me", headers=alice).json()["bots"] == []
 
 
+def _zip(files: dict[str, bytes]) -> bytes:
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def _tgz_link(name: str, target: str, hard: bool = False) -> bytes:
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as archive:
+        main = tarfile.TarInfo("bot.py")
+        main.size = 9
+        archive.addfile(main, io.BytesIO(b"print(1)\n"))
+        link = tarfile.TarInfo(name)
+        link.type = tarfile.LNKTYPE if hard else tarfile.SYMTYPE
+        link.linkname = target
+        archive.addfile(link)
+    return out.getvalue()
+
+
+HOSTILE = {
+    "a path out of the archive": ("bot.zip", _zip({"bot.py": b"1\n", "../x.py": b"2\n"}), ".."),
+    "an absolute path": ("bot.zip", _zip({"bot.py": b"1\n", "/etc/x.py": b"2\n"}), "absolute"),
+    "a symbolic link": ("bot.tar.gz", _tgz_link("x.py", "/etc/shadow"), "link"),
+    "a hard link": ("bot.tar.gz", _tgz_link("x.py", "bot.py", hard=True), "link"),
+    "a zip bomb": ("bot.zip", _zip({"bot.py": b"#" * 10_000_000}), "bytes"),
+    "too many files": ("bot.zip", _zip({f"m{i}.py": b"" for i in range(10_000)}), "limit"),
+    "two languages": ("bot.zip", _zip({"bot.py": b"1\n", "bot.c": b"int x;\n"}), "C"),
+    "an option for a name": ("bot.zip", _zip({"-o.c": b"int main(){}\n"}), "-"),
+}
+
+
+@pytest.mark.parametrize("kind", list(HOSTILE))
+def test_hostile_uploads_are_refused_whole(web: Any, kind: str) -> None:
+    """Each kind of hostile upload of the issue: 400, one reason, nothing stored."""
+    filename, data, word = HOSTILE[kind]
+    alice = register(web, "alice")
+    answer = upload(web, alice, filename, data, name="walker")
+    assert answer.status_code in (400, 413), answer.text
+    assert list(answer.json()) == ["error"] and word in answer.json()["error"]
+    assert "\n" not in answer.json()["error"]
+    assert web.get("/api/bots/walker").status_code == 404
+
+
 def test_upload_needs_a_user_a_file_and_a_good_name(web: Any) -> None:
     assert upload(web, {}, "bot.py", good_bot()).status_code == 401
     alice = register(web, "alice")
