@@ -15,6 +15,7 @@ import io
 import json
 import tarfile
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ LOGIN_ATTEMPTS = (10, 60.0)
 """Log-in attempts per user and address: this many per this many seconds."""
 STARTER_LANGUAGES = ("python", "cpp", "java")
 RECENT_GAMES = 20
+STANDINGS_TTL_S = 0.5
+"""How old the standings a reader gets may be (a worker's result shows within this)."""
 RESERVED = ("sample",)
 """Bot names the site uses itself (the sample bot's seats in test games)."""
 
@@ -80,6 +83,8 @@ class Site:
         """Reads go here: on SQLite a reader takes no write lock (WAL), so pages and API
         readers never wait for a worker's result or for one another."""
         self.logins = RateLimiter(*LOGIN_ATTEMPTS)
+        self._lock = threading.Lock()
+        self._standings: tuple[float, list[Any]] | None = None
 
     def ladder(self) -> Any:
         """The ladder as it is now (the deadline changes)."""
@@ -270,12 +275,26 @@ class Site:
         return {"bot": bot, "version": version, "status": "building"}
 
     # -- bots --------------------------------------------------------------------------------
+    def standings(self) -> list[Any]:
+        """The ladder's standings, computed at most every STANDINGS_TTL_S (every page of
+        every reader polls them) and at once after a change made here."""
+        now = time.monotonic()
+        with self._lock:
+            if self._standings is not None and now - self._standings[0] < STANDINGS_TTL_S:
+                return self._standings[1]
+        table = ladder.standings(self.reader, self.ladder())
+        with self._lock:
+            self._standings = (now, table)
+        return table
+
+    def changed(self) -> None:
+        """Something the standings show changed here: the next reader computes them."""
+        with self._lock:
+            self._standings = None
+
     def ratings(self) -> dict[str, tuple[int, float, int]]:
         """Active ladder label -> (rank, ordinal, games)."""
-        return {
-            row.label: (row.rank, row.ordinal, row.games)
-            for row in ladder.standings(self.reader, self.ladder())
-        }
+        return {row.label: (row.rank, row.ordinal, row.games) for row in self.standings()}
 
     def bot(self, call: Call, name: str) -> dict[str, Any]:
         with self.reader.engine.connect() as conn:
@@ -477,6 +496,7 @@ class Site:
                 ladder.retire(conn, tournament, name)
             else:
                 _enable(conn, tournament, name)
+        self.changed()
         return {"bot": name, "disabled": disabled}
 
     def void(self, call: Call, game_id: int) -> dict[str, Any]:
@@ -490,6 +510,7 @@ class Site:
             conn.execute(games.update().where(games.c.id == game_id).values(status="void"))
             if row.tournament_id == self.contest.ladder.id:
                 rerate(conn, self.contest.ladder)
+        self.changed()
         return {"game": game_id, "status": "void"}
 
     def deadline(self, call: Call) -> dict[str, Any]:
@@ -527,7 +548,7 @@ class Site:
         self.needs_organiser(call)
         spool = tempfile.SpooledTemporaryFile(max_size=16 << 20)  # noqa: SIM115 - streamed, closed by chunks()
         family = arena.family(self.contest, self.reader)
-        standings = [r.to_dict() for r in ladder.standings(self.reader, self.ladder())]
+        standings = [r.to_dict() for r in ladder.standings(self.reader, self.ladder())]  # fresh
         with tarfile.open(fileobj=spool, mode="w:gz") as tar, self.reader.engine.connect() as conn:
             latest = (
                 sa.select(uploads.c.bot_id, sa.func.max(uploads.c.version).label("version"))
@@ -776,7 +797,7 @@ def api_routes(site: Site) -> list[Route]:
         return PlainTextResponse(text, headers=headers)
 
     def standings(call: Call) -> list[dict[str, Any]]:
-        return [row.to_dict() for row in ladder.standings(site.reader, site.ladder())]
+        return [row.to_dict() for row in site.standings()]
 
     def replay(call: Call, game: int) -> dict[str, Any]:
         return site.replay_for(call.user, game)
