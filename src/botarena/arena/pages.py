@@ -38,11 +38,11 @@ def page_routes(replay_of: ReplayOf) -> list[BaseRoute]:
     async def html(_: Request) -> HTMLResponse:
         return HTMLResponse(shell, headers=SECURITY_HEADERS)
 
-    async def viewer(request: Request) -> HTMLResponse:
+    def viewer(request: Request) -> HTMLResponse:  # sync: starlette runs it in its threads
         replay_of(request, request.path_params["game"])  # 404 before a page that cannot load
         return HTMLResponse(page({"url": "replay.json.gz"}, inline=False, static="/static/"))
 
-    async def replay(request: Request) -> Response:
+    def replay(request: Request) -> Response:  # reads the store: never on the event loop
         document = view_document(replay_of(request, request.path_params["game"]))
         return Response(gzipped(document), media_type="application/octet-stream")
 
