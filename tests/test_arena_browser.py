@@ -109,6 +109,8 @@ def test_two_contestants_and_the_organiser(browser: Any, site: Any) -> None:
     alice.wait_for_selector("#bot:has-text('active')")
     alice.wait_for_selector("#test-stderr")
     assert HOSTILE_TEXT in alice.inner_text("#test-stderr")  # shown as text
+    versions = alice.locator("#versions tbody tr td:nth-child(2)").all_inner_texts()
+    assert versions == ["build-failed", "active"]
     from botarena.tournament.runner import LocalExecutor, work
 
     assert work(store, LocalExecutor(0), ["cup"], games=2, seconds=60, sandbox=False) == 2

@@ -228,6 +228,7 @@ async function botPage(name) {
       table(["owner", "version", "status", "rating", "rank", "games"], [[bot.owner, bot.version,
         bot.status, number(bot.rating), bot.rank, bot.games]], "bot"),
     ];
+    if (bot.disabled) parts.push(message("The organiser disabled this bot: it does not play.", "info"));
     if (bot.reason) parts.push(message(bot.reason));
     if (bot.build_log !== undefined) parts.push(textBlock("Build log", bot.build_log, "build-log"));
     if (bot.test_game) {
@@ -235,6 +236,12 @@ async function botPage(name) {
       parts.push(box("section", [el("h3", "Test game against the sample bot"),
         box("p", [link(`game ${test.id}`, gamePath(test.id)), el("span", ` · ${test.result || ""}`)])]));
       if (test.stderr !== undefined) parts.push(textBlock("Your bot's stderr", test.stderr, "test-stderr"));
+    }
+    if (bot.versions) {
+      parts.push(el("h3", "Versions"), table(
+        ["version", "status", "file", "language", "uploaded", "reason", "test game"],
+        bot.versions.map((v) => [v.version, v.status, v.file, v.language, v.uploaded, v.reason || "",
+          v.test_game ? link(`game ${v.test_game}`, gamePath(v.test_game)) : ""]), "versions"));
     }
     content.replaceChildren(...parts);
     return bot.status;
