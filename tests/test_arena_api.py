@@ -89,10 +89,53 @@ def test_logins_are_rate_limited(web: Any) -> None:
         web.post("/api/login", json={"user": "alice", "password": "wrong-pw"}).status_code
         for _ in range(12)
     ]
-    assert codes[:9] == [401] * 9  # 10 attempts a minute, one spent on registering
-    assert codes[9:] == [429] * 3
+    assert codes == [401] * 10 + [429] * 2  # 10 attempts a minute for a name from an address
     right = web.post("/api/login", json={"user": "alice", "password": "password-1"})
     assert right.status_code == 429  # even the right password waits
+    assert web.post("/api/login", json={"user": "bob", "password": "x" * 8}).status_code == 401
+
+
+@pytest.mark.slow  # 65 argon2 checks: about 6 s
+def test_logins_to_one_user_from_many_addresses_are_limited(store: Store) -> None:
+    from starlette.testclient import TestClient
+
+    from botarena.arena.api import arena_app
+
+    app = arena_app(store, "cup")
+    codes = []
+    for address in range(13):  # 5 attempts from each of 13 addresses: 65 > 60 a minute
+        with TestClient(app, client=(f"10.0.0.{address}", 4000)) as guesser:
+            for _ in range(5):
+                answer = guesser.post("/api/login", json={"user": "admin", "password": "guess-pw"})
+                codes.append(answer.status_code)
+    assert codes == [401] * 60 + [429] * 5
+
+
+@pytest.mark.slow  # 20 argon2 hashes: about 2 s
+def test_signups_per_address_are_limited(web: Any) -> None:
+    codes = [
+        web.post("/api/register", json={"user": f"u{i}", "password": "password-1"}).status_code
+        for i in range(21)
+    ]
+    assert codes == [201] * 20 + [429]
+
+
+def test_sessions_expire(store: Store, web: Any) -> None:
+    from botarena.arena.store import credentials
+
+    register(web, "alice")
+    answer = web.post("/api/session", json={"user": "alice", "password": "password-1"})
+    assert "max-age=1209600" in answer.headers["set-cookie"].lower()  # 14 days
+    assert web.get("/api/session").status_code == 200
+    with store.transaction() as conn:
+        conn.execute(
+            credentials.update().values(created_at=credentials.c.created_at - 14 * 86400 - 1)
+        )
+    assert web.get("/api/session").status_code == 401
+    token = register(web, "bob")  # a token made now works; one made long ago too (until revoked)
+    with store.transaction() as conn:
+        conn.execute(credentials.update().values(created_at=0.0))
+    assert web.get("/api/me", headers=token).status_code == 200
 
 
 def test_tokens_are_revocable(web: Any) -> None:
@@ -278,6 +321,13 @@ def test_organiser_routes_refuse_others(web: Any) -> None:
     admin = organiser(web)
     assert web.get("/api/contest", headers=admin).json()["organiser"] is True
     assert web.post("/api/admin/bots/nobody/disable", headers=admin).status_code == 404
+    assert web.post("/api/admin/bots/sample/disable", headers=admin).json() == {
+        "bot": "sample",
+        "disabled": True,
+    }
+    assert web.get("/api/standings").json() == []
+    web.post("/api/admin/bots/sample/enable", headers=admin)
+    assert [row["bot"] for row in web.get("/api/standings").json()] == ["sample"]
     assert web.post("/api/admin/games/999/void", headers=admin).status_code == 404
 
 

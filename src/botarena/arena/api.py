@@ -42,6 +42,10 @@ UPLOAD_OVERHEAD = 1 << 20
 """A multipart body may exceed the source limit by this much (archive and form framing)."""
 LOGIN_ATTEMPTS = (10, 60.0)
 """Log-in attempts per user and address: this many per this many seconds."""
+USER_ATTEMPTS = (60, 60.0)
+"""Log-in attempts per user from anywhere (a guesser with many addresses)."""
+SIGNUPS = (20, 3600.0)
+"""Accounts made from one address per hour."""
 STARTER_LANGUAGES = ("python", "cpp", "java")
 RECENT_GAMES = 20
 STANDINGS_TTL_S = 0.5
@@ -83,6 +87,8 @@ class Site:
         """Reads go here: on SQLite a reader takes no write lock (WAL), so pages and API
         readers never wait for a worker's result or for one another."""
         self.logins = RateLimiter(*LOGIN_ATTEMPTS)
+        self.per_user = RateLimiter(*USER_ATTEMPTS)
+        self.signups = RateLimiter(*SIGNUPS)
         self._lock = threading.Lock()
         self._standings: tuple[float, list[Any]] | None = None
 
@@ -139,7 +145,9 @@ class Site:
             raise ApiError(400, problem)
         if name.lower() in RESERVED:
             raise ApiError(400, f"the user name {name!r} is reserved")
-        self._limit(call, name)
+        address = call.request.client.host if call.request.client else "?"
+        if not self.signups.allow(address):
+            raise ApiError(429, "too many accounts made from this address: try again later")
         try:
             with self.store.transaction() as conn:
                 user = arena.add_user(conn, self.contest, name, hash_password(password))
@@ -153,7 +161,9 @@ class Site:
 
     def _limit(self, call: Call, name: str) -> None:
         address = call.request.client.host if call.request.client else "?"
-        if not self.logins.allow(f"{name.lower()}|{address}"):
+        if not self.logins.allow(f"{name.lower()}|{address}") or not self.per_user.allow(
+            name.lower()
+        ):
             raise ApiError(429, "too many attempts: wait a minute and try again")
 
     def authenticate(self, call: Call) -> User:
@@ -487,11 +497,17 @@ class Site:
         tournament = self.ladder()
         with self.store.transaction() as conn:
             row = arena.bot_row(conn, self.contest, name)
-            if row is None:
+            on_ladder = conn.execute(
+                sa.select(bots.c.id).where(
+                    bots.c.tournament_id == tournament.id, bots.c.name == name
+                )
+            ).first()
+            if row is None and on_ladder is None:
                 raise ApiError(404, f"no bot {name!r}")
-            conn.execute(
-                arena_bots.update().where(arena_bots.c.id == row.id).values(disabled=disabled)
-            )
+            if row is not None:  # else a bot of the organiser's own (the sample)
+                conn.execute(
+                    arena_bots.update().where(arena_bots.c.id == row.id).values(disabled=disabled)
+                )
             if disabled:
                 ladder.retire(conn, tournament, name)
             else:
@@ -769,6 +785,7 @@ def api_routes(site: Site) -> list[Route]:
         response.set_cookie(
             SESSION_COOKIE,
             token,
+            max_age=arena.SESSION_DAYS * 86400,
             httponly=True,
             samesite="lax",
             path="/",

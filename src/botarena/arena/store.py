@@ -214,8 +214,15 @@ def remember(store: Store, user: User, digest: str, kind: str) -> None:
         )
 
 
+SESSION_DAYS = 14
+"""A session cookie lasts this long (a log-in on a shared machine does not stay forever);
+an API token lasts until revoked."""
+
+
 def holder(store: Store, contest: Contest, digest: str, kind: str) -> User | None:
-    """The user a live (not revoked) token or session digest belongs to."""
+    """The user a live (not revoked, for a session not expired) token or session digest
+    belongs to."""
+    oldest = time.time() - SESSION_DAYS * 86400 if kind == "session" else 0.0
     with store.engine.connect() as conn:
         row = conn.execute(
             sa.select(users.c.id, users.c.name, users.c.organiser)
@@ -224,6 +231,7 @@ def holder(store: Store, contest: Contest, digest: str, kind: str) -> User | Non
                 credentials.c.digest == digest,
                 credentials.c.kind == kind,
                 credentials.c.revoked_at.is_(None),
+                credentials.c.created_at >= oldest,
                 users.c.contest_id == contest.id,
             )
         ).first()
