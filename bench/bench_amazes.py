@@ -1,19 +1,20 @@
 """Amazes speed: in-process games per second, and the referee's cost over raw pipes.
 
 The referee figure plays a whole game between two trivial C bots (read the look, answer
-`T`) and compares it with the same two programs driven through raw pipes for the same 300
-exchanges. Start-up is subtracted from both by also timing a 1-turn game (2 exchanges).
+`T`) and compares its cost per exchange with the same two programs fed the same bytes
+through raw pipes (bench/exchanges.py), start-up left out of both.
 """
 
 from __future__ import annotations
 
 import statistics
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 import botarena
+from exchanges import referee_over_raw
+from tempdirs import readable_tempdir
 
 C_BOT = r"""
 #include <stdio.h>
@@ -52,50 +53,14 @@ def compile_bot(folder: Path) -> Path:
     return binary
 
 
-def raw_pipes(binary: Path, turns: int) -> float:
-    """Seconds for `turns` turns each of two bots driven by plain pipes, start-up included."""
-    started = time.perf_counter()
-    bots = [
-        subprocess.Popen([str(binary)], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        for _ in range(2)
-    ]
-    for turn in range(turns):
-        for seat, bot in enumerate(bots):
-            bot.stdin.write((b"Start\n" if turn == seat == 0 else b"") + LOOK)
-            bot.stdin.flush()
-            bot.stdout.readline()
-    for bot in bots:
-        bot.stdin.close()
-        bot.wait()
-        bot.stdout.close()
-    return time.perf_counter() - started
-
-
-def referee(binary: Path, turns: int) -> float:
-    started = time.perf_counter()
-    result = botarena.play("amazes", [str(binary), str(binary)], seed=1, turns=turns)
-    assert all(p.status == "ok" for p in result.players), result.to_dict()
-    return time.perf_counter() - started
-
-
-def least_cost(measure, binary: Path, repeats: int) -> float:
-    """Seconds for 150 turns beyond a 1-turn game (start-up subtracted), the least of
-    `repeats` tries: the machine's noise only ever adds time."""
-    return min(measure(binary, 150) for _ in range(repeats)) - min(
-        measure(binary, 1) for _ in range(repeats)
-    )
-
-
 def run(quick: bool) -> list[dict]:
     games = 100 if quick else 400
     rate = statistics.median(in_process_rate(games // 4) for _ in range(4))
-    rounds = 3 if quick else 7
-    with tempfile.TemporaryDirectory() as folder:
+    with readable_tempdir() as folder:
         binary = compile_bot(Path(folder))
-        raw = ours = float("inf")
-        for _ in range(rounds):  # interleaved, so that both see the same machine
-            raw = min(raw, least_cost(raw_pipes, binary, 3))
-            ours = min(ours, least_cost(referee, binary, 3))
+        ours, raw = referee_over_raw(
+            "amazes", [[str(binary)]] * 2, {"seed": 1}, tries=10 if quick else 30
+        )
     return [
         {
             "name": "amazes in-process random vs random (per CPU second)",
@@ -103,17 +68,22 @@ def run(quick: bool) -> list[dict]:
             "unit": "games/s",
             "goal": ">= 100",
         },
-        {"name": "amazes 298 exchanges, raw pipes", "value": raw * 1000, "unit": "ms", "goal": ""},
         {
-            "name": "amazes 298 exchanges, botarena referee",
-            "value": ours * 1000,
-            "unit": "ms",
+            "name": "amazes exchange, trivial C bots, raw pipes (bench/exchanges.py)",
+            "value": raw * 1e6,
+            "unit": "us",
             "goal": "",
         },
         {
-            "name": "amazes referee cost / raw pipes",
+            "name": "amazes exchange, the same bots and bytes, botarena (sandboxed)",
+            "value": ours * 1e6,
+            "unit": "us",
+            "goal": "",
+        },
+        {
+            "name": "amazes referee cost per exchange / raw pipes",
             "value": ours / raw,
             "unit": "x",
-            "goal": "<= 2",
+            "goal": "<= 1.5",
         },
     ]

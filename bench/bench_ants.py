@@ -11,11 +11,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from original_engine import compared
+from tempdirs import readable_tempdir
 from testdata import ants_maps
 
 MAPS = ants_maps()
@@ -54,7 +54,7 @@ def process_game_s(turns: int) -> float:
     (best of two runs, in seconds)."""
     import botarena
 
-    with tempfile.TemporaryDirectory() as folder:
+    with readable_tempdir() as folder:
         bot = Path(folder) / "holdbot.py"
         bot.write_text(HOLD_BOT)
         spec = f"{sys.executable} {bot}"
@@ -114,7 +114,7 @@ def replay_size_ratio(turns: int) -> float:
     from botarena.core.replay import load
     from botarena.games.ants.replay2011 import export_replay
 
-    with tempfile.TemporaryDirectory() as folder:
+    with readable_tempdir() as folder:
         path = Path(folder) / "game.replay.gz"
         botarena.play(
             "ants",
@@ -140,7 +140,7 @@ def engine_game_s(turns: int) -> float | None:
     playgame = os.environ.get("ANTS_PLAYGAME")
     if not playgame:
         return None
-    with tempfile.TemporaryDirectory() as folder:
+    with readable_tempdir() as folder:
         bot = Path(folder) / "holdbot.py"
         bot.write_text(HOLD_BOT)
         command = [

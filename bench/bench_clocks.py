@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import concurrent.futures
 import sys
-import tempfile
 from pathlib import Path
+
+from tempdirs import readable_tempdir
 
 BURNS = {"falldown": 0.06, "ants": 0.3, "amazes": 0.06}
 """CPU seconds each game's bot burns a turn: 60 % of its limit (Amazes: of the budget over
@@ -47,7 +48,7 @@ def timeouts(game: str, games: int, clock: str, folder: Path) -> int:
 
 def run(quick: bool) -> list[dict]:
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with readable_tempdir() as tmp:
         for game in GAMES:
             for clock, games in (("wall", 30 if quick else 200), ("cpu", 30 if quick else 1000)):
                 count = timeouts(game, games, clock, Path(tmp))

@@ -9,10 +9,11 @@ executor differs.
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from tempdirs import readable_tempdir
 
 BOTS = [f"r{index}={sys.executable} -m botarena.games.amazes.bots.random" for index in range(4)]
 
@@ -27,7 +28,7 @@ def games_per_second(workers: int, per_pair: int) -> float:
     from botarena.tournament.store import Store
 
     with (
-        tempfile.TemporaryDirectory() as tmp,
+        readable_tempdir() as tmp,
         LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,

@@ -11,13 +11,13 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from bench_ants import HOLD_BOT, MAPS
 from bench_falldown import probe_bots
 from bench_startup import botarena_command
+from tempdirs import readable_tempdir
 
 ANTS_2011_S = 6.4
 """The 2011 Ants engine (aichallenge playgame.py), the same game: issue 11's measurement."""
@@ -102,7 +102,7 @@ def rows(name: str, ours: float, theirs: float, ratio_goal: float, moonshot: str
 
 def run(quick: bool) -> list[dict]:
     runs = 1 if quick else 3
-    with tempfile.TemporaryDirectory() as folder:
+    with readable_tempdir() as folder:
         ants = best_wall_s(ants_command(Path(folder)), runs)
         falldown = best_wall_s(falldown_command(Path(folder)), runs)
     return [

@@ -10,12 +10,13 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import botarena
+from exchanges import referee_over_raw
 from original_engine import compared
+from tempdirs import readable_tempdir
 from testdata import falldown_golden
 
 RANDOM = "builtin:falldown/random"
@@ -89,7 +90,7 @@ def probe_bots(logs: str) -> tuple[list[list[str]], str]:
 
 def process_game() -> float:
     """Seconds botarena takes for the 1000-slot game of 4 probe-bot processes."""
-    with tempfile.TemporaryDirectory() as logs:
+    with readable_tempdir() as logs:
         argvs, start = probe_bots(logs)
         started = time.perf_counter()
         result = botarena.play(
@@ -108,7 +109,7 @@ def java_game() -> float | None:
     command = os.environ.get("FALLDOWN_BOOKMAKER")
     if not command:
         return None
-    with tempfile.TemporaryDirectory() as logs:
+    with readable_tempdir() as logs:
         argvs, _ = probe_bots(logs)
         engine = [*shlex.split(command), "-s", "0", "-t", "1000"]
         for argv in argvs:
@@ -116,6 +117,56 @@ def java_game() -> float | None:
         started = time.perf_counter()
         subprocess.run(engine, cwd=logs, check=True, stdout=subprocess.DEVNULL)
         return time.perf_counter() - started
+
+
+C_BOT = r"""
+#include <stdio.h>
+int main(void) {
+    char line[256];
+    puts("READY");
+    fflush(stdout);
+    for (;;) {
+        for (int i = 0; i < 13; i++)
+            if (!fgets(line, sizeof line, stdin)) return 0;
+        puts("N");
+        fflush(stdout);
+    }
+}
+"""
+"""A trivial Falldown bot: READY, then for each of its slots reads the 13 lines of the
+state and answers N (do nothing)."""
+
+
+def exchange_rows(quick: bool) -> list[dict]:
+    """Cost per exchange of four trivial C bots under botarena against raw pipes fed the
+    same bytes (bench/exchanges.py)."""
+    with readable_tempdir() as folder:
+        source, binary = Path(folder) / "bot.c", Path(folder) / "bot"
+        source.write_text(C_BOT)
+        subprocess.run(["gcc", "-O2", "-o", str(binary), str(source)], check=True)
+        ours, raw = referee_over_raw(
+            "falldown", [[str(binary)]] * 4, {"seed": 1}, tries=5 if quick else 15
+        )
+    return [
+        {
+            "name": "falldown exchange, trivial C bots, raw pipes (bench/exchanges.py)",
+            "value": raw * 1e6,
+            "unit": "us",
+            "goal": "",
+        },
+        {
+            "name": "falldown exchange, the same bots and bytes, botarena (sandboxed)",
+            "value": ours * 1e6,
+            "unit": "us",
+            "goal": "",
+        },
+        {
+            "name": "falldown referee cost per exchange / raw pipes",
+            "value": ours / raw,
+            "unit": "x",
+            "goal": "<= 1.5",
+        },
+    ]
 
 
 def side_by_side() -> list[dict]:
@@ -142,6 +193,7 @@ def run(quick: bool) -> list[dict]:
     rows = in_process_speed(2.0 if quick else 10.0)
     rows.append(hunter_win_rate(100 if quick else 200))
     rows += side_by_side()
+    rows += exchange_rows(quick)
     return rows
 
 

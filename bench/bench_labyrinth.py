@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import botarena
 from bench_startup import botarena_command, children_cpu_s
 from original_engine import compared
+from tempdirs import readable_tempdir
 
 ROUNDS = 10
 """Rounds n = 3 ... 12."""
@@ -154,8 +154,7 @@ def posts_rows() -> list[dict]:
     checkout = os.environ.get("LABYRINTH_CONTROLLER")
     engine = Path(checkout) / "docs" / "engine.js" if checkout else None
     rows: list[dict] = []
-    with tempfile.TemporaryDirectory() as name:
-        Path(name).chmod(0o755)  # run as root, bots run as nobody: they must read it
+    with readable_tempdir() as name:
         games = [("wallfollower", posts / "wallfollower.md", posts / "static.md")]
         if engine is not None:
             hugger = Path(checkout or "") / "example-bots" / "wall-hugger.js"

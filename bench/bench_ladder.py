@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tempdirs import readable_tempdir
+
 PROCESS_BOT = f"{sys.executable} -m botarena.games.amazes.bots.random"
 
 
@@ -47,7 +49,7 @@ def matchmaking_ms(bots: int, games: int = 200) -> tuple[float, float]:
     from botarena.tournament import ladder
     from botarena.tournament.store import ladder_bots
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with readable_tempdir() as tmp:
         store, tournament = _ladder(
             Path(tmp), ["a=builtin:amazes/random", "b=builtin:amazes/random"]
         )
@@ -93,7 +95,7 @@ def games_per_second(workers: int, games: int, ladder_mode: bool) -> float:
     from botarena.tournament.store import Store
 
     bots = [f"p{i}={PROCESS_BOT}" for i in range(8)]
-    with tempfile.TemporaryDirectory() as tmp:
+    with readable_tempdir() as tmp:
         folder = Path(tmp)
         if ladder_mode:
             store, tournament = _ladder(folder, bots)
@@ -220,7 +222,7 @@ def claim_and_result_ms(url: str, games: int = 200) -> float:
 
     from botarena.tournament import ladder
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with readable_tempdir() as tmp:
         from botarena.games import get_game
         from botarena.tournament.manage import Settings, create, parse_bot_option
         from botarena.tournament.store import Store

@@ -7,12 +7,12 @@ JavaScript checked in the bots' sandbox (#25): wall seconds in all and per answe
 from __future__ import annotations
 
 import json
-import tempfile
 import time
 from pathlib import Path
 
 from botarena.games.labyrinth.answers import read_source
 from botarena.games.labyrinth.scrape import scrape
+from tempdirs import readable_tempdir
 
 CODE = "return {startRound(n) {}, takeTurn(views) { return [%d %% 5, 1]; }};"
 
@@ -34,7 +34,7 @@ def page(count: int) -> dict:
 
 def run(quick: bool) -> list[dict]:
     count = 100 if quick else 1000
-    with tempfile.TemporaryDirectory() as name:
+    with readable_tempdir() as name:
         folder = Path(name)
         source = folder / "page.json"
         source.write_text(json.dumps(page(count)))

@@ -8,12 +8,12 @@ The history plot of the 2-player tournament is timed too.
 from __future__ import annotations
 
 import random
-import tempfile
 import time
 from pathlib import Path
 
 from botarena.tournament.ranking import plot_history, standings
 from botarena.tournament.records import GameRecord
+from tempdirs import readable_tempdir
 
 
 def tournament(games: int, seats: int, bots: list[str], seed: int = 1) -> list[GameRecord]:
@@ -59,7 +59,7 @@ def run(quick: bool) -> list[dict]:
             "goal": "<= 0.5",
         }
     )
-    with tempfile.TemporaryDirectory() as folder:
+    with readable_tempdir() as folder:
         started = time.perf_counter()
         plot_history("amazes", duel, bots, Path(folder) / "history.png", rank_by="places")
         rows.append(

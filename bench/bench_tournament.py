@@ -9,9 +9,10 @@ of a tournament of process bots with 1 and with 2 workers (pinned to a core each
 from __future__ import annotations
 
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from tempdirs import readable_tempdir
 
 
 def _tournament(folder: Path, name: str, bots: list[str], per_pair: int):
@@ -78,7 +79,7 @@ def overhead_ms(quick: bool) -> tuple[float, float, int]:
     tournament, loop, outside = float("inf"), float("inf"), float("inf")
     count = 0
     for attempt in range(3 if quick else 6):
-        with tempfile.TemporaryDirectory() as tmp:
+        with readable_tempdir() as tmp:
             folder = Path(tmp)
             executor = _TimedInline()
             elapsed, games = _timed_run(folder, f"o{attempt}", bots, per_pair, executor)
@@ -108,7 +109,7 @@ def workers_speedup(quick: bool) -> tuple[float, float]:
     best = {1: 0.0, 2: 0.0}
     for attempt in range(1 if quick else 3):
         for workers in (1, 2):
-            with tempfile.TemporaryDirectory() as tmp:
+            with readable_tempdir() as tmp:
                 executor = LocalExecutor(workers)
                 for warm in [executor.pool.submit(time.sleep, 0.3) for _ in range(workers)]:
                     warm.result()  # the workers are started before the clock: paid once

@@ -5,10 +5,11 @@ standings of a 10 000-game tournament."""
 from __future__ import annotations
 
 import statistics
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from tempdirs import readable_tempdir
 
 ANTS_BOTS = ["builtin:ants/greedy"] * 4
 ANTS_OPTIONS = {"cutoff_turn": 1001}  # no food cutoff: the game runs its 1000 turns
@@ -142,7 +143,7 @@ def run(quick: bool) -> list[dict]:
 
     ensure_debian_package("chromium", "chromium")
     rows = []
-    with tempfile.TemporaryDirectory() as name:
+    with readable_tempdir() as name:
         folder = Path(name)
         ants, labyrinth = _replays(folder)
         pages = {}

@@ -15,7 +15,8 @@ from typing import Any
 
 from botarena.core.cores import jury_core
 from botarena.core.game import Game
-from botarena.core.player import EXIT_GRACE_S, Player, Reply
+from botarena.core.player import Player, Reply
+from botarena.core.process import EXIT_GRACE_S
 from botarena.core.replay import ReplayRecorder
 from botarena.core.result import MatchResult, PlayerResult
 from botarena.core.rules import Clock, State, Status, seat_seed

@@ -8,24 +8,20 @@ capped; at the end every process of it is killed and reaped.
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import os
 import select
 import shlex
-import signal
 import subprocess
-import threading
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from botarena.core.cores import cores
-from botarena.core.cpu import GroupCpu, process_cpu_s
 from botarena.core.lines import LINE_CAP, LineReader
+from botarena.core.process import STDERR_CAP, BotProcess
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status, seat_seed
 from botarena.core.sandbox import (
@@ -33,14 +29,7 @@ from botarena.core.sandbox import (
     Confinement,
     Sandbox,
     become_subreaper,
-    death_signal_setter,
 )
-
-STDERR_CAP = 10_000
-"""Characters of a bot's stderr kept per game (contest juries keep about 10 000)."""
-
-EXIT_GRACE_S = 1.0
-"""How long a bot may take to exit by itself once the game is over."""
 
 RESUME_AGAIN_S = 0.1
 """While a bot is awaited, it is resumed again this often: a process it forked just as it was
@@ -50,19 +39,6 @@ forks right after answering and then waits for that child: both stayed stopped f
 LATE_BYTES = 1 << 21
 """Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
 at most 1 MiB when a bot enlarges it) read after the deadline was written too late."""
-
-
-def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
-    """One function running `steps` in order between fork and exec (None: nothing to run)."""
-    todo = [step for step in steps if step is not None]
-    if not todo:
-        return None
-
-    def run() -> None:
-        for step in todo:
-            step()
-
-    return run
 
 
 @dataclass(slots=True)
@@ -270,26 +246,23 @@ class ProcessPlayer(Player):
     ) -> None:
         self.argv = argv
         self.sandbox = sandbox
-        self._box: Confinement | None = None
-        self._watch_s: float | None = None
         self.name = name
         self.spec = spec or shlex.join(argv)
         self.cwd = cwd
         self.env = env
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.process = BotProcess(argv, sandbox, cwd, env)  # made again at `start`
+        self._box: Confinement | None = None
+        self._watch_s: float | None = None
         self._lines = LineReader()
-        self._stderr_parts: list[str] = []
-        self._stderr_len = 0
-        self._stderr_thread: threading.Thread | None = None
-        self._cpu_final: float | None = None
-        self._group_cpu = GroupCpu(0)  # the process group's, once started (no cgroup)
         self._send_error: str | None = None
         self._unsent = b""  # an observation's bytes the pipe could not take yet
-        self._pidfd: int | None = None
         self._late_bytes = 0  # output read after the deadline in this exchange
         self._spin_now = False  # poll for this reply before sleeping (see _spin_read)
         self._spin_s = 0.0  # reply_spin_s where the jury has another core, else 0
-        self.exit_detail = ""
+
+    @property
+    def proc(self) -> subprocess.Popen[bytes] | None:
+        return self.process.proc
 
     @property
     def java_line_breaks(self) -> bool:
@@ -307,60 +280,14 @@ class ProcessPlayer(Player):
         # the game's seed and the seat, for a bot that draws its randomness from them
         game_seed = seed.removesuffix(seat_seed("", seat))
         identity = {"BOTARENA_SEED": game_seed, "BOTARENA_SEAT": str(seat)}
-        box = self._box = Confinement(
-            self.argv, self.sandbox, cwd=self.cwd, env={**(self.env or {}), **identity}
-        )
-        self.proc = subprocess.Popen(
-            box.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            cwd=box.cwd,
-            env=box.env,
-            bufsize=0,
-            pass_fds=box.pass_fds,
-            # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
-            # does for a bare one (set on bwrap, it broke a sandboxed double fork)
-            preexec_fn=_in_child(
-                None if box.wrapped else death_signal_setter(),
-                box.preexec if self.sandbox.enabled else None,
-                None if self.core is None else partial(os.sched_setaffinity, 0, {self.core}),
-            ),
-        )
-        assert self.proc.stdout is not None and self.proc.stdin is not None
-        box.started(self.proc.pid)
-        self._group_cpu = GroupCpu(self.proc.pid)
-        box.wait_exit = self._exited
+        process = self.process = BotProcess(self.argv, self.sandbox, self.cwd, self.env)
+        box = self._box = process.spawn(identity, self.core)
         self._watch_s = box.watch_s
         if self.frozen_between_turns:  # bound once: per exchange, no detour
             self.pause = box.pause  # type: ignore[method-assign]
             self.resume = box.resume  # type: ignore[method-assign]
-        self._stdin_fd = self.proc.stdin.fileno()
-        self._stdout_fd = self.proc.stdout.fileno()
-        os.set_blocking(self._stdout_fd, False)
-        os.set_blocking(self._stdin_fd, False)  # a frozen bot reads nothing: never wait on it
-        self._watched = [self._stdout_fd]
-        with contextlib.suppress(OSError):  # readable once the bot's own process has ended
-            self._pidfd = os.pidfd_open(self.proc.pid)
-            self._watched.append(self._pidfd)
-        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
-        self._stderr_thread.start()
-
-    def _drain_stderr(self) -> None:
-        assert self.proc is not None and self.proc.stderr is not None
-        fd = self.proc.stderr.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            if self._stderr_len < STDERR_CAP:
-                text = chunk.decode("utf-8", errors="replace")[: STDERR_CAP - self._stderr_len]
-                self._stderr_parts.append(text)
-                self._stderr_len += len(text)
+        self._stdin_fd, self._stdout_fd = process.stdin_fd, process.stdout_fd
+        self._watched = process.watched
 
     def pause(self) -> None:
         """Freeze every process of the bot (its confinement's own once started)."""
@@ -368,28 +295,9 @@ class ProcessPlayer(Player):
     def resume(self) -> None:
         """Let the bot run (its confinement's own once started)."""
 
-    def _exited(self) -> bool:
-        """Whether the bot's main process has ended, without reaping it (its CPU stays
-        readable in /proc until `kill` reaps it)."""
-        if self.proc is None or self.proc.returncode is not None:
-            return True
-        try:
-            info = os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-        except ChildProcessError:
-            return True
-        return info is not None
-
-    def _wait_exit(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while not self._exited():
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.002)
-        return True
-
     @property
     def alive(self) -> bool:
-        return self.proc is not None and not self._exited()
+        return self.process.alive
 
     # -- exchanges ----------------------------------------------------------------------
     def _write(self, text: str) -> None:
@@ -537,7 +445,7 @@ class ProcessPlayer(Player):
         reason = self._box.limit_reason() if self._box is not None else ""
         if reason:  # killed by its sandbox, or stuck at a limit (a fork bomb)
             self.kill()
-            detail = self.exit_detail.removeprefix(", ")
+            detail = self.process.exit_detail.removeprefix(", ")
             if reason not in detail:
                 detail += f", {reason}"
             fault = Status.CRASHED
@@ -551,9 +459,9 @@ class ProcessPlayer(Player):
             detail = self._send_error or "closed its output"
             # say how it ended: in the sandbox, the end of its output means bubblewrap is
             # ending too (it holds the pipe), and reports the bot's exit a moment later
-            self._wait_exit(2.0 if self._box is not None and self._box.wrapped else 0.2)
+            self.process.wait_exit(2.0 if self._box is not None and self._box.wrapped else 0.2)
             self.kill()
-            detail = f"{detail}{self.exit_detail}"
+            detail = f"{detail}{self.process.exit_detail}"
         return Reply(lines=lines, text="\n".join(lines), fault=fault, detail=detail, wall_s=wall)
 
     def notify(self, text: str) -> None:
@@ -562,90 +470,23 @@ class ProcessPlayer(Player):
             self._write(text)
 
     # -- accounting and the end ---------------------------------------------------------
-    def _read_cpu(self) -> float:
-        """CPU seconds of the bot: its cgroup's, else its process group's (user + system,
-        threads and children, from /proc)."""
-        if self.proc is None:
-            return 0.0
-        if self._box is not None:
-            used = self._box.cpu_s()
-            if used is not None:
-                return used
-        return self._group_cpu.seconds()
-
     def cpu_now(self) -> float:
-        """CPU seconds used so far: the bot's cgroup's, else its main process's (all its
-        threads, see `cpu.process_cpu_s`)."""
-        if self.proc is None or self._cpu_final is not None:
-            return self._cpu_final or 0.0
-        if self._box is not None and (self._box.group is not None or self._box.wrapped):
-            return self._read_cpu()  # the bot is not this process, or not alone
-        return process_cpu_s(self.proc.pid)
+        return self.process.cpu_now()
 
     @property
     def cpu_s(self) -> float:
-        return self._cpu_final if self._cpu_final is not None else self._read_cpu()
+        return self.process.cpu_s
 
     def kill(self) -> None:
-        """Kill every process of the bot at once and reap it; the exit detail says how it
-        ended and which sandbox limit it hit, if any."""
-        if self.proc is None or self._box is None:
-            return
-        if self._cpu_final is None:
-            self._cpu_final = self._read_cpu()
-        self._box.kill()
-        try:
-            code = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - kernel did not deliver SIGKILL
-            code = None
-        if not self.exit_detail and code is not None:
-            reason = self._box.limit_reason()
-            self.exit_detail = describe_exit(self._box.exit_code(code))
-            self.exit_detail += f", {reason}" if reason else ""
-        self._box.reap()  # children it left behind, bubblewrap's PID 1
+        """Kill every process of the bot at once and reap it (see `BotProcess.kill`)."""
+        self.process.kill()
 
     def release(self) -> None:
-        if self.proc is None or self._exited():
-            return
-        self.resume()
-        if self.proc.stdin is not None:
-            with contextlib.suppress(OSError):
-                self.proc.stdin.close()
+        self.process.release(self.resume)
 
     def close(self, deadline: float | None = None) -> None:
-        """Let the bot exit by itself until `deadline` (default: in EXIT_GRACE_S), then kill
-        its group; always reaps."""
-        if self.proc is None:
-            return
-        self.release()
-        if deadline is None:
-            deadline = time.monotonic() + EXIT_GRACE_S
-        self._wait_exit(max(0.0, deadline - time.monotonic()))
-        self.kill()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout=1)
-        if self.proc.stderr is not None:
-            self.proc.stderr.close()
-        if self._pidfd is not None:
-            os.close(self._pidfd)
-            self._pidfd = None
-        if self._box is not None:
-            self._box.close()
+        self.process.close(deadline, self.resume)
 
     @property
     def stderr(self) -> str:
-        return "".join(self._stderr_parts)
-
-
-def describe_exit(code: int) -> str:
-    """', exit code 3' or ', killed by SIGSEGV' for a finished process."""
-    if code < 0:
-        try:
-            return f", killed by {signal.Signals(-code).name}"
-        except ValueError:
-            return f", killed by signal {-code}"
-    return f", exit code {code}"
+        return self.process.stderr
