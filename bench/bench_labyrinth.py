@@ -4,25 +4,29 @@ JavaScript posts as a whole command beside the original controller's time."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import botarena
 from bench_startup import botarena_command, children_cpu_s
+from original_engine import compared
 
 ROUNDS = 10
 """Rounds n = 3 ... 12."""
 
-ORIGINAL_POSTS_GAME_S = 0.50
-"""The original controller (Beefster09/everchanging-labyrinth 012a96a under Node 20, its bots
-in-process) playing a wall follower against a static depth-first maze, 10 435 turns, whole
-process: measured on this machine type for issue 11 ("The repository stands on its own,
-starts fast, and beats the original engines end to end"). The controller is not installable
-here, so its time is recorded, not re-measured."""
+CONTROLLER_COMMIT = "012a96a74c651e483b26aa9ccb902a1ee8845692"
+"""The commit of Beefster09/everchanging-labyrinth (its last) whose docs/engine.js the
+side-by-side rows were measured with: set LABYRINTH_CONTROLLER to a checkout of it."""
 
 POSTS_SEED = "x9"
-"""The seed of the posts game issue 11 measured (wallfollower vs static: 9 552 turns)."""
+"""The seed of the posts games."""
+
+HERE = Path(__file__).resolve().parent
 
 
 class Recording:
@@ -93,61 +97,110 @@ def average_score(adventurers: str, seeds: list[str]) -> float:
     return sum(scores) / len(scores)
 
 
-def posts_game() -> tuple[float, float]:
-    """`botarena play labyrinth post:wallfollower.md post:static.md --seed x9` as a user
-    runs it: the best wall time of 5 whole runs and that run's CPU (jury and both Node
-    runners, user + system)."""
-    import botarena
+def best_run(command: list[str], runs: int = 5) -> tuple[float, float, str]:
+    """The best wall time of `runs` whole runs of `command`, that run's CPU (the command and
+    its children, user + system) and the last run's output."""
+    best, output = (float("inf"), 0.0), ""
+    for _ in range(runs):
+        cpu, started = children_cpu_s(), time.perf_counter()
+        output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+        best = min(best, (time.perf_counter() - started, children_cpu_s() - cpu))
+    return best[0], best[1], output
 
-    posts = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
+
+def posts_game(adventurers: Path, master: Path) -> tuple[float, float, int]:
+    """`botarena play labyrinth post:ADVENTURERS post:MAZE_MASTER --seed x9` as a user runs
+    it: best wall time of 5, that run's CPU, and the adventurers' score."""
     command = [
         *botarena_command(),
         "play",
         "labyrinth",
-        f"post:{posts / 'wallfollower.md'}",
-        f"post:{posts / 'static.md'}",
+        f"post:{adventurers}",
+        f"post:{master}",
         "--seed",
         POSTS_SEED,
+        "--json",
     ]
-    best = (float("inf"), 0.0)
-    for _ in range(5):
-        cpu, started = children_cpu_s(), time.perf_counter()
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-        best = min(best, (time.perf_counter() - started, children_cpu_s() - cpu))
-    return best
+    wall, cpu, output = best_run(command)
+    return wall, cpu, json.loads(output)["players"][0]["score"]
+
+
+def controller_game(engine: Path, adventurers: Path, master: Path) -> tuple[float, int]:
+    """The same game under the original controller (bench/labyrinth_controller.js loads
+    its engine.js into Node): best wall time of 5, whole process, and the score."""
+    command = [
+        "node",
+        str(HERE / "labyrinth_controller.js"),
+        str(engine),
+        str(adventurers),
+        str(master),
+        POSTS_SEED,
+    ]
+    wall, _, output = best_run(command)
+    return wall, json.loads(output)["score"]
+
+
+def as_post(script: Path, role: str, folder: Path) -> Path:
+    """A bot file of the controller's (plain JavaScript) as the post botarena reads."""
+    post = folder / f"{script.stem}.md"
+    post.write_text(f"# {role}: {script.stem}\n\n```js\n{script.read_text()}\n```\n")
+    return post
 
 
 def posts_rows() -> list[dict]:
-    wall, cpu = posts_game()
-    goal = 4 * ORIGINAL_POSTS_GAME_S
-    return [
-        {
-            "name": f"labyrinth posts wallfollower vs static, --seed {POSTS_SEED} (9 552 turns),"
-            " whole `botarena play`, best of 5",
-            "value": wall,
-            "unit": "s",
-            "goal": f"<= {goal:.1f}",
-        },
-        {
-            "name": "  its CPU time: jury + both Node runners, user + system",
-            "value": cpu,
-            "unit": "s",
-            "goal": "",
-        },
-        {
-            "name": "labyrinth original controller, wall follower vs static DFS maze (10 435"
-            " turns), recorded for issue 11",
-            "value": ORIGINAL_POSTS_GAME_S,
-            "unit": "s",
-            "goal": "",
-        },
-        {
-            "name": "labyrinth posts game / original controller's game",
-            "value": wall / ORIGINAL_POSTS_GAME_S,
-            "unit": "x",
-            "goal": "<= 4",
-        },
-    ]
+    """Each posts game under botarena and, where LABYRINTH_CONTROLLER names a checkout of
+    the original controller, the same game under it, side by side in this run."""
+    posts = Path(botarena.__file__).parent / "games" / "labyrinth" / "posts"
+    checkout = os.environ.get("LABYRINTH_CONTROLLER")
+    engine = Path(checkout) / "docs" / "engine.js" if checkout else None
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory() as name:
+        Path(name).chmod(0o755)  # run as root, bots run as nobody: they must read it
+        games = [("wallfollower", posts / "wallfollower.md", posts / "static.md")]
+        if engine is not None:
+            hugger = Path(checkout or "") / "example-bots" / "wall-hugger.js"
+            games.insert(
+                0,
+                (
+                    "the controller's wall-hugger",
+                    as_post(hugger, "Adventurers", Path(name)),
+                    posts / "static.md",
+                ),
+            )
+        for label, adventurers, master in games:
+            wall, cpu, score = posts_game(adventurers, master)
+            title = f"labyrinth posts {label} vs static, --seed {POSTS_SEED}"
+            rows += [
+                {
+                    "name": f"{title}, whole `botarena play`, best of 5",
+                    "value": wall,
+                    "unit": "s",
+                    "goal": "",
+                },
+                {
+                    "name": "  its CPU time: jury + both Node runners, user + system",
+                    "value": cpu,
+                    "unit": "s",
+                    "goal": "",
+                },
+            ]
+            theirs = None
+            if engine is not None:
+                theirs, their_score = controller_game(engine, adventurers, master)
+                if their_score != score:
+                    raise SystemExit(
+                        f"{title}: the controller scored {their_score}, botarena {score}:"
+                        " not the same game"
+                    )
+            rows += compared(
+                f"labyrinth {label} vs static",
+                "original controller",
+                f"LABYRINTH_CONTROLLER to a checkout of {CONTROLLER_COMMIT[:7]}",
+                wall,
+                theirs,
+                "<= 2",
+            )
+    return rows
 
 
 def run(quick: bool) -> list[dict]:

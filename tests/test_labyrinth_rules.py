@@ -9,11 +9,11 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from botarena.core.rules import Status
-from botarena.games.labyrinth.maze import Maze, fib, mana_income
+from botarena.games.labyrinth.maze import SIDES, Maze, fib, mana_income
 from botarena.games.labyrinth.rules import (
     ADVENTURERS,
     MAZE_MASTER,
@@ -23,6 +23,7 @@ from botarena.games.labyrinth.rules import (
     Phase,
     parse_maze,
 )
+from botarena.games.labyrinth.vision import look
 
 WAIT, FORWARD, RIGHT, AROUND, LEFT = range(5)
 
@@ -695,3 +696,49 @@ def test_the_score_is_1000_a_maze_minus_every_turn(moves: list[tuple[int, int]])
         turn(state, list(pair))
     assert state.score == 1000 * state.completed - state.total_turns
     assert state.total_turns == len(moves)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.tuples(st.integers(0, 4), st.integers(0, 4)),
+            st.lists(
+                st.one_of(
+                    st.none(),
+                    st.tuples(st.integers(0, 4), st.integers(0, 4), st.sampled_from(SIDES)),
+                ),
+                min_size=2,
+                max_size=2,
+            ),
+        ),
+        max_size=40,
+    )
+)
+def test_recorded_frames_change_neither_visions_nor_frames(steps: list[Any]) -> None:
+    """A state whose frames are recorded after every step (the frames keep what the
+    adventurers see while neither they nor the walls move) hands the adventurers the same
+    visions and makes the same frames as one that looks everything up afresh; and what a
+    bot scribbles on the visions it was handed is never handed out again."""
+    snake = [(row, col if row % 2 == 0 else 4 - col) for row in range(5) for col in range(5)]
+    recorded, fresh = (started(closed_except(5, snake), n=5) for _ in range(2))
+    changed = 0
+    for moves, wall_changes in steps:
+        if recorded.phase is not Phase.ADVENTURERS_TURN:
+            break
+        recorded_frame = recorded.frame()
+        fresh._sights = ()  # what a state that never recorded a frame would look up
+        assert recorded_frame == fresh.frame()
+        fresh._visions = ()
+        handed = recorded.observation(ADVENTURERS).args[0]
+        first, second = fresh.positions
+        assert handed == [look(fresh.maze, first, second), look(fresh.maze, second, first)]
+        handed[0]["ahead"].clear()
+        handed[1]["friend"] = "scribbled"
+        for state in (recorded, fresh):
+            answer(state, list(moves))
+            if state.phase is Phase.MAZE_MASTER_TURN:
+                version = state.maze.version
+                answer(state, [None if wall is None else list(wall) for wall in wall_changes])
+                changed += state.maze.version != version
+    event(f"walls changed: {min(changed, 3)}")

@@ -226,17 +226,20 @@ class Referee:
 
 
 def start_players(players: Sequence[Player], seed: int | str, handshake: bool) -> None:
-    """Start every seat's player (spawn the bot programs), frozen; on failure, close those
-    started. Before a handshake they run: every bot starts up side by side, as the engines
+    """Start every seat's player (spawn the bot programs); on failure, close those started.
+    All are spawned before any is waited for, so that their sandboxes are set up side by
+    side. Before a handshake they run: every bot starts up side by side, as the engines
     start them, while the rules set the game up, and is frozen once its handshake is read.
-    Without one, each stays frozen until its first turn, which its start-up is charged to."""
+    Without one, each is frozen once all are spawned, until its first turn, which the rest
+    of its start-up is charged to."""
     started: list[Player] = []
     try:
         for seat, player in enumerate(players):
             player.start(seat, seat_seed(seed, seat))
             started.append(player)
-            if handshake:
-                player.resume()
+        if not handshake:
+            for player in started:
+                player.pause()
     except BaseException:
         close_players(started, 0.0)
         raise

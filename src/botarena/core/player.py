@@ -149,7 +149,9 @@ class Player:
 
     def start(self, seat: int, seed: str = "") -> None:
         """Get ready to play `seat` (spawn the process, reset the bot). In-process bots get
-        `seed`, derived from the game's seed, so that a game is reproduced from its seed."""
+        `seed`, derived from the game's seed, so that a game is reproduced from its seed.
+        A process runs until `pause`: the match starts every seat's, then freezes them, so
+        that their sandboxes are set up side by side."""
 
     def greet(self, greeting: str | None) -> None:
         """Send the handshake's greeting and let the bot run."""
@@ -392,7 +394,6 @@ class ProcessPlayer(Player):
             self._watched.append(self._pidfd)
         self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
         self._stderr_thread.start()
-        self.pause()
 
     def _drain_stderr(self) -> None:
         assert self.proc is not None and self.proc.stderr is not None

@@ -100,12 +100,15 @@ class Maze:
     Change walls with `set`: it keeps the maze master's view (`shared_view`) in step.
     """
 
-    __slots__ = ("_view", "changes", "n", "walls")
+    __slots__ = ("_view", "changes", "n", "version", "walls")
 
     def __init__(self, n: int, walls: list[bool]) -> None:
         self.n = n
         self.walls = walls  # indexed by edge number; border slots stay False, unused
         self.changes = [0] * (2 * n * n)
+        self.version = 0
+        """How many walls `set` has changed: what was seen of the maze at one version
+        holds until the next."""
         self._view: list[list[dict]] | None = None
 
     @classmethod
@@ -163,6 +166,7 @@ class Maze:
             return False
         self.walls[edge] = wall
         self.changes[edge] += 1
+        self.version += 1
         if self._view is not None:  # copy on write: views handed out stay as they were
             cell, side = divmod(edge, 2)
             row, col = divmod(cell, self.n)

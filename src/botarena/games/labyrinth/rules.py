@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from botarena.core.rules import Clock, Outcome, State, Status
-from botarena.games.labyrinth.maze import Maze, copy_view, mana_income
+from botarena.games.labyrinth.maze import SIDES, Maze, copy_view, mana_income
 from botarena.games.labyrinth.vision import (
     DIR_NAMES,
     EAST,
@@ -208,6 +208,12 @@ class LabyrinthState(State):
         self.end_reason = ""
         self.strike: dict[str, Any] | None = None
         self.last: dict[str, Any] = {}
+        self._sights: tuple[Any, ...] = ()
+        """(maze, its version, positions, the frame's adventurers) of the last frame: a
+        maze master's turn that changed no wall leaves what they see as it was."""
+        self._visions: tuple[Any, ...] = ()
+        """(maze, its version, positions, their visions) the last frame looked up, for the
+        adventurers' next call to take once (a bot may change what it is handed)."""
 
     @property
     def next_size(self) -> int:
@@ -226,15 +232,22 @@ class LabyrinthState(State):
     def observation(self, seat: int) -> Call | MazeMasterTurn:
         phase = self.phase
         if phase is Phase.ADVENTURERS_TURN:
-            first, second = self.positions
-            return Call(
-                "takeTurn", ([look(self.maze, first, second), look(self.maze, second, first)],)
-            )
+            return Call("takeTurn", (self._adventurer_visions(),))
         if phase is Phase.MAZE_MASTER_TURN:
             return MazeMasterTurn(self.mana, self.maze.shared_view(), self.adventurer_views())
         if phase is Phase.GENERATE:
             return Call("generateMaze", (self.next_size,))
         return Call("startRound", (self.n,))
+
+    def _adventurer_visions(self) -> list[dict[str, Any]]:
+        """Both adventurers' visions: those the last frame looked up, if the maze and they
+        have not changed since (taken once), else looked up now."""
+        cached, self._visions = self._visions, ()
+        maze, positions = self.maze, tuple(self.positions)
+        if cached and cached[0] is maze and cached[1] == maze.version and cached[2] == positions:
+            return cached[3]
+        first, second = positions
+        return [look(maze, first, second), look(maze, second, first)]
 
     def adventurer_views(self) -> list[dict[str, Any]]:
         """The adventurers as the maze master's third argument: `{row, col, dir}`."""
@@ -463,21 +476,36 @@ class LabyrinthState(State):
         if self.round:
             if self._maze_changed():
                 frame["maze"] = self.maze.rows_text()
-            adventurers = []
-            for index, me in enumerate(self.positions):
-                sight = Sight()
-                look(self.maze, me, self.positions[1 - index], sight)
-                adventurers.append(
-                    {
-                        "row": me[0],
-                        "col": me[1],
-                        "dir": DIR_NAMES[me[2]],
-                        "cells": [list(cell) for cell in sorted(set(sight.cells))],
-                        "walls": [list(self.maze.coords(edge)) for edge in sorted(sight.edges)],
-                    }
-                )
-            frame["adventurers"] = adventurers
+            frame["adventurers"] = self._frame_sights()
         if self.strike is not None:
             frame["strike"] = self.strike
             frame["outlier"] = True
         return frame
+
+    def _frame_sights(self) -> list[dict[str, Any]]:
+        """Both adventurers as a frame shows them: where each stands and faces, and the
+        cells and walls it sees (the last frame's, while the maze and they are unchanged;
+        frames are never changed once made, so they may share it)."""
+        maze, positions = self.maze, tuple(self.positions)
+        cached = self._sights
+        if cached and cached[0] is maze and cached[1] == maze.version and cached[2] == positions:
+            return cached[3]
+        adventurers, visions = [], []
+        for index, me in enumerate(positions):
+            sight = Sight()
+            visions.append(look(maze, me, positions[1 - index], sight))
+            adventurers.append(
+                {
+                    "row": me[0],
+                    "col": me[1],
+                    "dir": DIR_NAMES[me[2]],
+                    "cells": [list(cell) for cell in sorted(set(sight.cells))],
+                    "walls": [
+                        [*divmod(edge >> 1, maze.n), SIDES[edge & 1]]
+                        for edge in sorted(sight.edges)
+                    ],
+                }
+            )
+        self._sights = (maze, maze.version, positions, adventurers)
+        self._visions = (maze, maze.version, positions, visions)
+        return adventurers
