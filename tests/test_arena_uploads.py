@@ -371,6 +371,13 @@ def test_encrypted_and_damaged_archives_are_refused():
     assert refused("b.tar", b"x" * 1024).startswith("the tar file cannot be read")
 
 
+def test_a_zip_of_a_newer_version_is_refused():
+    newer = bytearray(make_zip({"bot.py": b"#"}))
+    central = newer.rfind(b"PK\x01\x02")
+    newer[central + 6] = 99  # version needed to extract: 9.9
+    assert refused("b.zip", bytes(newer)) == ("the .zip file cannot be read (zip file version 9.9)")
+
+
 def test_unknown_compression_is_refused():
     archive = make_zip({"bot.py": b"#" * 100}, method=zipfile.ZIP_LZMA)
     assert refused("b.zip", archive) == (
@@ -587,3 +594,39 @@ def test_any_archive_of_safe_names_round_trips_byte_for_byte(others, main, kind)
             if path.is_file()
         }
     assert on_disk == files
+
+
+_GOOD = {
+    "b.zip": make_zip({"bot.py": b"print(1)\n" * 20, "lib/a.py": b"x = 1\n", "d/": b""}),
+    "b.tgz": make_tgz({"bot.py": b"print(1)\n" * 20, "lib/\u00e9.py": b"x = 1\n"}),
+    "b.tar": make_tar([tar_member("bot.py", content=b"print(1)\n" * 20)], gz=False),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.sampled_from(sorted(_GOOD)),
+    edits=st.lists(
+        st.tuples(st.integers(0, 10_000), st.integers(0, 255), st.sampled_from("sdi")),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_a_damaged_archive_is_accepted_or_refused_never_a_crash(name, edits):
+    """Bytes set, cut or inserted anywhere in a good archive: check_upload returns an Upload
+    or raises UploadRefused, never another exception (zipfile and tarfile raise a dozen)."""
+    data = bytearray(_GOOD[name])
+    for position, byte, kind in edits:
+        at = position % len(data)
+        if kind == "s":
+            data[at] = byte
+        elif kind == "d":
+            del data[at : at + 1 + byte % 40]
+        else:
+            data[at:at] = bytes([byte]) * (1 + byte % 7)
+    try:
+        upload = check_upload(name, bytes(data))
+    except UploadRefused as refusal:
+        assert str(refusal)
+    else:
+        assert upload.main in upload.files

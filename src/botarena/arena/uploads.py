@@ -242,9 +242,11 @@ def _read_zip(data: bytes, max_files: int, limit: int) -> dict[str, bytes]:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
         raise UploadRefused(f"the .zip file cannot be read ({exc})") from None
+    except NotImplementedError as exc:  # a zip version or feature zipfile does not read
+        raise UploadRefused(f"the .zip file cannot be read ({exc})") from None
     with archive:
         infos = archive.infolist()
-        count = sum(not info.is_dir() for info in infos)
+        count = sum(not info.filename.endswith("/") for info in infos)
         if count > max_files:
             raise UploadRefused(f"the archive holds {count} files: the limit is {max_files}")
         if len(infos) > 2 * max_files:
@@ -254,7 +256,7 @@ def _read_zip(data: bytes, max_files: int, limit: int) -> dict[str, bytes]:
             name = _zip_name(info)
             mode = info.external_attr >> 16
             kind = stat.S_IFMT(mode)
-            folder = info.is_dir() or kind == stat.S_IFDIR
+            folder = info.filename.endswith("/") or kind == stat.S_IFDIR
             if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
                 raise UploadRefused(f"{name!r} is {_what(kind)}: only plain files are accepted")
             if info.flag_bits & 0x1:
@@ -274,7 +276,14 @@ def _read_zip(data: bytes, max_files: int, limit: int) -> dict[str, bytes]:
             try:
                 with archive.open(info) as member:
                     content = member.read(left + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, zlib.error, ValueError) as exc:
+            except (
+                zipfile.BadZipFile,
+                OSError,
+                EOFError,
+                zlib.error,
+                ValueError,
+                NotImplementedError,
+            ) as exc:
                 raise UploadRefused(f"the .zip file is damaged at {entry.name!r} ({exc})") from None
             if len(content) != entry.size:
                 raise UploadRefused(
