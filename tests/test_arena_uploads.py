@@ -309,9 +309,15 @@ def test_tar_hardlink_is_refused():
 
 @pytest.mark.parametrize(
     ("kind", "word"),
-    [(tarfile.CHRTYPE, "a device"), (tarfile.BLKTYPE, "a device"), (tarfile.FIFOTYPE, "a FIFO")],
+    [
+        (tarfile.CHRTYPE, "a device"),
+        (tarfile.BLKTYPE, "a device"),
+        (tarfile.FIFOTYPE, "a FIFO"),
+        (tarfile.GNUTYPE_SPARSE, "not a plain file"),
+        (b"V", "not a plain file"),  # a GNU volume label
+    ],
 )
-def test_tar_devices_and_fifos_are_refused(kind, word):
+def test_tar_devices_fifos_and_other_kinds_are_refused(kind, word):
     member = tar_member("bot.py", kind)
     assert refused("b.tgz", make_tar([member])) == (
         f"'bot.py' is {word}: only plain files are accepted"
