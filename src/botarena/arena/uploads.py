@@ -167,7 +167,14 @@ def check_upload(
     `max_source_bytes` bounds the sources together (headers included), `max_unpacked_bytes`
     (default: `max_source_bytes`) every file together, `max_files` the number of files.
     Every name and header is checked before any content is read, and contents are read with
-    bounded reads; the main file is chosen as docs/sandbox.md "Uploads" says."""
+    bounded reads; the main file is chosen as docs/sandbox.md "Uploads" says.
+
+    >>> check_upload("Walker.java", b"public class Walker {}")
+    Upload(files={'Walker.java': b'public class Walker {}'}, language='Java', main='Walker.java')
+    >>> check_upload("-o.c", b"int main() {}")
+    Traceback (most recent call last):
+    botarena.arena.uploads.UploadRefused: the name '-o.c' has a part starting with '-': rename it
+    """
     limit = max_source_bytes if max_unpacked_bytes is None else max_unpacked_bytes
     base = filename.replace("\\", "/").rsplit("/", 1)[-1]
     kind = next((ext for ext in ARCHIVES if base.lower().endswith(ext)), None)
