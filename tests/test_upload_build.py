@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import botarena
 from botarena.arena.uploads import check_upload, write_upload
 from botarena.tournament import build
 from botarena.tournament.build import BuildError, build_folder
@@ -177,3 +178,35 @@ def test_the_compiler_is_given_the_languages_sources_main_first():
     assert build._given(build.LANGUAGES[".go"], go, "main.go") == ["main.go", "board.go"]
     rust = dict.fromkeys(["main.rs", "board.rs"], b"")
     assert build._given(build.LANGUAGES[".rs"], rust, "main.rs") == ["main.rs"]
+
+
+HAND = (
+    "import sys\nfrom pathlib import Path\nimport helpers\n"
+    "ORDER = (Path(__file__).parent / 'book.txt').read_text().split()\n"
+    "lines = []\n"
+    "for line in sys.stdin:\n"
+    "    line = line.strip()\n"
+    "    if line == 'Start':\n        continue\n"
+    "    if line == 'Quit':\n        break\n"
+    "    lines.append(line)\n"
+    "    if len(lines) == 5:\n"
+    "        print(helpers.choose(lines, ORDER), flush=True)\n"
+    "        lines = []\n"
+)
+HELPERS = (
+    "def choose(lines, order):\n"
+    "    ahead, right, _, left, _ = lines\n"
+    "    open_ = {'R': len(right) > 1, 'F': len(ahead) > 1, 'L': len(left) > 1, 'T': True}\n"
+    "    return next(move for move in order if open_[move])\n"
+)
+
+
+def test_a_built_multi_file_bot_plays_sandboxed_with_its_modules_and_data(tmp_path, cache):
+    """The built bot runs from its cache folder in the sandbox: its module and its data file
+    beside the main file are there."""
+    files = {"bot.py": HAND, "helpers.py": HELPERS, "book.txt": "R F L T\n"}
+    folder, main = upload_folder(tmp_path, files)
+    spec = build_folder(folder, main, cache, name="hand")
+    result = botarena.play("amazes", [spec, "builtin:amazes/random"], seed=3, sandbox=True)
+    player = result.to_dict()["players"][0]
+    assert (player["status"], player["faults"]) == ("ok", 0)
