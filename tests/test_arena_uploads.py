@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from botarena.arena.uploads import Upload, UploadRefused, check_path, check_upload, write_upload
@@ -189,6 +189,7 @@ def test_too_many_folders_are_refused():
             "\x1b[31mbot.py",
             "the name '\\x1b[31mbot.py' holds the character U+001B: use plain names",
         ),
+        ("bot\u00a0.py", "the name 'bot\\xa0.py' holds the character U+00A0: use plain names"),
         (
             "bot\u202eyp.txt",
             "the name 'bot\\u202eyp.txt' holds the character U+202E: use plain names",
@@ -636,3 +637,19 @@ def test_a_damaged_archive_is_accepted_or_refused_never_a_crash(name, edits):
         assert str(refusal)
     else:
         assert upload.main in upload.files
+
+
+@example("a\u00a0b.py")
+@given(st.text(max_size=60) | st.text("ab./\\-:\0\n \u00a0\u2028", max_size=30))
+def test_a_checked_path_is_always_safe_and_checks_again_to_itself(name):
+    """Whatever the name, check_path refuses it or returns a path that stays inside the
+    folder it is written to."""
+    try:
+        path = check_path(name)
+    except UploadRefused:
+        return
+    parts = path.split("/")
+    assert path and not path.startswith("/") and "\\" not in path
+    assert all(part not in ("", ".", "..") and not part.startswith("-") for part in parts)
+    assert all(char.isprintable() for char in path)
+    assert check_path(path) == path

@@ -76,7 +76,7 @@ FOREIGN_MAGIC: tuple[tuple[int, bytes, str], ...] = (
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format (the right-to-left override that hides an extension), surrogate, private
-use, unassigned, line and paragraph separator characters."""
+use, unassigned, line and paragraph separator characters; and every space but the plain one."""
 
 
 class UploadRefused(ValueError):
@@ -115,7 +115,7 @@ def check_path(name: str, *, folder: bool = False) -> str:
     if name == "":
         raise UploadRefused("a file has an empty name")
     for char in name:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES or (char.isspace() and char != " "):
             what = "a NUL character" if char == "\0" else f"the character U+{ord(char):04X}"
             raise UploadRefused(f"the name {name!r} holds {what}: use plain names")
     if name.startswith("/"):
