@@ -41,7 +41,7 @@ def tournament_folder(tmp_path: Path) -> dict[str, Path]:
 
 
 def test_a_bot_in_the_tournament_folder_sees_only_itself(
-    bwrap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+    bwrap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     files = tournament_folder(tmp_path)
     header = (
@@ -59,7 +59,7 @@ def test_a_bot_in_the_tournament_folder_sees_only_itself(
     assert (
         f"botarena: note: {tmp_path} also holds the jury's files (store, replays, build"
         " cache): its bots see only the files their command names, not the folder"
-        in capfd.readouterr().err
+        in caplog.messages
     )
 
 

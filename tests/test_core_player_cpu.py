@@ -72,19 +72,19 @@ def test_group_cpu_counts_a_child_without_scanning_proc_on_every_read(monkeypatc
     """Without a cgroup, a process group's CPU is summed from /proc: members are found by a
     scan of /proc at most every GROUP_RESCAN_S (the count of a process born since shows up
     then), and only the members' stat files are read in between."""
-    from botarena.core import player as player_module
+    from botarena.core import cpu as cpu_module
 
     player = ProcessPlayer([sys.executable, "-c", FORKER], name="forker", sandbox=NONE)
     player.start(0)
     try:
         player.send("go\n", None)
         assert player.collect(Lines(), None, None).action == "done"
-        monkeypatch.setattr(player_module, "GROUP_RESCAN_S", 60.0)  # no rescan by time here
-        counter = player_module.GroupCpu(player.proc.pid)
+        monkeypatch.setattr(cpu_module, "GROUP_RESCAN_S", 60.0)  # no rescan by time here
+        counter = cpu_module.GroupCpu(player.proc.pid)
         scans = []
         listdir = os.listdir
         monkeypatch.setattr(
-            player_module.os, "listdir", lambda path: scans.append(path) or listdir(path)
+            cpu_module.os, "listdir", lambda path: scans.append(path) or listdir(path)
         )
         first = counter.seconds()
         assert first >= 0.3  # the live child's spin is in the group's count

@@ -24,6 +24,8 @@ from functools import partial
 from typing import Any
 
 from botarena.core.cores import cores
+from botarena.core.cpu import GroupCpu, process_cpu_s
+from botarena.core.lines import LINE_CAP, LineReader
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status, seat_seed
 from botarena.core.sandbox import (
@@ -48,61 +50,6 @@ forks right after answering and then waits for that child: both stayed stopped f
 LATE_BYTES = 1 << 21
 """Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
 at most 1 MiB when a bot enlarges it) read after the deadline was written too late."""
-
-LINE_CAP = 16 << 20
-"""Bytes a reply line may have: a bot streaming a line without end is cut off here (an
-`invalid` reply) instead of filling the jury's memory."""
-
-_CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-GROUP_RESCAN_S = 0.05
-"""How long a process group's known members are trusted before /proc is scanned again for
-new ones. A full scan reads every process's stat file (about a millisecond, 10 µs a
-process), far more than a quick bot's call; between scans only the members' are read."""
-
-
-class GroupCpu:
-    """CPU seconds of a process group from /proc (user + system, threads, reaped children):
-    the bot's count where no cgroup counts it."""
-
-    def __init__(self, pgid: int) -> None:
-        self.pgid = pgid
-        self._members: list[int] = []
-        self._scanned = float("-inf")
-
-    def seconds(self) -> float:
-        if time.monotonic() >= self._scanned + GROUP_RESCAN_S:
-            self._rescan()
-        ticks = self._ticks(self._members)
-        if ticks is None:  # a member ended: its time is in its parent's now, or gone
-            self._rescan()
-            ticks = self._ticks(self._members) or 0
-        return ticks / _CLK_TCK
-
-    def _rescan(self) -> None:
-        self._members = [
-            int(entry)
-            for entry in os.listdir("/proc")
-            if entry.isdigit() and self._ticks([int(entry)]) is not None
-        ]
-        self._scanned = time.monotonic()
-
-    def _ticks(self, pids: list[int]) -> int | None:
-        """utime + stime + cutime + cstime of `pids`, or None if one of them is no longer
-        in the group."""
-        total = 0
-        for pid in pids:
-            try:
-                with open(f"/proc/{pid}/stat", "rb") as handle:
-                    stat = handle.read()
-            except OSError:
-                return None
-            fields = stat[stat.rfind(b")") + 2 :].split()
-            if int(fields[2]) != self.pgid:  # fields[2] is the process group id
-                return None
-            total += sum(int(value) for value in fields[11:15])
-        return total
 
 
 def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
@@ -330,10 +277,7 @@ class ProcessPlayer(Player):
         self.cwd = cwd
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
-        self._buffer = bytearray()  # grows in place: a long line costs no quadratic copy
-        self._scanned = 0  # leading bytes of the buffer known to hold no line break
-        self._eof = False  # the bot closed its output; what is buffered is still read
-        self._skip_lf = False  # a CR ended the last line: a LF right after it belongs to it
+        self._lines = LineReader()
         self._stderr_parts: list[str] = []
         self._stderr_len = 0
         self._stderr_thread: threading.Thread | None = None
@@ -346,6 +290,14 @@ class ProcessPlayer(Player):
         self._spin_now = False  # poll for this reply before sleeping (see _spin_read)
         self._spin_s = 0.0  # reply_spin_s where the jury has another core, else 0
         self.exit_detail = ""
+
+    @property
+    def java_line_breaks(self) -> bool:
+        return self._lines.java_line_breaks
+
+    @java_line_breaks.setter
+    def java_line_breaks(self, value: bool) -> None:
+        self._lines.java_line_breaks = value
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
@@ -467,83 +419,59 @@ class ProcessPlayer(Player):
         self.resume()
 
     def _next_line(self, deadline: float | None) -> tuple[str | None, Status | None]:
-        """The next whole line, or (None, fault) on end of output or past the deadline.
-
-        A line ends at LF (a CR before it is dropped); with `java_line_breaks` at LF, CR or
-        CR LF, as Java's `BufferedReader.readLine` reads. Text after the last line break is
-        a line of its own when the bot ends its output."""
+        """The next whole line (see `LineReader`), or (None, fault) once the output has
+        ended, a line is over its cap or the deadline has passed."""
+        lines = self._lines
         while True:
-            if self._skip_lf and self._buffer:
-                self._skip_lf = False
-                if self._buffer[:1] == b"\n":
-                    self._buffer = self._buffer[1:]
-            end = self._buffer.find(b"\n", self._scanned)
-            if self.java_line_breaks:
-                cr = self._buffer.find(b"\r", self._scanned, None if end < 0 else end)
-                if cr >= 0:
-                    line = self._buffer[:cr]
-                    self._buffer = self._buffer[cr + 1 :]
-                    self._scanned = 0
-                    self._skip_lf = True
-                    return line.decode("utf-8", errors="replace"), None
-            if end >= 0:
-                line = self._buffer[:end].removesuffix(b"\r")
-                self._buffer = self._buffer[end + 1 :]
-                self._scanned = 0
-                return line.decode("utf-8", errors="replace"), None
-            if self._eof:
-                if self._buffer:
-                    line, self._buffer = self._buffer, bytearray()
-                    self._scanned = 0
-                    return line.decode("utf-8", errors="replace"), None
-                return None, Status.CRASHED
-            self._scanned = len(self._buffer)
-            if self._scanned > LINE_CAP:
+            line = lines.take()
+            if line is not None:
+                return line, None
+            if lines.too_long:
                 return None, Status.INVALID
-            if self._spin_now:
-                chunk = self._spin_read(deadline)
-                if chunk is not None:
-                    self._buffer += chunk
-                    self._eof = not chunk
-                    continue
-            # Wait first: a bot just resumed has rarely answered yet.
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            watch = self._watch_s or RESUME_AGAIN_S
-            writing = [self._stdin_fd] if self._unsent else []
-            if timeout is None or timeout > watch:
-                ready, writable, _ = select.select(self._watched, writing, [], watch)
-                if not ready and not writable:
-                    if self._box is not None and self._box.at_process_limit():
-                        return None, Status.CRASHED  # _fault_reply names the limit
-                    self.resume()  # again: see RESUME_AGAIN_S
-                    continue
-            else:
-                ready, writable, _ = select.select(self._watched, writing, [], timeout)
-            if writable:
-                self._write_more()
-            if not ready:
-                if writable:
-                    continue
-                return None, Status.TIMEOUT
-            if self._stdout_fd not in ready:
-                # The bot itself has ended and its output is empty: a child it left
-                # holding the pipe open does not keep it in the game.
-                self._eof = True
-                continue
-            try:
-                chunk = os.read(self._stdout_fd, 65536)
-            except BlockingIOError:  # a spurious wake-up
-                continue
-            if not chunk:
-                self._eof = True
-                continue
-            self._buffer += chunk
-            if deadline is not None and time.monotonic() > deadline:
-                # What the pipe held at the deadline was written in time (other bots of a
-                # simultaneous turn are read after it); more than a pipe can hold was not.
-                self._late_bytes += len(chunk)
-                if self._late_bytes > LATE_BYTES:
-                    return None, Status.TIMEOUT
+            if lines.ended:
+                return None, Status.CRASHED
+            chunk = self._spin_read(deadline) if self._spin_now else None
+            got = self._await_output(deadline) if chunk is None else chunk
+            if isinstance(got, Status):
+                return None, got
+            if got is not None:
+                lines.feed(got)
+
+    def _await_output(self, deadline: float | None) -> bytes | Status | None:
+        """Sleep until the bot writes (its output, b"" at its end), the deadline passes (a
+        time-out) or its sandbox finds it stuck at its process limit (a crash); None: look
+        again (a wake-up for writing its input or resuming it, a spurious one)."""
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        watch = self._watch_s or RESUME_AGAIN_S
+        writing = [self._stdin_fd] if self._unsent else []
+        if timeout is None or timeout > watch:
+            ready, writable, _ = select.select(self._watched, writing, [], watch)
+            if not ready and not writable:
+                if self._box is not None and self._box.at_process_limit():
+                    return Status.CRASHED  # _fault_reply names the limit
+                self.resume()  # again: see RESUME_AGAIN_S
+                return None
+        else:
+            ready, writable, _ = select.select(self._watched, writing, [], timeout)
+        if writable:
+            self._write_more()
+        if not ready:
+            return None if writable else Status.TIMEOUT
+        if self._stdout_fd not in ready:
+            # The bot itself has ended and its output is empty: a child it left holding
+            # the pipe open does not keep it in the game.
+            return b""
+        try:
+            chunk = os.read(self._stdout_fd, 65536)
+        except BlockingIOError:  # a spurious wake-up
+            return None
+        if chunk and deadline is not None and time.monotonic() > deadline:
+            # What the pipe held at the deadline was written in time (other bots of a
+            # simultaneous turn are read after it); more than a pipe can hold was not.
+            self._late_bytes += len(chunk)
+            if self._late_bytes > LATE_BYTES:
+                return Status.TIMEOUT
+        return chunk
 
     def _spin_read(self, deadline: float | None) -> bytes | None:
         """Poll the bot's output for `_spin_s` at most (never past the deadline):
@@ -646,25 +574,13 @@ class ProcessPlayer(Player):
         return self._group_cpu.seconds()
 
     def cpu_now(self) -> float:
-        """CPU seconds used so far by the bot's main process, all its threads summed (ended
-        ones too), with nanosecond resolution: one clock_gettime on the process's CPU clock
-        (reading /proc/PID/task/*/schedstat instead cost 100 µs for Node's 7 threads)."""
+        """CPU seconds used so far: the bot's cgroup's, else its main process's (all its
+        threads, see `cpu.process_cpu_s`)."""
         if self.proc is None or self._cpu_final is not None:
             return self._cpu_final or 0.0
         if self._box is not None and (self._box.group is not None or self._box.wrapped):
             return self._read_cpu()  # the bot is not this process, or not alone
-        try:
-            return time.clock_gettime(_process_cpu_clock(self.proc.pid))
-        except OSError:  # not Linux: the threads' counters, from /proc where there is one
-            pass
-        total = 0
-        try:
-            for tid in os.listdir(f"/proc/{self.proc.pid}/task"):
-                with open(f"/proc/{self.proc.pid}/task/{tid}/schedstat", "rb") as handle:
-                    total += int(handle.read().split()[0])
-        except (OSError, ValueError, IndexError):
-            pass
-        return total / 1e9
+        return process_cpu_s(self.proc.pid)
 
     @property
     def cpu_s(self) -> float:
@@ -723,12 +639,6 @@ class ProcessPlayer(Player):
     @property
     def stderr(self) -> str:
         return "".join(self._stderr_parts)
-
-
-def _process_cpu_clock(pid: int) -> int:
-    """The clock id of process `pid`'s CPU time, as Linux numbers it
-    (MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED), what clock_getcpuclockid(3) returns)."""
-    return (~pid << 3) | 2
 
 
 def describe_exit(code: int) -> str:

@@ -16,6 +16,7 @@ stderr and left out: the other games and the command line still work.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import sys
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ class Entry:
 
 def _report(message: str) -> None:
     """A broken plug-in, in one line on stderr (once per process)."""
-    print(f"botarena: warning: {message}", file=sys.stderr)
+    logging.getLogger(__name__).warning(f"botarena: warning: {message}")
 
 
 @cache

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fnmatch
 import json
+import logging
 import os
+import re
 import resource
 import select
 import shutil
@@ -30,6 +33,10 @@ from pathlib import Path
 
 from botarena.core import cgroups
 from botarena.core.rules import MEMORY_OPTION
+
+log = logging.getLogger(__name__)
+"""Warnings about what confines bots here: lines on stderr where logging is not configured
+(Python's last-resort handler prints a warning's message alone), else wherever it says."""
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 """Read-only in every sandbox: programs and libraries."""
@@ -421,11 +428,10 @@ def warn_once() -> None:
     _warned = True
     off = [item for item in protections() if not item.on]
     if off:
-        print(
+        log.warning(
             "botarena: WARNING: bots run with weaker protection here: "
             + "; ".join(f"{item.name} off ({item.how})" for item in off)
-            + " (botarena doctor tells more)",
-            file=sys.stderr,
+            + " (botarena doctor tells more)"
         )
 
 
@@ -448,19 +454,21 @@ JURY_MARKERS = (
 cache, replays, the bots file. A bot file in such a folder is bound alone."""
 
 
+@cache
+def _jury_name() -> re.Pattern[str]:
+    """JURY_MARKERS as one pattern: a folder of programs (/usr/bin) has thousands of names,
+    each matched at every sandboxed start."""
+    return re.compile("|".join(fnmatch.translate(marker) for marker in JURY_MARKERS))
+
+
 def jury_files(folder: str) -> list[str]:
     """The jury's files and folders directly in `folder` (JURY_MARKERS), if any."""
-    import fnmatch
-
     try:
         names = os.listdir(folder)
     except OSError:
         return []
-    return [
-        os.path.join(folder, name)
-        for name in sorted(names)
-        if any(fnmatch.fnmatch(name, marker) for marker in JURY_MARKERS)
-    ]
+    match = _jury_name().match
+    return [os.path.join(folder, name) for name in sorted(names) if match(name)]
 
 
 def _hide(paths: list[str]) -> list[str]:
@@ -480,10 +488,9 @@ def _say_alone(folder: str) -> None:
     """Say once per folder that a bot file in the jury's folder is shown alone."""
     if folder not in _alone:
         _alone.add(folder)
-        print(
+        log.warning(
             f"botarena: note: {folder} also holds the jury's files (store, replays, build"
-            " cache): its bots see only the files their command names, not the folder",
-            file=sys.stderr,
+            " cache): its bots see only the files their command names, not the folder"
         )
 
 
@@ -497,10 +504,9 @@ def _warn_unreadable(folders: list[str]) -> None:
         with contextlib.suppress(OSError):
             if os.stat(folder).st_mode & 0o005 != 0o005 and folder not in _unreadable:
                 _unreadable.add(folder)
-                print(
+                log.warning(
                     f"botarena: WARNING: {folder} is not readable by the bots' user"
-                    f" ({BOT_UID}): its bot cannot read it (chmod o+rx)",
-                    file=sys.stderr,
+                    f" ({BOT_UID}): its bot cannot read it (chmod o+rx)"
                 )
 
 
@@ -515,6 +521,64 @@ def _parents(folders: list[str]) -> list[str]:
                 made[text] = None
     made = {text: None for text in made if text not in folders}
     return [arg for text in made for arg in ("--perms", "0755", "--dir", text)]
+
+
+@dataclass(frozen=True)
+class BwrapPlan:
+    """Everything a sandbox's bubblewrap command line says, found out beforehand (files
+    looked at, descriptors opened): `bwrap_argv` turns it into the command line."""
+
+    bwrap: str
+    namespaces: tuple[str, ...]
+    as_root: bool
+    """The jury runs as root: the bot becomes BOT_UID through setpriv, which needs these
+    two capabilities kept for it."""
+    info_fd: int
+    seccomp_fd: int | None
+    system: tuple[tuple[str, ...], ...]
+    """The SYSTEM_DIRS options: ("--symlink", target, path) or ("--ro-bind", path, path)."""
+    etc_binds: tuple[str, ...]
+    etc_data: tuple[tuple[int, str], ...]
+    """(descriptor, path in /etc) of each generated file."""
+    tmp_bytes: int
+    parents: tuple[str, ...]
+    binds: tuple[tuple[str, str, tuple[str, ...]], ...]
+    """(option, folder, the options hiding the jury's files in it)."""
+    workdir: str
+    argv: tuple[str, ...]
+
+
+def bwrap_argv(plan: BwrapPlan) -> list[str]:
+    """The bubblewrap command line of `plan`: namespaces, no capabilities, a session of its
+    own, the system read-only, a minimal /etc, fresh /proc, /dev and /tmp, the bot's binds,
+    then the bot (as BOT_UID when the jury is root)."""
+    command = [plan.bwrap, *plan.namespaces, "--die-with-parent", "--cap-drop", "ALL"]
+    command.append("--new-session")  # its own process group, no terminal to push keys to
+    argv = list(plan.argv)
+    if plan.as_root:  # setpriv (below) becomes the bot's user, then execs it
+        command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        argv = [*become_bot_user(), *argv]
+    command += ["--info-fd", str(plan.info_fd)]
+    if plan.seccomp_fd is not None:
+        command += ["--seccomp", str(plan.seccomp_fd)]
+    for system in plan.system:
+        command += system
+    command += [*plan.etc_binds, "--proc", "/proc", "--dev", "/dev"]
+    command += ["--size", str(plan.tmp_bytes), "--perms", "1777", "--tmpfs", "/tmp"]
+    for fd, path in plan.etc_data:
+        command += ["--perms", "0644", "--ro-bind-data", str(fd), path]
+    command += plan.parents
+    for option, folder, hidden in plan.binds:
+        command += [option, folder, folder, *hidden]
+    return [*command, "--chdir", plan.workdir, "--", *argv]
+
+
+def _data_fd(name: str, data: bytes) -> int:
+    """A memory file holding `data`, read from its start: what bubblewrap copies in."""
+    fd = os.memfd_create(name)
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
 
 
 @dataclass
@@ -563,7 +627,7 @@ class Confinement:
                 overhead=2 if self.wrapped else 0,
             )
         except OSError as exc:  # the probe worked but this group cannot be made
-            print(f"botarena: WARNING: no cgroup for this bot ({exc})", file=sys.stderr)
+            log.warning(f"botarena: WARNING: no cgroup for this bot ({exc})")
         if bwrap is not None:
             self.argv, self.cwd, self.env = self._wrap(bwrap)
         elif self.env:
@@ -571,7 +635,9 @@ class Confinement:
 
     def _wrap(self, bwrap: str) -> tuple[list[str], str | None, dict[str, str]]:
         """The bwrap command line running `argv`: paths made absolute, each file or folder
-        it names visible read-only, the first such outside the runtime its working folder."""
+        it names visible read-only, the first such outside the runtime its working folder.
+        Looks at the files here and opens the descriptors bubblewrap reads; `bwrap_argv`
+        writes the command line."""
         base = Path(self.cwd or os.getcwd())
         argv = list(self.argv)
         named: list[str] = []
@@ -603,55 +669,28 @@ class Confinement:
                 )
                 if not jury_files(folder)
             ]
-        command = [
-            bwrap,
-            *namespaces(),
-            "--die-with-parent",
-            "--cap-drop",
-            "ALL",
-            "--new-session",
-        ]  # its own process group, no terminal to push keys to
-        if os.geteuid() == 0:  # setpriv (below) becomes the bot's user, then execs it
-            command += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-            argv = [*become_bot_user(), *argv]
         self._info, info = os.pipe()  # bubblewrap says there its PID 1's pid
         os.set_blocking(self._info, False)
-        command += ["--info-fd", str(info)]
         self.pass_fds = (info,)
+        seccomp = None
         lock, _ = group_lock()
         if lock is not None:
-            fd = os.memfd_create("botarena-seccomp")
-            os.write(fd, lock)
-            os.lseek(fd, 0, os.SEEK_SET)
-            self.pass_fds += (fd,)
+            seccomp = _data_fd("botarena-seccomp", lock)
+            self.pass_fds += (seccomp,)
             self.locked = True
-            command += ["--seccomp", str(fd)]
+        system: list[tuple[str, ...]] = []
         mounted: list[str] = []
         for folder in SYSTEM_DIRS:
             if os.path.islink(folder):
-                command += ["--symlink", os.readlink(folder), folder]
+                system.append(("--symlink", os.readlink(folder), folder))
             elif os.path.isdir(folder):
-                command += ["--ro-bind", folder, folder]
+                system.append(("--ro-bind", folder, folder))
                 mounted.append(folder)
-        command += [
-            *etc_binds(),
-            "--proc",
-            "/proc",
-            "--dev",
-            "/dev",
-            "--size",
-            str(self.sandbox.tmp_mib << 20),
-            "--perms",
-            "1777",
-            "--tmpfs",
-            "/tmp",
-        ]
+        etc_data = []
         for name, text in etc_files().items():  # copied by bubblewrap: no file of ours
-            fd = os.memfd_create(f"botarena-{name}")
-            os.write(fd, text)
-            os.lseek(fd, 0, os.SEEK_SET)
+            fd = _data_fd(f"botarena-{name}", text)
             self.pass_fds += (fd,)
-            command += ["--perms", "0644", "--ro-bind-data", str(fd), f"/etc/{name}"]
+            etc_data.append((fd, f"/etc/{name}"))
         binds: list[tuple[str, str]] = []
         for folder in runtime:
             if not _covered(folder, mounted) and os.path.isdir(folder):
@@ -674,17 +713,32 @@ class Confinement:
             binds.append(("--bind", folder))
         if os.geteuid() == 0:
             _warn_unreadable([folder for option, folder in binds if folder in own])
-        command += _parents([folder for _, folder in binds])
-        for option, folder in binds:
-            command += [option, folder, folder]
-            if os.path.isdir(folder) and not _covered(folder, runtime):
-                command += _hide(jury_files(folder))
-        workdir = (own[0] if os.path.isdir(own[0]) else os.path.dirname(own[0])) if own else "/tmp"
-        command += ["--chdir", workdir, "--"]
+        hidden = {
+            folder: tuple(_hide(jury_files(folder)))
+            for _, folder in binds
+            if os.path.isdir(folder) and not _covered(folder, runtime)
+        }
+        plan = BwrapPlan(
+            bwrap=bwrap,
+            namespaces=namespaces(),
+            as_root=os.geteuid() == 0,
+            info_fd=info,
+            seccomp_fd=seccomp,
+            system=tuple(system),
+            etc_binds=etc_binds(),
+            etc_data=tuple(etc_data),
+            tmp_bytes=self.sandbox.tmp_mib << 20,
+            parents=tuple(_parents([folder for _, folder in binds])),
+            binds=tuple((option, folder, hidden.get(folder, ())) for option, folder in binds),
+            workdir=(own[0] if os.path.isdir(own[0]) else os.path.dirname(own[0]))
+            if own
+            else "/tmp",
+            argv=tuple(argv),
+        )
         env = {key: os.environ[key] for key in KEPT_ENV if key in os.environ}
         env.update(self.env or {})
         env.update(HOME="/tmp", TMPDIR="/tmp")
-        return command + argv, None, env
+        return bwrap_argv(plan), None, env
 
     # -- in the child, between fork and exec --------------------------------------------
     def preexec(self) -> None:
