@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from botarena.arena.uploads import Upload, UploadRefused, check_path, check_upload, write_upload
@@ -189,6 +189,7 @@ def test_too_many_folders_are_refused():
             "\x1b[31mbot.py",
             "the name '\\x1b[31mbot.py' holds the character U+001B: use plain names",
         ),
+        ("bot\u00a0.py", "the name 'bot\\xa0.py' holds the character U+00A0: use plain names"),
         (
             "bot\u202eyp.txt",
             "the name 'bot\\u202eyp.txt' holds the character U+202E: use plain names",
@@ -309,9 +310,15 @@ def test_tar_hardlink_is_refused():
 
 @pytest.mark.parametrize(
     ("kind", "word"),
-    [(tarfile.CHRTYPE, "a device"), (tarfile.BLKTYPE, "a device"), (tarfile.FIFOTYPE, "a FIFO")],
+    [
+        (tarfile.CHRTYPE, "a device"),
+        (tarfile.BLKTYPE, "a device"),
+        (tarfile.FIFOTYPE, "a FIFO"),
+        (tarfile.GNUTYPE_SPARSE, "not a plain file"),
+        (b"V", "not a plain file"),  # a GNU volume label
+    ],
 )
-def test_tar_devices_and_fifos_are_refused(kind, word):
+def test_tar_devices_fifos_and_other_kinds_are_refused(kind, word):
     member = tar_member("bot.py", kind)
     assert refused("b.tgz", make_tar([member])) == (
         f"'bot.py' is {word}: only plain files are accepted"
@@ -369,6 +376,13 @@ def test_encrypted_and_damaged_archives_are_refused():
     assert refused("b.zip", b"not a zip").startswith("the .zip file cannot be read")
     assert refused("b.tgz", b"not gzip").startswith("the .tar.gz file cannot be read")
     assert refused("b.tar", b"x" * 1024).startswith("the tar file cannot be read")
+
+
+def test_a_zip_of_a_newer_version_is_refused():
+    newer = bytearray(make_zip({"bot.py": b"#"}))
+    central = newer.rfind(b"PK\x01\x02")
+    newer[central + 6] = 99  # version needed to extract: 9.9
+    assert refused("b.zip", bytes(newer)) == ("the .zip file cannot be read (zip file version 9.9)")
 
 
 def test_unknown_compression_is_refused():
@@ -587,3 +601,55 @@ def test_any_archive_of_safe_names_round_trips_byte_for_byte(others, main, kind)
             if path.is_file()
         }
     assert on_disk == files
+
+
+_GOOD = {
+    "b.zip": make_zip({"bot.py": b"print(1)\n" * 20, "lib/a.py": b"x = 1\n", "d/": b""}),
+    "b.tgz": make_tgz({"bot.py": b"print(1)\n" * 20, "lib/\u00e9.py": b"x = 1\n"}),
+    "b.tar": make_tar([tar_member("bot.py", content=b"print(1)\n" * 20)], gz=False),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.sampled_from(sorted(_GOOD)),
+    edits=st.lists(
+        st.tuples(st.integers(0, 10_000), st.integers(0, 255), st.sampled_from("sdi")),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_a_damaged_archive_is_accepted_or_refused_never_a_crash(name, edits):
+    """Bytes set, cut or inserted anywhere in a good archive: check_upload returns an Upload
+    or raises UploadRefused, never another exception (zipfile and tarfile raise a dozen)."""
+    data = bytearray(_GOOD[name])
+    for position, byte, kind in edits:
+        at = position % len(data)
+        if kind == "s":
+            data[at] = byte
+        elif kind == "d":
+            del data[at : at + 1 + byte % 40]
+        else:
+            data[at:at] = bytes([byte]) * (1 + byte % 7)
+    try:
+        upload = check_upload(name, bytes(data))
+    except UploadRefused as refusal:
+        assert str(refusal)
+    else:
+        assert upload.main in upload.files
+
+
+@example("a\u00a0b.py")
+@given(st.text(max_size=60) | st.text("ab./\\-:\0\n \u00a0\u2028", max_size=30))
+def test_a_checked_path_is_always_safe_and_checks_again_to_itself(name):
+    """Whatever the name, check_path refuses it or returns a path that stays inside the
+    folder it is written to."""
+    try:
+        path = check_path(name)
+    except UploadRefused:
+        return
+    parts = path.split("/")
+    assert path and not path.startswith("/") and "\\" not in path
+    assert all(part not in ("", ".", "..") and not part.startswith("-") for part in parts)
+    assert all(char.isprintable() for char in path)
+    assert check_path(path) == path

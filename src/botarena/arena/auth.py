@@ -70,7 +70,13 @@ def valid_password(password: str) -> str | None:
 
 def valid_user(name: str) -> str | None:
     """Why `name` cannot be a user name, or None when it can: 1 to 32 letters, digits and
-    `_ . -` (ASCII), not starting with `.` or `-`."""
+    `_ . -` (ASCII), not starting with `.` or `-`.
+
+    >>> valid_user("alice_2") is None
+    True
+    >>> valid_user(".alice")
+    "a user name does not start with '.' or '-'"
+    """
     if not 1 <= len(name) <= 32:
         return "a user name has 1 to 32 characters"
     if not _USER.fullmatch(name):

@@ -76,7 +76,7 @@ FOREIGN_MAGIC: tuple[tuple[int, bytes, str], ...] = (
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format (the right-to-left override that hides an extension), surrogate, private
-use, unassigned, line and paragraph separator characters."""
+use, unassigned, line and paragraph separator characters; and every space but the plain one."""
 
 
 class UploadRefused(ValueError):
@@ -115,7 +115,7 @@ def check_path(name: str, *, folder: bool = False) -> str:
     if name == "":
         raise UploadRefused("a file has an empty name")
     for char in name:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES or (char.isspace() and char != " "):
             what = "a NUL character" if char == "\0" else f"the character U+{ord(char):04X}"
             raise UploadRefused(f"the name {name!r} holds {what}: use plain names")
     if name.startswith("/"):
@@ -167,7 +167,14 @@ def check_upload(
     `max_source_bytes` bounds the sources together (headers included), `max_unpacked_bytes`
     (default: `max_source_bytes`) every file together, `max_files` the number of files.
     Every name and header is checked before any content is read, and contents are read with
-    bounded reads; the main file is chosen as docs/sandbox.md "Uploads" says."""
+    bounded reads; the main file is chosen as docs/sandbox.md "Uploads" says.
+
+    >>> check_upload("Walker.java", b"public class Walker {}")
+    Upload(files={'Walker.java': b'public class Walker {}'}, language='Java', main='Walker.java')
+    >>> check_upload("-o.c", b"int main() {}")
+    Traceback (most recent call last):
+    botarena.arena.uploads.UploadRefused: the name '-o.c' has a part starting with '-': rename it
+    """
     limit = max_source_bytes if max_unpacked_bytes is None else max_unpacked_bytes
     base = filename.replace("\\", "/").rsplit("/", 1)[-1]
     kind = next((ext for ext in ARCHIVES if base.lower().endswith(ext)), None)
@@ -242,9 +249,11 @@ def _read_zip(data: bytes, max_files: int, limit: int) -> dict[str, bytes]:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
         raise UploadRefused(f"the .zip file cannot be read ({exc})") from None
+    except NotImplementedError as exc:  # a zip version or feature zipfile does not read
+        raise UploadRefused(f"the .zip file cannot be read ({exc})") from None
     with archive:
         infos = archive.infolist()
-        count = sum(not info.is_dir() for info in infos)
+        count = sum(not info.filename.endswith("/") for info in infos)
         if count > max_files:
             raise UploadRefused(f"the archive holds {count} files: the limit is {max_files}")
         if len(infos) > 2 * max_files:
@@ -254,7 +263,7 @@ def _read_zip(data: bytes, max_files: int, limit: int) -> dict[str, bytes]:
             name = _zip_name(info)
             mode = info.external_attr >> 16
             kind = stat.S_IFMT(mode)
-            folder = info.is_dir() or kind == stat.S_IFDIR
+            folder = info.filename.endswith("/") or kind == stat.S_IFDIR
             if kind and kind not in (stat.S_IFREG, stat.S_IFDIR):
                 raise UploadRefused(f"{name!r} is {_what(kind)}: only plain files are accepted")
             if info.flag_bits & 0x1:
@@ -274,7 +283,14 @@ def _read_zip(data: bytes, max_files: int, limit: int) -> dict[str, bytes]:
             try:
                 with archive.open(info) as member:
                     content = member.read(left + 1)
-            except (zipfile.BadZipFile, OSError, EOFError, zlib.error, ValueError) as exc:
+            except (
+                zipfile.BadZipFile,
+                OSError,
+                EOFError,
+                zlib.error,
+                ValueError,
+                NotImplementedError,
+            ) as exc:
                 raise UploadRefused(f"the .zip file is damaged at {entry.name!r} ({exc})") from None
             if len(content) != entry.size:
                 raise UploadRefused(
