@@ -166,6 +166,26 @@ def test_a_pass_retires_the_previous_version(store: Store) -> None:
         assert bot["active_version"] == 2
 
 
+def test_an_archive_of_sources_is_built_whole(store: Store) -> None:
+    """A zip of a Python bot in a folder, importing a module of its own: built with its
+    module, it passes its test game."""
+    import io
+    import zipfile
+
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as archive:
+        archive.writestr("mybot/bot.py", "import helper\n" + good_bot())
+        archive.writestr("mybot/helper.py", "WORDS = 'mine'\n")
+    with client(store) as web:
+        alice = register(web, "alice")
+        assert upload(web, alice, "mybot.zip", data.getvalue()).status_code == 202
+        settle(store)
+        bot = web.get("/api/bots/alice", headers=alice).json()
+        assert bot["status"] == "active", bot
+        assert bot["build_log"] == "Python source bot.py and 1 other file: built without errors."
+        assert bot["versions"][0]["file"] == "mybot.zip"
+
+
 # -- the command line -------------------------------------------------------------------
 def test_arena_new_prints_the_organisers_login(tmp_path: Path) -> None:
     from botarena.arena.cli import app

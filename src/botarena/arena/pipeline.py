@@ -49,9 +49,10 @@ def build_dir(store: Store) -> Path:
 
 def build_upload(job: dict[str, Any]) -> dict[str, Any]:
     """In a worker process: check the upload again, write it into a fresh folder, build its
-    main file in the sandbox. Returns {spec, language, log} or {error, log}."""
+    main file with its other sources in the sandbox. Returns {spec, language, log} or
+    {error, log}."""
     from botarena.arena.uploads import UploadRefused, check_upload, write_upload
-    from botarena.tournament.build import BuildError, build_bot
+    from botarena.tournament.build import BuildError, build_folder
 
     cache = Path(job["build_dir"])
     folder = cache / "uploads" / uuid.uuid4().hex
@@ -60,8 +61,10 @@ def build_upload(job: dict[str, Any]) -> dict[str, Any]:
         upload = check_upload(
             job["filename"], job["data"], max_source_bytes=job["max_source_bytes"]
         )
-        main = write_upload(upload, folder)
-        spec = build_bot(main, cache, name=job["name"], max_bytes=job["max_source_bytes"])
+        write_upload(upload, folder)
+        spec = build_folder(
+            folder, upload.main, cache, name=job["name"], max_bytes=job["max_source_bytes"]
+        )
     except UploadRefused as exc:
         return {"error": str(exc), "log": str(exc)}
     except BuildError as exc:
@@ -74,7 +77,9 @@ def build_upload(job: dict[str, Any]) -> dict[str, Any]:
         }
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    log = f"{upload.language} source {Path(main).name}: built without errors."
+    count = len(upload.files)
+    more = f" and {count - 1} other file{'s' * (count > 2)}" if count > 1 else ""
+    log = f"{upload.language} source {upload.main}{more}: built without errors."
     return {"spec": spec, "language": upload.language, "log": log}
 
 
