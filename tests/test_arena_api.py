@@ -274,6 +274,7 @@ def test_upload_needs_a_user_a_file_and_a_good_name(web: Any) -> None:
     assert web.post("/api/bots", headers=alice, data={"name": "x"}).status_code == 400
     assert upload(web, alice, "bot.py", good_bot(), name="../etc").status_code == 400
     assert upload(web, alice, "bot.py", good_bot(), name="sample").status_code == 400
+    assert upload(web, alice, "bot.py", good_bot(), name="Sample-2").status_code == 400
 
 
 def test_uploads_per_hour(web: Any) -> None:

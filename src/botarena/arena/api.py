@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import tarfile
 import tempfile
 import threading
@@ -50,8 +51,10 @@ STARTER_LANGUAGES = ("python", "cpp", "java")
 RECENT_GAMES = 20
 STANDINGS_TTL_S = 0.5
 """How old the standings a reader gets may be (a worker's result shows within this)."""
-RESERVED = ("sample",)
-"""Bot names the site uses itself (the sample bot's seats in test games)."""
+def reserved(name: str) -> bool:
+    """Names the site uses itself: the sample bot's seats (`sample`, `sample-2`...), whose
+    stderr is the organiser's."""
+    return re.fullmatch(r"sample(-.*)?", name.lower()) is not None
 
 
 class ApiError(Exception):
@@ -143,7 +146,7 @@ class Site:
         problem = valid_user(name) or valid_password(password)
         if problem:
             raise ApiError(400, problem)
-        if name.lower() in RESERVED:
+        if reserved(name):
             raise ApiError(400, f"the user name {name!r} is reserved")
         address = call.request.client.host if call.request.client else "?"
         if not self.signups.allow(address):
@@ -257,7 +260,7 @@ class Site:
         problem = valid_user(name)
         if problem:
             raise ApiError(400, f"bot name: {problem}")
-        if name.lower() in RESERVED:
+        if reserved(name):
             raise ApiError(400, f"the bot name {name!r} is reserved")
         try:
             refuse_if_frozen(self.ladder())
