@@ -277,6 +277,23 @@ def test_upload_needs_a_user_a_file_and_a_good_name(web: Any) -> None:
     assert upload(web, alice, "bot.py", good_bot(), name="Sample-2").status_code == 400
 
 
+def test_an_upload_of_unknown_length_is_not_read(web: Any) -> None:
+    alice = register(web, "alice")
+
+    def chunks() -> Any:
+        yield b"--x\r\nContent-Disposition: form-data; name=file; filename=bot.py\r\n\r\n"
+        yield b"#" * 100
+        yield b"\r\n--x--\r\n"
+
+    answer = web.post(
+        "/api/bots",
+        headers={**alice, "Content-Type": "multipart/form-data; boundary=x"},
+        content=chunks(),
+    )
+    assert answer.status_code == 411 and "Content-Length" in answer.json()["error"]
+    assert web.get("/api/bots/alice").status_code == 404
+
+
 def test_uploads_per_hour(web: Any) -> None:
     alice = register(web, "alice")
     codes = [upload(web, alice, "bot.py", good_bot()).status_code for _ in range(6)]

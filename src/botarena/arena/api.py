@@ -870,8 +870,10 @@ async def _read_upload(request: Request, site: Site) -> tuple[str, bytes, str | 
     """The multipart form's `file` (its name and bytes) and `name`, read within the limit
     before anything is checked or stored."""
     cap = int(site.contest.settings["max_source_bytes"]) + UPLOAD_OVERHEAD
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > cap:
+    declared = request.headers.get("content-length", "")
+    if not declared.isdigit():  # with one, the server reads no more than it says
+        raise ApiError(411, "send the upload with a Content-Length")
+    if int(declared) > cap:
         raise ApiError(413, f"the upload is larger than {cap} bytes")
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
         raise ApiError(400, "send the source as multipart/form-data with a field `file`")
