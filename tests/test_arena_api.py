@@ -64,6 +64,22 @@ def test_register_and_login(web: Any) -> None:
     assert wrong.json() == unknown.json() == {"error": "wrong user name or password"}
 
 
+def test_the_store_keeps_no_password_nor_token(store: Store, web: Any) -> None:
+    import hashlib
+
+    import sqlalchemy as sa
+
+    from botarena.arena.store import credentials, users
+
+    answer = web.post("/api/register", json={"user": "alice", "password": "password-1"})
+    token = answer.json()["token"]
+    with store.engine.connect() as conn:
+        stored = conn.execute(sa.select(users.c.password_hash).where(users.c.name == "alice"))
+        digests = conn.execute(sa.select(credentials.c.digest)).scalars().all()
+    assert stored.scalar_one().startswith("$argon2id$")
+    assert hashlib.sha256(token.encode()).hexdigest() in digests and token not in digests
+
+
 @pytest.mark.parametrize(
     ("body", "code"),
     [
