@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-import time
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -112,35 +111,35 @@ class MazeMaster(LabyrinthBot):
 
 
 class Bank:
-    """A bot's own estimate of its time bank (50 ms a round + 1 ms a turn), so a bot can skip
+    """A bot's own estimate of its CPU bank (50 ms a round + 1 ms a turn), so a bot can skip
     expensive thinking rather than earn a time strike.
 
-    Tracks the time a bot spends in takeTurn against the round's bank. Wall time: it is
-    never less than CPU time, and it is what the referee charges an in-process bot."""
+    A turn is charged what its work is estimated to cost (TURN_S, plus the estimate a bot
+    gives `think` for a turn that thinks), never a clock's reading: the same seed plays the
+    same game on any machine, loaded or not."""
+
+    TURN_S = 0.0002
+    """A turn that does not think: the call, the bookkeeping, the moves."""
 
     def __init__(self, reserve_s: float = 0.015) -> None:
         self.reserve_s = reserve_s
         self.left_s = 0.050
-        self.thinking_s = 0.0  # the most an expensive turn has cost so far
-        self.thought = False
-        self._started = 0.0
+        self._turn_s = 0.0  # this turn's estimated cost so far
 
     def new_round(self) -> None:
         self.left_s = 0.050
 
     def begin(self) -> None:
-        self.thought = False
         self.left_s += 0.001
-        self._started = time.perf_counter()
+        self._turn_s = self.TURN_S
 
     def end(self) -> None:
-        used = time.perf_counter() - self._started
-        self.left_s -= used
-        if self.thought:
-            self.thinking_s = max(self.thinking_s, used)
+        self.left_s -= self._turn_s
 
-    def think(self) -> bool:
-        """Whether there is room for an expensive turn (twice the dearest one so far); a
-        True answer marks this turn as one that thinks."""
-        self.thought = self.left_s > self.reserve_s + 2 * self.thinking_s
-        return self.thought
+    def think(self, cost_s: float) -> bool:
+        """Whether an expensive step estimated at `cost_s` fits this turn, keeping
+        `reserve_s` in the bank; a True answer charges it to the turn."""
+        if self.left_s - self._turn_s - cost_s < self.reserve_s:
+            return False
+        self._turn_s += cost_s
+        return True
