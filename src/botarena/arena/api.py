@@ -18,7 +18,7 @@ import tarfile
 import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -320,7 +320,7 @@ class Site:
         return self._bot_json(call.user, row, versions, self.ratings())
 
     def _bot_json(
-        self, user: User | None, row: Any, versions: list[Any], ratings: dict[str, Any]
+        self, user: User | None, row: Any, versions: Sequence[Any], ratings: dict[str, Any]
     ) -> dict[str, Any]:
         latest = versions[-1]
         active = next((v for v in reversed(versions) if v.status == "active"), None)
@@ -723,7 +723,8 @@ def _game_summary(row: Any) -> dict[str, Any]:
 
 
 # -- the app ----------------------------------------------------------------------------------
-Handler = Callable[[Call], Any]
+Handler = Callable[..., Any]
+"""A route's work: (Call, **path parameters) -> a JSON body, (code, body) or a Response."""
 
 
 def _answer(result: Any) -> Response:
@@ -822,7 +823,7 @@ def api_routes(site: Site) -> list[Route]:
     def replay(call: Call, game: int) -> dict[str, Any]:
         return site.replay_for(call.user, game)
 
-    routes = {
+    routes: dict[tuple[str, str], Handler] = {
         ("POST", "/api/register"): site.register,
         ("POST", "/api/login"): site.login,
         ("DELETE", "/api/token"): site.logout_token,

@@ -257,6 +257,7 @@ class Uploads:
             except Exception:  # a replay that cannot be read costs its stderr, not the result
                 document = None
         stderr = ((document or {}).get("stderr") or [""])[0][:STDERR_CAP]
+        reason: str | None
         if result.get("error"):
             passed, reason = False, f"the test game could not be played: {result['error']}"
         else:
