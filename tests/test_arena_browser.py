@@ -134,9 +134,20 @@ def test_two_contestants_and_the_organiser(browser: Any, site: Any) -> None:
     alice.wait_for_selector("#stderr-0")
     assert HOSTILE_TEXT in alice.inner_text("#stderr-0")
 
+    # a ladder game in the viewer, for alice with her stderr, for bob without
+    from browser import open_viewer
+
+    watched = open_viewer(browser, f"{url}games/{game_links[0]}/view/")
+    assert watched.api("game") == "amazes" and watched.errors == []
+    watched.page.close()
+
     # bob sees no log nor stderr of alice's, anywhere
     bob = _page(browser, dialogs)
     _sign_up(bob, url, "bob")
+    theirs = open_viewer(browser, f"{url}games/{game_links[0]}/view/")
+    assert theirs.api("game") == "amazes" and theirs.errors == []
+    assert "onerror" not in theirs.page.inner_text("body")
+    theirs.page.close()
     for path in ("bots/alice", test_id.lstrip("/"), f"games/{game_links[0]}", "me", ""):
         bob.goto(url + path)
         bob.wait_for_selector("main > *")
