@@ -18,6 +18,7 @@ import tarfile
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -50,6 +51,8 @@ SIGNUPS = (20, 3600.0)
 STARTER_LANGUAGES = ("python", "cpp", "java")
 RECENT_GAMES = 20
 STANDINGS_TTL_S = 0.5
+STDERR_CACHE = 256
+"""Games whose stderr is kept in memory (a game page needs it; its replay is inflated once)."""
 """How old the standings a reader gets may be (a worker's result shows within this)."""
 def reserved(name: str) -> bool:
     """Names the site uses itself: the sample bot's seats (`sample`, `sample-2`...), whose
@@ -94,6 +97,7 @@ class Site:
         self.signups = RateLimiter(*SIGNUPS)
         self._lock = threading.Lock()
         self._standings: tuple[float, list[Any]] | None = None
+        self._stderrs: OrderedDict[int, list[str]] = OrderedDict()
 
     def ladder(self) -> Any:
         """The ladder as it is now (the deadline changes)."""
@@ -439,11 +443,23 @@ class Site:
             return None
         return json.loads(gzip.decompress(blob))
 
+    def _stderr(self, game_id: int) -> list[str]:
+        """The bots' stderr of a played game (its replay, read once: a replay never changes)."""
+        with self._lock:
+            if game_id in self._stderrs:
+                self._stderrs.move_to_end(game_id)
+                return self._stderrs[game_id]
+        stderr = list((self._replay(game_id) or {}).get("stderr") or [])
+        with self._lock:
+            self._stderrs[game_id] = stderr
+            while len(self._stderrs) > STDERR_CACHE:
+                self._stderrs.popitem(last=False)
+        return stderr
+
     def game(self, call: Call, game_id: int) -> dict[str, Any]:
         row = self._row(game_id)
         owners = self.owners(list(row.seats))
-        document = self._replay(game_id) if row.status in ("done", "void") else None
-        stderr = (document or {}).get("stderr") or []
+        stderr = self._stderr(game_id) if row.status in ("done", "void") else []
         seats = []
         for seat, label in enumerate(row.seats):
             entry: dict[str, Any] = {
