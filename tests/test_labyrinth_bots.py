@@ -121,4 +121,3 @@ def average_score(adventurers: str, seeds: list[str]) -> float:
 def test_cartographer_beats_wallfollower_against_warden() -> None:
     seeds = ["strength-1", "strength-2", "strength-3"]
     assert average_score("cartographer", seeds) > average_score("wallfollower", seeds)
-
