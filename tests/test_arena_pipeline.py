@@ -81,6 +81,35 @@ def test_a_failed_test_game_keeps_the_bot_out(
         assert game["seats"][0]["status"] == status
 
 
+@pytest.mark.parametrize(
+    ("game", "seats"),
+    [
+        ("amazes", ["alice", "sample"]),
+        ("ants", ["alice", "sample"]),
+        ("falldown", ["alice", "sample-1", "sample-2", "sample-3"]),
+    ],
+)
+def test_each_games_starter_passes_its_test_game(
+    tmp_path: Path, game: str, seats: list[str]
+) -> None:
+    """A contest of each game a ladder takes: its Python starter (what the upload page
+    offers) passes the test game, against as many sample seats as the game needs."""
+    db = f"sqlite:///{tmp_path / 'cup.db'}"
+    new_contest(db, tmp_path, game=game)
+    store = Store.open(db)
+    try:
+        with client(store) as web:
+            alice = register(web, "alice")
+            upload(web, alice, "bot.py", good_bot(game))
+            settle(store)
+            bot = web.get("/api/bots/alice", headers=alice).json()
+            assert (bot["status"], bot["test_game"]["result"]) == ("active", "passed")
+            game_row = web.get(f"/api/games/{bot['test_game']['id']}").json()
+            assert game_row["bots"] == seats and game_row["kind"] == "test"
+    finally:
+        store.close()
+
+
 def test_the_failure_names_the_fault() -> None:
     from botarena.arena.pipeline import failure
 
