@@ -110,6 +110,21 @@ def test_each_games_starter_passes_its_test_game(
         store.close()
 
 
+@pytest.mark.slow  # a compiler and a JVM in the sandbox: about 1 s each, more under load
+@pytest.mark.parametrize(("language", "filename"), [("cpp", "bot.cpp"), ("java", "Bot.java")])
+def test_the_compiled_starters_pass_too(store: Store, language: str, filename: str) -> None:
+    from botarena.core.starters import source
+    from conftest import debian_program
+
+    debian_program("g++" if language == "cpp" else "javac", "g++ or default-jdk-headless")
+    with client(store) as web:
+        alice = register(web, "alice")
+        upload(web, alice, filename, source("amazes", "bot", language))
+        settle(store)
+        bot = web.get("/api/bots/alice", headers=alice).json()
+        assert (bot["status"], bot["test_game"]["result"]) == ("active", "passed"), bot
+
+
 def test_the_failure_names_the_fault() -> None:
     from botarena.arena.pipeline import failure
 
