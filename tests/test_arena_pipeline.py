@@ -287,6 +287,10 @@ def test_serve_refuses_without_the_sandbox(tmp_path: Path, monkeypatch: Any) -> 
     assert "botarena doctor" in line and "--insecure-no-sandbox" in line
     unknown = CliRunner().invoke(app, ["serve", "nope", "--db", db, "--insecure-no-sandbox"])
     assert unknown.exit_code == 2 and "no contest 'nope'" in unknown.output
+    missing = f"sqlite:///{tmp_path / 'none.db'}"
+    gone = CliRunner().invoke(app, ["serve", "cup", "--db", missing, "--insecure-no-sandbox"])
+    assert gone.exit_code == 2 and "no such database file (arena new makes one)" in gone.output
+    assert not (tmp_path / "none.db").exists()
 
 
 def test_insecure_site_says_so(store: Store) -> None:

@@ -201,9 +201,13 @@ def serve(
     from botarena.arena.api import arena_app
     from botarena.core.sandbox import confinement_missing
     from botarena.tournament.cli import open_store
+    from botarena.tournament.store import sqlite_path
     from botarena.web.cli import _server, check_port
 
     check_port(port)
+    path = sqlite_path(db)
+    if path is not None and not path.exists():
+        fail(f"--db {db}: no such database file (arena new makes one)")
     if not 0 <= workers <= MAX_WORKERS:
         fail(f"--workers must be between 0 and {MAX_WORKERS}")
     if not insecure_no_sandbox:
