@@ -70,6 +70,10 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
         "botarena.tournament.demo:demo",
         "A short tournament of each game with its built-in bots, into ./botarena-demo.db",
     ),
+    "arena": LazyCommand(
+        "botarena.arena.cli:app",
+        "Contest sites: arena new (a ladder, its sample bot, the organiser), arena serve",
+    ),
     "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON API)"),
     "view": LazyCommand(
         "botarena.web.cli:view", "Watch a replay in the browser (served or one HTML file)"

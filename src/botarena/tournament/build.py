@@ -48,15 +48,20 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class Language:
-    """How one language is built and run. `compile` and `run` get the build folder and the
-    source file's name (the copy inside that folder)."""
+    """How one language is built and run. `compile` gets the build folder, the main file's
+    path inside it and every source the compiler is given (the main file first); `run` gets
+    the build folder and the main file's path."""
 
     name: str
     package: str
     """The Debian package that provides `tools`."""
     tools: tuple[str, ...]
-    compile: Callable[[Path, str], list[str]]
+    compile: Callable[[Path, str, list[str]], list[str]]
     run: Callable[[Path, str], list[str]]
+    given: str = "all"
+    """Which of a multi-file bot's sources the compiler is given besides the main file: `all`
+    of the language's, those in the main file's `folder` (Go: one package), or `main` only
+    (Rust finds its modules from `mod` lines)."""
 
 
 def _tool(name: str) -> str:
@@ -77,35 +82,42 @@ LANGUAGES: dict[str, Language] = {
         "Python",
         "python3",
         (),
-        lambda d, s: [sys.executable, "-m", "py_compile", _here(s)],
+        lambda d, s, all_: [sys.executable, "-m", "py_compile", *map(_here, all_)],
         lambda d, s: [sys.executable, str(d / s)],
     ),
     ".c": Language(
         "C",
         "gcc",
         ("gcc",),
-        lambda d, s: [_tool("gcc"), "-O2", "-o", _here(Path(s).stem), _here(s), "-lm"],
+        lambda d, s, all_: [
+            _tool("gcc"),
+            "-O2",
+            "-o",
+            _here(Path(s).stem),
+            *map(_here, all_),
+            "-lm",
+        ],
         _native,
     ),
     ".cpp": Language(
         "C++",
         "g++",
         ("g++",),
-        lambda d, s: [_tool("g++"), "-O2", "-o", _here(Path(s).stem), _here(s)],
+        lambda d, s, all_: [_tool("g++"), "-O2", "-o", _here(Path(s).stem), *map(_here, all_)],
         _native,
     ),
     ".java": Language(
         "Java",
         "default-jdk-headless",
         ("javac", "java"),
-        lambda d, s: [_tool("javac"), "-encoding", "UTF-8", "-d", ".", _here(s)],
+        lambda d, s, all_: [_tool("javac"), "-encoding", "UTF-8", "-d", ".", *map(_here, all_)],
         lambda d, s: [_tool("java"), "-cp", str(d), Path(s).stem],
     ),
     ".rs": Language(
         "Rust",
         "rustc",
         ("rustc",),
-        lambda d, s: [
+        lambda d, s, all_: [
             _tool("rustc"),
             "--edition",
             "2021",
@@ -115,13 +127,15 @@ LANGUAGES: dict[str, Language] = {
             _here(s),
         ],
         _native,
+        given="main",
     ),
     ".go": Language(
         "Go",
         "golang-go",
         ("go",),
-        lambda d, s: [_tool("go"), "build", "-o", _here(Path(s).stem), _here(s)],
+        lambda d, s, all_: [_tool("go"), "build", "-o", _here(Path(s).stem), *map(_here, all_)],
         _native,
+        given="folder",
     ),
 }
 LANGUAGES[".cc"] = LANGUAGES[".cpp"]
@@ -300,20 +314,124 @@ def build_bot(
     if not target.is_dir():
         _ensure_tools(language, name, source)
         cache_dir.mkdir(parents=True, exist_ok=True)
-        _build(language, code, source, target, name)
+        _build(language, {source.name: code}, source.name, source, target, name)
     return shlex.join(language.run(target, source.name))
 
 
-def _build(language: Language, code: bytes, source: Path, target: Path, name: str) -> None:
-    """Compile a copy of the source in a fresh folder, then move the folder to `target` in
-    one rename, so a half-built bot is never found in the cache (and two builders of the
+MAX_FOLDER_FILES = 256
+"""The most files a bot's folder may hold (an upload holds 64 by default)."""
+
+
+def build_folder(
+    folder: Path,
+    main: str,
+    cache_dir: Path,
+    *,
+    name: str,
+    max_bytes: int = SOURCE_LIMIT_BYTES,
+    max_files: int = MAX_FOLDER_FILES,
+) -> str:
+    """Build the bot in `folder` (a contestant's upload as `arena.uploads.write_upload` wrote
+    it) whose main file is `main` (a relative POSIX path in it), once, and return the command
+    line that runs it, as `build_bot` does for one file. The language is the main file's;
+    the compiler is given the main file and the language's other sources in the folder (see
+    `Language.given`); every other file is copied along (the bot reads it from its folder).
+    The cache key is the hash of every file's path and bytes. Raises BuildError for a folder
+    holding a link or anything but plain files and folders, more than `max_files` files or
+    `max_bytes` bytes together, an unknown extension or a failed build."""
+    folder = Path(folder).absolute()
+    source = folder / main
+    language = language_of(source)
+    if language.name == "Java" and not source.stem.isidentifier():
+        raise BuildError(
+            _block(name, source, language, f"{source.stem!r} is not a Java class name")
+        )
+    try:
+        files = _read_folder(folder, max_bytes, max_files)
+    except (OSError, ValueError) as exc:
+        raise BuildError(_block(name, source, language, str(exc))) from None
+    if main not in files:
+        raise BuildError(_block(name, source, language, f"{main} is not a file of {folder}"))
+    digest = hashlib.sha256(f"{RECIPE}\0folder\0{language.name}\0{main}\0".encode())
+    for path in sorted(files):
+        digest.update(f"{path}\0{len(files[path])}\0".encode() + files[path])
+    cache_dir = Path(cache_dir).absolute()
+    target = cache_dir / f"{language.name.lower()}-{digest.hexdigest()[:20]}"
+    if not target.is_dir():
+        _ensure_tools(language, name, source)
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        _build(language, files, main, source, target, name)
+    return shlex.join(language.run(target, main))
+
+
+def _read_folder(folder: Path, max_bytes: int, max_files: int) -> dict[str, bytes]:
+    """Every file below `folder` by relative POSIX path, read without following a link:
+    a link or anything but a plain file or folder is refused (ValueError), as are more than
+    `max_files` files or `max_bytes` bytes together."""
+    files: dict[str, bytes] = {}
+    left = max_bytes
+    pending = [""]
+    while pending:
+        prefix = pending.pop()
+        with os.scandir(folder / prefix if prefix else folder) as entries:
+            for entry in sorted(entries, key=lambda entry: entry.name):
+                path = f"{prefix}{entry.name}"
+                if entry.is_symlink():
+                    raise ValueError(f"{path} is a link: a bot's folder holds plain files only")
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(f"{path}/")
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    raise ValueError(f"{path} is not a plain file")
+                if len(files) == max_files:
+                    raise ValueError(f"the bot's folder holds more than {max_files} files")
+                fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+                with os.fdopen(fd, "rb") as handle:
+                    if not stat.S_ISREG(os.fstat(fd).st_mode):
+                        raise ValueError(f"{path} is not a plain file")
+                    content = handle.read(left + 1)
+                if len(content) > left:
+                    raise ValueError(f"the bot's files are larger than {max_bytes} bytes together")
+                left -= len(content)
+                files[path] = content
+    return files
+
+
+def _given(language: Language, files: dict[str, bytes], main: str) -> list[str]:
+    """The sources the compiler is given: the main file first, then the language's other
+    sources (all of them, those in the main file's folder, or none: `Language.given`)."""
+    others = sorted(
+        path
+        for path in files
+        if path != main and LANGUAGES.get(Path(path).suffix.lower()) is language
+    )
+    if language.given == "folder":
+        others = [path for path in others if Path(path).parent == Path(main).parent]
+    elif language.given == "main":
+        others = []
+    return [main, *others]
+
+
+def _build(
+    language: Language,
+    files: dict[str, bytes],
+    main: str,
+    source: Path,
+    target: Path,
+    name: str,
+) -> None:
+    """Compile a copy of the bot's files in a fresh folder, then move the folder to `target`
+    in one rename, so a half-built bot is never found in the cache (and two builders of the
     same source simply keep the first result)."""
     work = Path(tempfile.mkdtemp(prefix=".build-", dir=target.parent))
     try:
-        (work / source.name).write_bytes(code)
-        argv = language.compile(work, source.name)
+        for path, content in files.items():
+            (work / path).parent.mkdir(parents=True, exist_ok=True)
+            (work / path).write_bytes(content)
+        argv = language.compile(work, main, _given(language, files, main))
         env: dict[str, str] = {}
-        writable: tuple[Path, ...] = ()
+        # the folders of a multi-file bot too: Python writes __pycache__ beside each module
+        writable = tuple(sorted({(work / path).parent for path in files} - {work}))
         if language.name == "Go":
             go_cache = target.parent / ".go-cache"
             go_cache.mkdir(exist_ok=True)
@@ -324,7 +442,7 @@ def _build(language: Language, code: bytes, source: Path, target: Path, name: st
                 "GO111MODULE": "off",
                 "GOPATH": str(target.parent / ".go-path"),
             }
-            writable = (go_cache,)
+            writable += (go_cache,)
         status, output = run_tool(argv, work, timeout=BUILD_TIMEOUT_S, env=env, writable=writable)
         if status != 0:
             what = (

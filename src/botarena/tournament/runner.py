@@ -398,6 +398,19 @@ def _release(store: Store, game: GameRow, runner: str) -> None:
         )
 
 
+def _contest_uploads(
+    store: Store, runner: str, names: Sequence[str] | None, sandbox: bool
+) -> Any:
+    """The contest sites' upload queue (arena/pipeline.py) when the store has their tables."""
+    import sqlalchemy as sa
+
+    from botarena.arena.pipeline import Uploads
+
+    if not sa.inspect(store.engine).has_table("arena_contests"):
+        return None
+    return Uploads(store, runner, list(names) if names else None, sandbox)
+
+
 def work(
     store: Store,
     executor: Executor,
@@ -424,7 +437,8 @@ def work(
     runner = store.register_runner()
     started = time.monotonic()
     until = None if seconds is None else started + seconds
-    inflight: dict[cf.Future, tuple[Tournament, GameRow]] = {}
+    inflight: dict[cf.Future, tuple[Tournament, GameRow] | tuple[None, Any]] = {}
+    uploads = _contest_uploads(store, runner, names, sandbox)
     specs: dict[tuple[int, str], tuple[str, str | None]] = {}
     played, beat, turn, leader, looked, extended = 0, time.monotonic(), 0, "", 0.0, 0.0
 
@@ -452,6 +466,10 @@ def work(
                 if names is None or t.name in names or t.plan.get("parent") in (names or ())
             ]
             while wanted() and len(inflight) < executor.slots * (1 + QUEUED_PER_SLOT):
+                step = uploads.next() if uploads is not None else None
+                if step is not None:  # a contest's upload to build: before any game
+                    inflight[executor.submit(step.job)] = (None, step)
+                    continue
                 pending = known  # a ladder's too: games handed back by a dead worker
                 claimed = ladder.claim_pending(store, [t.id for t in pending], runner)
                 game = claimed[1] if claimed else None
@@ -486,6 +504,12 @@ def work(
             finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
             for future in finished:
                 tournament, game = inflight.pop(future)
+                if tournament is None:  # an upload's build or test game (arena/pipeline.py)
+                    assert uploads is not None
+                    follow = uploads.done(game, None if future.exception() else future.result())
+                    if follow is not None:
+                        inflight[executor.submit(follow.job)] = (None, follow)
+                    continue
                 try:
                     result = future.result()
                 except Exception:  # the worker process died: the game goes back

@@ -23,7 +23,12 @@ def _map(game: str, path: str) -> Any:
 def play_game(job: dict[str, Any]) -> dict[str, Any]:
     """Play `job` = {game, seats: [[label, spec, workdir]], seed, map, options, replay,
     and sandbox: false for a run told --no-sandbox};
-    return {scores, ranks, statuses, faults, turns, end_reason, replay} or {error}."""
+    return {scores, ranks, statuses, faults, turns, end_reason, replay} or {error}. A contest
+    upload's build comes the same way (`kind` arena-build: arena/pipeline.py)."""
+    if job.get("kind") == "arena-build":
+        from botarena.arena.pipeline import build_upload
+
+        return build_upload(job)
     from botarena.core.match import run_match
     from botarena.core.replay import save
     from botarena.core.rules import GameError

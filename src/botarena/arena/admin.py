@@ -1,0 +1,101 @@
+"""The organiser's changes that reach into the ladder: ratings after a voided game, finals."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from botarena.arena.store import ArenaError
+from botarena.tournament import ladder
+from botarena.tournament.store import Store, Tournament, games, ladder_bots, tournaments
+
+
+def rerate(conn: Connection, tournament: Tournament) -> None:
+    """Every version's μ, σ and game count computed again from the prior over the ladder's
+    played games in the order they finished, void ones left out (a voided game changes the
+    standings as if it had never been played). A game counts when each of its seats has a
+    ladder row, as when it was rated (a version's games are those of its own row)."""
+    from openskill.models import PlackettLuce
+
+    rows = (
+        conn.execute(
+            sa.select(ladder_bots.c.label).where(ladder_bots.c.tournament_id == tournament.id)
+        )
+        .scalars()
+        .all()
+    )
+    state = {label: [ladder.MU, ladder.SIGMA, 0] for label in rows}
+    model = PlackettLuce()
+    played = conn.execute(
+        sa.select(games.c.seats, games.c.ranks)
+        .where(games.c.tournament_id == tournament.id, games.c.status == "done")
+        .order_by(games.c.finished_at, games.c.id)
+    ).all()
+    for seats, ranks in played:
+        if not all(label in state for label in seats) or len(set(seats)) != len(seats):
+            continue
+        teams = [[model.rating(mu=state[s][0], sigma=state[s][1], name=s)] for s in seats]
+        rated = model.rate(teams, ranks=[float(r) for r in ranks])
+        for label, [rating] in zip(seats, rated, strict=True):
+            state[label][:] = [rating.mu, rating.sigma, state[label][2] + 1]
+    for label, (mu, sigma, count) in state.items():
+        conn.execute(
+            ladder_bots.update()
+            .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label == label)
+            .values(
+                mu=mu,
+                sigma=sigma,
+                games=count,
+                queue=0 if sigma > ladder.SETTLED_SIGMA else 1,
+            )
+        )
+
+
+def start_finals(
+    store: Store,
+    tournament: Tournament,
+    *,
+    top: Any = None,
+    schedule: Any = "round-robin",
+    games_per_pair: Any = 1,
+) -> tuple[str, int, list[str]]:
+    """`tournament finals` from the site: NAME-finals over the ladder's top `top` (or every
+    active bot), the ladder frozen; (its name, games scheduled, its bots)."""
+    if schedule not in ("adaptive", "round-robin"):
+        raise ArenaError(f"schedule {schedule!r}: adaptive or round-robin")
+    if (
+        not isinstance(games_per_pair, int)
+        or isinstance(games_per_pair, bool)
+        or games_per_pair < 1
+    ):
+        raise ArenaError("games_per_pair must be a whole number, at least 1")
+    if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 2):
+        raise ArenaError("top must be a whole number, at least 2")
+    name = f"{tournament.name}-finals"
+    if store.tournament(name) is not None:
+        raise ArenaError(f"{tournament.name} already has finals: {name}")
+    table = ladder.standings(store, tournament)[:top]
+    if len(table) < 2:
+        raise ArenaError(f"{tournament.name}: {len(table)} active bot(s), finals need 2")
+    with store.transaction() as conn:
+        deadline = tournament.plan.get("deadline")
+        if deadline is None or deadline > time.time():
+            conn.execute(
+                tournaments.update()
+                .where(tournaments.c.id == tournament.id)
+                .values(plan={**tournament.plan, "deadline": time.time()})
+            )
+        child, count = ladder.spawn(
+            conn,
+            store,
+            tournament,
+            name,
+            "finals",
+            schedule,
+            [r.label for r in table],
+            games_per_pair,
+        )
+    return child.name, count, [r.bot for r in table]

@@ -1,0 +1,175 @@
+"""The contest site's credentials: password hashes, user names, tokens, CSRF tokens, rate limits.
+
+Nothing here stores anything: the store keeps a password's hash, a token's digest (never the
+token) and deletes a digest to revoke its token or session (docs/sandbox.md "Accounts").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from functools import cache
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+"""Characters: more only makes each login attempt cost the server more."""
+
+TOKEN_BYTES = 32
+"""Random bytes in a token (256 bits, shown as 43 URL-safe characters)."""
+
+_USER = re.compile(r"[A-Za-z0-9_.-]{1,32}")
+
+_hasher = PasswordHasher()
+"""argon2id with argon2-cffi's defaults (RFC 9106's low-memory choice: 3 passes, 64 MiB,
+4 lanes); a hash made with other parameters is checked and flagged by `needs_rehash`."""
+
+
+def hash_password(password: str) -> str:
+    """The argon2id hash of `password` to store (salted: two calls give two hashes)."""
+    return _hasher.hash(password)
+
+
+def check_password(stored: str | None, password: str) -> bool:
+    """Whether `password` matches the `stored` hash. `None` (an unknown user) checks against
+    a dummy hash, so an unknown name takes as long to refuse as a wrong password. A hash that
+    is not argon2 (damaged) never matches."""
+    try:
+        return _hasher.verify(stored or _dummy_hash(), password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def needs_rehash(stored: str) -> bool:
+    """Whether a hash that just matched should be replaced by `hash_password` of the same
+    password: it was made with weaker parameters than the ones in force now."""
+    return _hasher.check_needs_rehash(stored)
+
+
+@cache
+def _dummy_hash() -> str:
+    return _hasher.hash(secrets.token_urlsafe(16))
+
+
+def valid_password(password: str) -> str | None:
+    """Why `password` cannot be chosen, or None when it can."""
+    if len(password) < MIN_PASSWORD:
+        return f"a password has at least {MIN_PASSWORD} characters"
+    if len(password) > MAX_PASSWORD:
+        return f"a password has at most {MAX_PASSWORD} characters"
+    return None
+
+
+def valid_user(name: str) -> str | None:
+    """Why `name` cannot be a user name, or None when it can: 1 to 32 letters, digits and
+    `_ . -` (ASCII), not starting with `.` or `-`.
+
+    >>> valid_user("alice_2") is None
+    True
+    >>> valid_user(".alice")
+    "a user name does not start with '.' or '-'"
+    """
+    if not 1 <= len(name) <= 32:
+        return "a user name has 1 to 32 characters"
+    if not _USER.fullmatch(name):
+        return "a user name is made of letters, digits and _ . - only"
+    if name[0] in ".-":
+        return "a user name does not start with '.' or '-'"
+    return None
+
+
+def new_token() -> tuple[str, str]:
+    """A new random token (shown to its user once) and its digest (what the store keeps)."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    return token, token_digest(token)
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 hex digest of a token: the store looks a presented token up by it, so a
+    copy of the store's table gives no usable token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def csrf_token(secret: bytes, session_id: str) -> str:
+    """The CSRF token of a session: an HMAC-SHA256 of its id under the site's secret, put in
+    every form of that session's pages."""
+    return hmac.new(secret, b"csrf\0" + session_id.encode(), hashlib.sha256).hexdigest()
+
+
+def csrf_ok(secret: bytes, session_id: str, token: str) -> bool:
+    """Whether `token` is this session's CSRF token (compared in constant time)."""
+    if not isinstance(token, str) or not token.isascii():
+        return False
+    return hmac.compare_digest(csrf_token(secret, session_id), token)
+
+
+class RateLimiter:
+    """At most `limit` events per key in any `per_seconds` window (a sliding window log): for
+    login attempts per user and address, uploads per user per hour. Memory stays bounded:
+    a key with no event in the window is dropped, and past `max_keys` keys the one whose last
+    event is oldest is dropped. Safe to share between threads."""
+
+    def __init__(
+        self,
+        limit: int,
+        per_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        max_keys: int = 100_000,
+    ) -> None:
+        if limit < 1 or per_seconds <= 0 or max_keys < 1:
+            raise ValueError("a rate limit needs limit >= 1, per_seconds > 0 and max_keys >= 1")
+        self.limit = limit
+        self.per_seconds = per_seconds
+        self.max_keys = max_keys
+        self._clock = clock
+        self._events: OrderedDict[str, deque[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def allow(self, key: str) -> bool:
+        """Record an event for `key` and return True, or return False (recording nothing)
+        when `key` had `limit` events in the last `per_seconds`."""
+        with self._lock:
+            now = self._clock()
+            self._forget(now)
+            events = self._events.get(key)
+            if events is None:
+                events = self._events[key] = deque(maxlen=self.limit)
+            while events and events[0] <= now - self.per_seconds:
+                events.popleft()
+            if len(events) >= self.limit:
+                return False
+            events.append(now)
+            self._events.move_to_end(key)
+            while len(self._events) > self.max_keys:
+                self._events.popitem(last=False)
+            return True
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until `key` is allowed again (0 when it is now): a 429's Retry-After."""
+        with self._lock:
+            events = self._events.get(key)
+            if events is None or len(events) < self.limit:
+                return 0.0
+            return max(0.0, events[0] + self.per_seconds - self._clock())
+
+    def __len__(self) -> int:
+        """Keys remembered now."""
+        return len(self._events)
+
+    def _forget(self, now: float) -> None:
+        """Drop the keys whose last event left the window: keys are kept in the order of their
+        last event, so only the oldest few are looked at."""
+        while self._events:
+            key, events = next(iter(self._events.items()))
+            if events and events[-1] > now - self.per_seconds:
+                break
+            del self._events[key]

@@ -1,0 +1,273 @@
+"""`botarena arena new|serve`: make a contest (a ladder and its site) and serve it with workers.
+
+Importing this module stays light: the store, the rules and the web server are imported
+inside the commands.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from botarena.cliparts import fail
+
+DEFAULT_DB = "sqlite:///botarena.db"
+ORGANISER = "admin"
+SITE_SETTINGS = {"max_source_bytes": 1_474_560, "uploads_per_hour": 10}
+"""The site's own `-o` keys and their defaults (CodeCup's source limit); `deadline` too."""
+MAX_WORKERS = 256
+
+app = typer.Typer(
+    help="Contest sites: contestants sign up, upload bots, watch the ladder.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+DbOption = Annotated[
+    str, typer.Option("--db", help="the store: sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
+]
+
+
+def _settings(pairs: list[str]) -> tuple[dict[str, Any], dict[str, str], float | None]:
+    """`-o` pairs split into the site's settings, the game's options and the deadline."""
+    from botarena.cliparts import parse_options
+
+    given = parse_options(pairs)
+    settings: dict[str, Any] = dict(SITE_SETTINGS)
+    for key in SITE_SETTINGS:
+        if key in given:
+            text = given.pop(key)
+            if not text.isdigit() or int(text) < 1:
+                fail(f"-o {key}={text}: a whole number, at least 1")
+            settings[key] = int(text)
+    deadline = None
+    if "deadline" in given:
+        from datetime import UTC, datetime
+
+        text = given.pop("deadline")
+        try:
+            when = datetime.fromisoformat(text)
+        except ValueError:
+            fail(f"-o deadline={text}: not an ISO time such as 2026-12-01T18:00")
+        deadline = (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
+    return settings, given, deadline
+
+
+def _password(path: Path | None) -> tuple[str, bool]:
+    """The organiser's password: the file's first line, or a new random one (to print)."""
+    if path is None:
+        return secrets.token_urlsafe(12), True
+    try:
+        text = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"--admin-password-file {path}: cannot read it ({exc})")
+    password = text[0].strip() if text else ""
+    if len(password) < 8:
+        fail(f"--admin-password-file {path}: the first line must hold at least 8 characters")
+    return password, False
+
+
+@app.command()
+def new(
+    name: Annotated[str, typer.Argument(help="the contest (and its ladder)")],
+    game: Annotated[str, typer.Option("--game", help="the game played")],
+    db: DbOption = DEFAULT_DB,
+    sample_bot: Annotated[
+        str | None,
+        typer.Option(
+            "--sample-bot",
+            help="the bot every upload's test game is played against (default"
+            " builtin:GAME/random); it plays on the ladder as `sample`",
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "-o",
+            "--option",
+            help="KEY=VALUE: a game option, or the site's max_source_bytes,"
+            " uploads_per_hour, deadline (ISO time)",
+        ),
+    ] = None,
+    admin_password_file: Annotated[
+        Path | None,
+        typer.Option(help="the organiser's password: this file's first line (else one is made)"),
+    ] = None,
+) -> None:
+    """A new contest: a ladder for GAME, its sample bot, and the organiser's account
+    (user `admin`; its password is printed once unless given in a file)."""
+    from botarena.arena import store as arena
+    from botarena.arena.auth import hash_password
+    from botarena.tournament.cli import _build_dir, name_problem, open_store
+    from botarena.tournament.manage import BotRequest, Settings, TournamentError, create
+    from botarena.tournament.store import sqlite_folder, tournaments
+
+    problem = name_problem(name)
+    if problem:
+        fail(f"contest name {name!r}: {problem}")
+    settings, options, deadline = _settings(option or [])
+    password, made = _password(admin_password_file)
+    rules = _rules(game)
+    sample = sample_bot or _default_sample(rules)
+    settings["sample_bot"] = sample
+    replays = (sqlite_folder(db) or Path.cwd()) / "replays"
+    with open_store(db, create=True) as store:
+        if arena.contest(store, name) is not None or store.tournament(name) is not None:
+            fail(f"a contest or tournament {name!r} already exists in this --db")
+        try:
+            ladder, _ = create(
+                store,
+                name,
+                rules,
+                [BotRequest("sample", sample)],
+                Settings(schedule="ladder", options=options, replay_dir=replays),
+                _build_dir(db),
+                lambda block: fail(block.splitlines()[0]),
+            )
+        except TournamentError as exc:
+            fail(str(exc))
+        with store.transaction() as conn:
+            if deadline is not None:
+                plan = {**ladder.plan, "deadline": deadline}
+                conn.execute(
+                    tournaments.update().where(tournaments.c.id == ladder.id).values(plan=plan)
+                )
+            arena.add_contest(conn, store, ladder, settings)
+        found = arena.contest(store, name)
+        assert found is not None
+        with store.transaction() as conn:
+            arena.add_user(conn, found, ORGANISER, hash_password(password), organiser=True)
+    print(f"contest {name}: {game} ladder, sample bot {sample}")
+    if made:
+        print(f"organiser: user {ORGANISER}, password {password}  (shown once: keep it)")
+    else:
+        print(f"organiser: user {ORGANISER}, password from {admin_password_file}")
+    more = "" if db == DEFAULT_DB else f" --db {db}"
+    print(f"serve it: botarena arena serve {name}{more}")
+
+
+def _rules(game: str) -> Any:
+    from botarena.core.registry import get_game
+
+    try:
+        return get_game(game)
+    except KeyError as exc:
+        fail(exc.args[0])
+
+
+def _default_sample(rules: Any) -> str:
+    """The game's `random` built-in bot, else its first."""
+    names = sorted(rules.bots)
+    if not names:
+        fail(f"{rules.name} has no built-in bot: give --sample-bot SPEC")
+    return f"builtin:{rules.name}/{'random' if 'random' in names else names[0]}"
+
+
+@app.command()
+def serve(
+    name: Annotated[str, typer.Argument(help="the contest")],
+    host: Annotated[str, typer.Option(help="address to serve on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port to serve on")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="games and builds at once on this machine (0: none here; add"
+            " `botarena tournament work` anywhere)"
+        ),
+    ] = 1,
+    db: DbOption = DEFAULT_DB,
+    insecure_no_sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-no-sandbox",
+            help="serve although uploaded code cannot be confined here (a private,"
+            " trusted setup only; every page says so)",
+        ),
+    ] = False,
+) -> None:
+    """The contest site (sign up, upload, my bots, the ladder, games in the viewer, admin)
+    and its JSON API, with N local workers building uploads and playing the ladder."""
+    from botarena.arena import store as arena
+    from botarena.arena.api import arena_app
+    from botarena.core.sandbox import confinement_missing
+    from botarena.tournament.cli import open_store
+    from botarena.tournament.store import sqlite_path
+    from botarena.web.cli import _server, check_port
+
+    check_port(port)
+    path = sqlite_path(db)
+    if path is not None and not path.exists():
+        fail(f"--db {db}: no such database file (arena new makes one)")
+    if not 0 <= workers <= MAX_WORKERS:
+        fail(f"--workers must be between 0 and {MAX_WORKERS}")
+    if not insecure_no_sandbox:
+        missing = confinement_missing()
+        if missing:
+            fail(
+                "arena serve: the sandbox cannot confine uploaded code here (missing: "
+                + "; ".join(missing)
+                + "); see `botarena doctor`, or give --insecure-no-sandbox for a private,"
+                " trusted setup"
+            )
+    with open_store(db) as store:
+        if arena.contest(store, name) is None:
+            known = ", ".join(c.name for c in arena.contests_of(store)) or "none"
+            fail(f"no contest {name!r} in this --db (known: {known}; arena new makes one)")
+        server = _server(arena_app(store, name, insecure_no_sandbox), host, port)
+        helpers = _start_workers(db, name, workers, insecure_no_sandbox)
+        note = " WITHOUT A SANDBOX (--insecure-no-sandbox)" if insecure_no_sandbox else ""
+        print(
+            f"contest {name}: {server.url}{note} with {workers} local worker(s) (Ctrl-C to stop)",
+            flush=True,
+        )
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                server.run()
+        finally:
+            _stop(helpers)
+
+
+def _start_workers(db: str, name: str, workers: int, insecure: bool) -> list[subprocess.Popen]:
+    """`tournament work` for this contest in a process of its own (the web process never
+    builds or plays), `workers` games or builds at once."""
+    if workers == 0:
+        return []
+    argv = [
+        sys.executable,
+        "-m",
+        "botarena",
+        "tournament",
+        "work",
+        "--db",
+        db,
+        "--tournament",
+        name,
+        "--workers",
+        str(workers),
+    ]
+    if insecure:
+        argv.append("--no-sandbox")
+    return [subprocess.Popen(argv, stdin=subprocess.DEVNULL, env={**os.environ})]
+
+
+def _stop(helpers: list[subprocess.Popen]) -> None:
+    """Stop the workers as Ctrl-C does: the games in progress are given back."""
+    for proc in helpers:
+        with contextlib.suppress(ProcessLookupError):
+            proc.send_signal(signal.SIGTERM)
+    for proc in helpers:
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

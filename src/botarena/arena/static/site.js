@@ -1,0 +1,342 @@
+// The contest site's pages, built from the JSON API (docs/site.md). Every text from a user or a
+// bot (names, file names, build logs, stderr) is set with textContent, never parsed as HTML;
+// every request that changes something sends the session's CSRF token in X-CSRF-Token.
+"use strict";
+
+const POLL_MS = 2000;
+const content = document.getElementById("content");
+let session = null; // {user, csrf, organiser} while logged in
+let contest = null; // {name, game, languages, insecure, deadline, max_source_bytes}
+
+function el(tag, text, attributes = {}) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+}
+
+function box(tag, children, attributes = {}) {
+  const node = el(tag, null, attributes);
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+const link = (text, href) => el("a", text, { href });
+const number = (value) => (value === null || value === undefined ? ""
+  : Number.isInteger(value) ? value : Number(value).toFixed(2));
+const botPath = (bot) => `/bots/${encodeURIComponent(bot)}`;
+const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
+
+class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+// A call of the JSON API: the answer's JSON, or an ApiError carrying the server's one reason.
+async function api(path, { method = "GET", json, form } = {}) {
+  const headers = {};
+  let body;
+  if (json !== undefined) { headers["Content-Type"] = "application/json"; body = JSON.stringify(json); }
+  if (form !== undefined) body = form;
+  if (method !== "GET" && session) headers["X-CSRF-Token"] = session.csrf;
+  const response = await fetch(path, { method, headers, body, credentials: "same-origin" });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) {
+    const reason = (data && (data.error || data.detail)) || text || response.statusText;
+    throw new ApiError(response.status, String(reason));
+  }
+  return data;
+}
+
+// A table from column titles and rows of cells (text, or a DOM node).
+function table(titles, rows, id) {
+  const grid = el("table", null, id ? { id } : {});
+  const head = grid.createTHead().insertRow();
+  for (const title of titles) head.appendChild(el("th", title));
+  const body = grid.createTBody();
+  for (const cells of rows) {
+    const row = body.insertRow();
+    for (const cell of cells) {
+      const td = row.insertCell();
+      if (cell instanceof Node) td.appendChild(cell);
+      else td.textContent = cell === null || cell === undefined ? "" : String(cell);
+      if (typeof cell === "number") td.className = "num";
+    }
+  }
+  return grid;
+}
+
+// A labelled preformatted text (a build log, a bot's stderr): shown as text, whatever it holds.
+function textBlock(title, text, id) {
+  return box("section", [el("h3", title), el("pre", text || "(empty)", id ? { id } : {})]);
+}
+
+function message(text, kind = "error") {
+  return el("p", text, { class: kind, role: kind === "error" ? "alert" : "status" });
+}
+
+// A form whose fields are [label, input attributes]; `submit` gets the form and shows errors.
+function formOf(id, fields, button, submit) {
+  const form = el("form", null, { id });
+  for (const [label, { tag = "input", ...attributes }] of fields) {
+    const input = el(tag, null, attributes);
+    form.appendChild(box("label", [el("span", label), input]));
+  }
+  const status = el("div", null, { class: "form-status" });
+  form.append(el("button", button, { type: "submit" }), status);
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    status.replaceChildren();
+    try { await submit(form, status); } catch (error) { status.replaceChildren(message(error.message)); }
+  };
+  return form;
+}
+
+// -- the header -------------------------------------------------------------------------
+function drawNav() {
+  const items = [link("ladder", "/")];
+  if (session) {
+    items.push(link("upload", "/upload"), link("my bots", "/me"));
+    if (session.organiser) items.push(link("admin", "/admin"));
+    const out = el("button", `log out ${session.user}`, { id: "logout", type: "button" });
+    out.onclick = async () => { await api("/api/session", { method: "DELETE" }); session = null; go("/"); };
+    items.push(out);
+  } else {
+    items.push(link("sign up", "/signup"), link("log in", "/login"));
+  }
+  document.getElementById("nav").replaceChildren(...items);
+  if (contest) {
+    document.getElementById("contest").textContent = `${contest.name} · ${contest.game}`;
+    document.title = `${contest.name} · botarena`;
+    document.getElementById("insecure").hidden = !contest.insecure;
+  }
+}
+
+function go(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+// -- pages ------------------------------------------------------------------------------
+async function ladderPage() {
+  const standingsBox = el("div");
+  content.replaceChildren(el("h2", "Ladder"), standingsBox);
+  let drawn = "";
+  async function draw() {
+    const rows = await api("/api/standings");
+    const list = Array.isArray(rows) ? rows : rows.standings || [];
+    const key = JSON.stringify(list);
+    if (key === drawn) return;
+    drawn = key;
+    if (!list.length) {
+      standingsBox.replaceChildren(message("No bot on the ladder yet.", "info"));
+      return;
+    }
+    const columns = Object.keys(list[0]).filter((name) => !["bot", "label", "rank"].includes(name));
+    standingsBox.replaceChildren(table(["#", "bot", ...columns], list.map((row) => [
+      row.rank, link(row.bot, botPath(row.bot)), ...columns.map((name) => number(row[name]))]),
+    "standings"));
+  }
+  await draw();
+  return setInterval(() => draw().catch(() => {}), POLL_MS);
+}
+
+function signupPage() {
+  content.replaceChildren(el("h2", "Sign up"), formOf("signup", [
+    ["user name", { name: "user", required: "", autocomplete: "username", maxlength: "32" }],
+    ["password", { name: "password", type: "password", required: "", autocomplete: "new-password" }],
+  ], "sign up", async (form) => {
+    const credentials = { user: form.user.value, password: form.password.value };
+    await api("/api/register", { method: "POST", json: credentials });
+    session = await api("/api/session", { method: "POST", json: credentials });
+    go("/upload");
+  }));
+}
+
+function loginPage() {
+  content.replaceChildren(el("h2", "Log in"), formOf("login", [
+    ["user name", { name: "user", required: "", autocomplete: "username" }],
+    ["password", { name: "password", type: "password", required: "", autocomplete: "current-password" }],
+  ], "log in", async (form) => {
+    session = await api("/api/session", {
+      method: "POST", json: { user: form.user.value, password: form.password.value } });
+    go("/me");
+  }));
+}
+
+async function uploadPage() {
+  if (!session) return loginPage();
+  const starterBox = el("div");
+  const languages = contest.languages || [];
+  const choose = el("select", null, { id: "starter-language" });
+  for (const language of languages) choose.appendChild(el("option", language, { value: language }));
+  async function showStarter() {
+    if (!choose.value) return;
+    const response = await fetch(`/api/starters/${encodeURIComponent(choose.value)}`);
+    const code = await response.text();
+    const download = el("a", "download", {
+      href: `/api/starters/${encodeURIComponent(choose.value)}?download=1`, id: "starter-download" });
+    starterBox.replaceChildren(download, el("pre", code, { id: "starter-code" }));
+  }
+  choose.onchange = () => showStarter();
+  const limit = contest.max_source_bytes ? ` (at most ${contest.max_source_bytes} bytes of source)` : "";
+  content.replaceChildren(
+    el("h2", "Upload a bot"),
+    el("p", "One source file, or a .zip or .tar.gz of the sources of one language" + limit +
+      ". It is built, then plays a test game against the sample bot; if it passes, it joins the ladder."),
+    formOf("upload", [
+      ["bot name (empty: your user name)", { name: "name", maxlength: "32" }],
+      ["source", { name: "file", type: "file", required: "" }],
+    ], "upload", async (form) => {
+      const data = new FormData();
+      data.append("file", form.file.files[0]);
+      if (form.name.value) data.append("name", form.name.value);
+      const answer = await api("/api/bots", { method: "POST", form: data });
+      go(botPath(answer.bot));
+    }),
+    el("h2", "Starter code"),
+    box("label", [el("span", "language "), choose]),
+    starterBox);
+  await showStarter();
+}
+
+function gamesTable(games) {
+  return table(["game", "bots", "scores", "result", ""], games.map((game) => [
+    link(String(game.id), gamePath(game.id)), (game.bots || []).join(" · "),
+    (game.scores || []).map(number).join(" "), game.status || game.result || "",
+    link("watch", `${gamePath(game.id)}/view/`)]), "games");
+}
+
+async function mePage() {
+  if (!session) return loginPage();
+  const me = await api("/api/me");
+  const bots = me.bots || [];
+  content.replaceChildren(
+    el("h2", `My bots (${me.user})`),
+    bots.length ? table(["bot", "version", "status", "rating", "rank", "games"], bots.map((bot) => [
+      link(bot.bot, botPath(bot.bot)), bot.version, bot.status, number(bot.rating), bot.rank, bot.games,
+    ]), "my-bots") : box("p", [el("span", "No bot yet: "), link("upload one", "/upload"), el("span", ".")]),
+    el("h2", "Recent games"), gamesTable(me.games || []));
+}
+
+async function botPage(name) {
+  async function draw() {
+    const bot = await api(`/api/bots/${encodeURIComponent(name)}`);
+    const parts = [
+      el("h2", bot.bot),
+      table(["owner", "version", "status", "rating", "rank", "games"], [[bot.owner, bot.version,
+        bot.status, number(bot.rating), bot.rank, bot.games]], "bot"),
+    ];
+    if (bot.disabled) parts.push(message("The organiser disabled this bot: it does not play.", "info"));
+    if (bot.reason) parts.push(message(bot.reason));
+    if (bot.build_log !== undefined) parts.push(textBlock("Build log", bot.build_log, "build-log"));
+    if (bot.test_game) {
+      const test = bot.test_game;
+      parts.push(box("section", [el("h3", "Test game against the sample bot"),
+        box("p", [link(`game ${test.id}`, gamePath(test.id)), el("span", ` · ${test.result || ""}`)])]));
+      if (test.stderr !== undefined) parts.push(textBlock("Your bot's stderr", test.stderr, "test-stderr"));
+    }
+    if (bot.versions) {
+      parts.push(el("h3", "Versions"), table(
+        ["version", "status", "file", "language", "uploaded", "reason", "test game"],
+        bot.versions.map((v) => [v.version, v.status, v.file, v.language, v.uploaded, v.reason || "",
+          v.test_game ? link(`game ${v.test_game}`, gamePath(v.test_game)) : ""]), "versions"));
+    }
+    content.replaceChildren(...parts);
+    return bot.status;
+  }
+  const status = await draw();
+  if (status === "building" || status === "testing") {
+    return setInterval(() => draw().catch(() => {}), POLL_MS);
+  }
+}
+
+async function gamePage(id) {
+  const game = await api(`/api/games/${encodeURIComponent(id)}`);
+  const seats = game.seats || (game.bots || []).map((bot, seat) => ({ bot, seat }));
+  const parts = [el("h2", `Game ${game.id}`),
+    table(["seat", "bot", "score", "status"], seats.map((seat, index) => [index,
+      link(seat.bot, botPath(seat.bot)), number((game.scores || [])[index]),
+      (game.statuses || [])[index] || ""]), "game"),
+    link("watch in the viewer", `${gamePath(id)}/view/`)];
+  if (game.reason) parts.push(el("p", `end: ${game.reason}`));
+  if (game.voided) parts.push(message("This game was voided by the organiser.", "info"));
+  seats.forEach((seat, index) => {
+    const stderr = seat.stderr !== undefined ? seat.stderr : (game.stderr || {})[index];
+    if (stderr !== undefined && stderr !== null) parts.push(textBlock(`stderr of ${seat.bot}`, stderr, `stderr-${index}`));
+  });
+  content.replaceChildren(...parts);
+}
+
+function adminPage() {
+  if (!session || !session.organiser) return loginPage();
+  const post = (path, json) => api(path, { method: "POST", json });
+  content.replaceChildren(
+    el("h2", "Organiser"),
+    formOf("admin-bot", [["bot", { name: "bot", required: "" }],
+      ["action", { tag: "select", name: "action" }]], "apply", async (form, status) => {
+      await post(`/api/admin/bots/${encodeURIComponent(form.bot.value)}/${form.action.value}`);
+      status.replaceChildren(message(`${form.bot.value}: ${form.action.value}d`, "info"));
+    }),
+    formOf("admin-void", [["game id", { name: "game", required: "", inputmode: "numeric" }]],
+      "void the game", async (form, status) => {
+        await post(`/api/admin/games/${encodeURIComponent(form.game.value)}/void`);
+        status.replaceChildren(message(`game ${form.game.value} voided`, "info"));
+      }),
+    formOf("admin-deadline", [["deadline (ISO time)", { name: "at", required: "" }]],
+      "set the deadline", async (form, status) => {
+        await post("/api/admin/deadline", { at: form.at.value });
+        status.replaceChildren(message(`deadline ${form.at.value}`, "info"));
+      }),
+    formOf("admin-finals", [["top K (empty: every active bot)", { name: "top", inputmode: "numeric" }]],
+      "start the finals", async (form, status) => {
+        const answer = await post("/api/admin/finals", form.top.value ? { top: Number(form.top.value) } : {});
+        status.replaceChildren(message(`finals: ${answer.tournament || "started"}`, "info"));
+      }),
+    link("export every bot's latest source and the results (tar.gz)", "/api/admin/export"));
+  const select = document.querySelector("#admin-bot select");
+  for (const action of ["disable", "enable"]) select.appendChild(el("option", action, { value: action }));
+}
+
+// -- routing ----------------------------------------------------------------------------
+let timer = null;
+
+async function route() {
+  if (timer) clearInterval(timer);
+  timer = null;
+  drawNav();
+  const path = decodeURIComponent(location.pathname);
+  try {
+    let match;
+    if (path === "/") timer = await ladderPage();
+    else if (path === "/signup") signupPage();
+    else if (path === "/login") loginPage();
+    else if (path === "/upload") await uploadPage();
+    else if (path === "/me") await mePage();
+    else if (path === "/admin") adminPage();
+    else if ((match = path.match(/^\/bots\/(.+)$/))) timer = await botPage(match[1]);
+    else if ((match = path.match(/^\/games\/(\d+)$/))) await gamePage(match[1]);
+    else content.replaceChildren(message("No such page."));
+  } catch (error) {
+    if (error.status === 401) { session = null; drawNav(); loginPage(); return; }
+    content.replaceChildren(message(error.message));
+  }
+}
+
+// Links inside the site change the page without a reload.
+document.addEventListener("click", (event) => {
+  const anchor = event.target.closest && event.target.closest("a");
+  if (!anchor || anchor.target || event.ctrlKey || event.metaKey) return;
+  const url = new URL(anchor.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.includes("/view/")) return;
+  event.preventDefault();
+  go(url.pathname);
+});
+window.addEventListener("popstate", route);
+
+(async () => {
+  contest = await api("/api/contest");
+  try { session = await api("/api/session"); } catch { session = null; }
+  await route();
+})();

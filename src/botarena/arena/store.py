@@ -1,0 +1,366 @@
+"""The contest site's tables (users, credentials, bots, upload versions) beside the ladder's.
+
+They live in the tournament store's SQLAlchemy metadata, so one database (SQLite or
+PostgreSQL) holds a contest and its ladder, and opening a store made before the site existed
+adds them (the tables are additive: the schema version stays the store's). A contest is a
+ladder tournament plus its site settings (sample bot, source limit, uploads per hour); its
+deadline is the ladder's own (`plan.deadline`). An upload is a new version of a bot, kept
+with its source; it moves building -> testing -> active (or build-failed, test-failed), and
+an active version becomes `retired` when a later one passes. Tokens and session cookies are
+stored as their SHA-256 digests only, each revocable.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from botarena.tournament.store import Store, Tournament, games, metadata, runners
+
+STATUSES = ("building", "testing", "build-failed", "test-failed", "active", "retired")
+"""An upload version's states, in the order a good one passes through the first two."""
+
+contests = sa.Table(
+    "arena_contests",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False, unique=True),
+    sa.Column("tests_id", sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("secret", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+users = sa.Table(
+    "arena_users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("contest_id", sa.ForeignKey("arena_contests.id"), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("organiser", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("contest_id", "name"),
+)
+
+credentials = sa.Table(
+    "arena_credentials",
+    metadata,
+    sa.Column("digest", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("arena_users.id"), nullable=False, index=True),
+    sa.Column("kind", sa.String(10), nullable=False),  # token (API) or session (cookie)
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("revoked_at", sa.Float),
+)
+
+arena_bots = sa.Table(
+    "arena_bots",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("contest_id", sa.ForeignKey("arena_contests.id"), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("owner_id", sa.ForeignKey("arena_users.id"), nullable=False, index=True),
+    sa.Column("disabled", sa.Boolean, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.UniqueConstraint("contest_id", "name"),
+)
+
+uploads = sa.Table(
+    "arena_uploads",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("bot_id", sa.ForeignKey("arena_bots.id"), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False, index=True),
+    sa.Column("filename", sa.Text, nullable=False),
+    sa.Column("source", sa.LargeBinary, nullable=False),  # as uploaded: kept for the export
+    sa.Column("language", sa.String(20)),
+    sa.Column("build_log", sa.Text),
+    sa.Column("reason", sa.Text),  # why it failed, one line
+    sa.Column("stderr", sa.Text),  # the bot's stderr in its test game
+    sa.Column("test_game_id", sa.ForeignKey("games.id")),
+    sa.Column("label", sa.String(220)),  # its ladder label once active
+    sa.Column("claimed_by", sa.String(40)),
+    sa.Column("claimed_at", sa.Float),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float),
+    sa.UniqueConstraint("bot_id", "version"),
+)
+
+
+class ArenaError(ValueError):
+    """A user's mistake with a contest; the message is one line."""
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    organiser: bool
+
+
+@dataclass(frozen=True)
+class Contest:
+    """A contest as the site and its workers see it."""
+
+    id: int
+    name: str
+    ladder: Tournament
+    tests: Tournament
+    """The tournament that holds the uploads' test games (never scheduled)."""
+    settings: dict[str, Any]
+    secret: bytes
+
+    @property
+    def sample_bot(self) -> str:
+        return str(self.settings["sample_bot"])
+
+
+def contest(store: Store, name: str) -> Contest | None:
+    """The contest `name` in `store`, None if there is none."""
+    with store.engine.connect() as conn:
+        row = conn.execute(sa.select(contests).where(contests.c.name == name)).first()
+    if row is None:
+        return None
+    ladder = next(t for t in store.tournaments() if t.id == row.tournament_id)
+    tests = next(t for t in store.tournaments() if t.id == row.tests_id)
+    return Contest(row.id, row.name, ladder, tests, dict(row.settings), bytes.fromhex(row.secret))
+
+
+def contests_of(store: Store) -> list[Contest]:
+    with store.engine.connect() as conn:
+        names = conn.execute(sa.select(contests.c.name).order_by(contests.c.id)).scalars().all()
+    return [c for c in (contest(store, n) for n in names) if c is not None]
+
+
+def add_contest(
+    conn: Connection, store: Store, ladder: Tournament, settings: dict[str, Any]
+) -> None:
+    """Register the site of `ladder` (made in the same transaction) with its test-game
+    tournament `NAME-uploads`."""
+    tests = store.create(
+        conn,
+        f"{ladder.name}-uploads",
+        ladder.game,
+        "round-robin",
+        {**ladder.plan, "parent": ladder.name, "stage": "uploads", "seats": 2},
+        ladder.options,
+        ladder.replay_dir,
+    )
+    conn.execute(
+        contests.insert().values(
+            name=ladder.name,
+            tournament_id=ladder.id,
+            tests_id=tests.id,
+            settings=settings,
+            secret=secrets.token_hex(32),
+            created_at=time.time(),
+        )
+    )
+
+
+# -- users and credentials -----------------------------------------------------------------
+def add_user(
+    conn: Connection, contest: Contest, name: str, password_hash: str, organiser: bool = False
+) -> User:
+    """A new user; ArenaError when the name is taken."""
+    taken = conn.execute(
+        sa.select(users.c.id).where(users.c.contest_id == contest.id, users.c.name == name)
+    ).first()
+    if taken is not None:
+        raise ArenaError(f"the user name {name!r} is taken")
+    uid = conn.execute(
+        users.insert().values(
+            contest_id=contest.id,
+            name=name,
+            password_hash=password_hash,
+            organiser=organiser,
+            created_at=time.time(),
+        )
+    ).inserted_primary_key
+    assert uid is not None
+    return User(uid[0], name, organiser)
+
+
+def user_row(store: Store, contest: Contest, name: str) -> Any:
+    """The user's row (with its password hash), None if unknown."""
+    with store.engine.connect() as conn:
+        return conn.execute(
+            sa.select(users).where(users.c.contest_id == contest.id, users.c.name == name)
+        ).first()
+
+
+def set_password_hash(store: Store, user_id: int, password_hash: str) -> None:
+    """A rehash on log-in (argon2 parameters raised since the hash was made)."""
+    with store.transaction() as conn:
+        conn.execute(
+            users.update().where(users.c.id == user_id).values(password_hash=password_hash)
+        )
+
+
+def remember(store: Store, user: User, digest: str, kind: str) -> None:
+    """Store a new token's or session's digest (the token itself is shown once, never kept)."""
+    with store.transaction() as conn:
+        conn.execute(
+            credentials.insert().values(
+                digest=digest, user_id=user.id, kind=kind, created_at=time.time()
+            )
+        )
+
+
+SESSION_DAYS = 14
+"""A session cookie lasts this long (a log-in on a shared machine does not stay forever);
+an API token lasts until revoked."""
+
+
+def holder(store: Store, contest: Contest, digest: str, kind: str) -> User | None:
+    """The user a live (not revoked, for a session not expired) token or session digest
+    belongs to."""
+    oldest = time.time() - SESSION_DAYS * 86400 if kind == "session" else 0.0
+    with store.engine.connect() as conn:
+        row = conn.execute(
+            sa.select(users.c.id, users.c.name, users.c.organiser)
+            .join(credentials, credentials.c.user_id == users.c.id)
+            .where(
+                credentials.c.digest == digest,
+                credentials.c.kind == kind,
+                credentials.c.revoked_at.is_(None),
+                credentials.c.created_at >= oldest,
+                users.c.contest_id == contest.id,
+            )
+        ).first()
+    return None if row is None else User(row.id, row.name, bool(row.organiser))
+
+
+def revoke(store: Store, digest: str) -> bool:
+    with store.transaction() as conn:
+        return (
+            conn.execute(
+                credentials.update()
+                .where(credentials.c.digest == digest, credentials.c.revoked_at.is_(None))
+                .values(revoked_at=time.time())
+            ).rowcount
+            == 1
+        )
+
+
+def revoke_all(store: Store, user: User) -> int:
+    """Every token and session of `user` (a stolen password: log out everywhere)."""
+    with store.transaction() as conn:
+        return conn.execute(
+            credentials.update()
+            .where(credentials.c.user_id == user.id, credentials.c.revoked_at.is_(None))
+            .values(revoked_at=time.time())
+        ).rowcount
+
+
+# -- bots and uploads ----------------------------------------------------------------------
+def bot_row(conn: Connection, contest: Contest, name: str) -> Any:
+    return conn.execute(
+        sa.select(arena_bots, users.c.name.label("owner"))
+        .join(users, users.c.id == arena_bots.c.owner_id)
+        .where(arena_bots.c.contest_id == contest.id, arena_bots.c.name == name)
+    ).first()
+
+
+def uploads_last_hour(store: Store, user: User, now: float | None = None) -> int:
+    now = time.time() if now is None else now
+    with store.engine.connect() as conn:
+        return conn.execute(
+            sa.select(sa.func.count())
+            .select_from(uploads.join(arena_bots, arena_bots.c.id == uploads.c.bot_id))
+            .where(arena_bots.c.owner_id == user.id, uploads.c.created_at > now - 3600)
+        ).scalar_one()
+
+
+def add_upload(
+    store: Store,
+    contest: Contest,
+    user: User,
+    name: str,
+    filename: str,
+    data: bytes,
+    language: str,
+) -> tuple[str, int]:
+    """A new version of the bot `name` (made for `user` if new), status `building`, for a
+    worker to build; (bot, version). ArenaError when another user owns the name or the bot
+    is disabled."""
+    with store.transaction() as conn:
+        row = bot_row(conn, contest, name)
+        if row is None:
+            bid = conn.execute(
+                arena_bots.insert().values(
+                    contest_id=contest.id,
+                    name=name,
+                    owner_id=user.id,
+                    disabled=False,
+                    created_at=time.time(),
+                )
+            ).inserted_primary_key
+            assert bid is not None
+            bot_id = bid[0]
+        elif row.owner_id != user.id:
+            raise ArenaError(f"the bot name {name!r} belongs to another user")
+        elif row.disabled:
+            raise ArenaError(f"bot {name!r} is disabled by the organiser")
+        else:
+            bot_id = row.id
+        version = 1 + (
+            conn.execute(
+                sa.select(sa.func.max(uploads.c.version)).where(uploads.c.bot_id == bot_id)
+            ).scalar()
+            or 0
+        )
+        conn.execute(
+            uploads.insert().values(
+                bot_id=bot_id,
+                version=version,
+                status="building",
+                filename=filename,
+                source=data,
+                language=language,
+                created_at=time.time(),
+            )
+        )
+    return name, version
+
+
+def release_gone(conn: Connection) -> int:
+    """Uploads claimed by a runner that is no longer registered (store.release_stale removed
+    it) go back to the queue, to be built again from the start."""
+    live = sa.select(runners.c.id)
+    return conn.execute(
+        uploads.update()
+        .where(
+            uploads.c.status.in_(("building", "testing")),
+            uploads.c.claimed_by.is_not(None),
+            uploads.c.claimed_by.not_in(live),
+        )
+        .values(status="building", claimed_by=None, claimed_at=None)
+    ).rowcount
+
+
+def family(contest: Contest, store: Store) -> list[int]:
+    """The tournaments whose games the site shows: the ladder, its upload tests, its test
+    competitions and finals."""
+    return [
+        t.id
+        for t in store.tournaments()
+        if t.id in (contest.ladder.id, contest.tests.id) or t.plan.get("parent") == contest.name
+    ]
+
+
+def game_row(store: Store, contest: Contest, game_id: int) -> Any:
+    """A game of the contest (any of its tournaments), None if not one of them."""
+    with store.engine.connect() as conn:
+        return conn.execute(
+            sa.select(games).where(
+                games.c.id == game_id, games.c.tournament_id.in_(family(contest, store))
+            )
+        ).first()

@@ -1,0 +1,111 @@
+"""Shared by the contest site's tests: a contest in a fresh store, clients, the pipeline run
+in this process, and the bots the tests upload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("botarena.arena.auth", reason="branch upload's auth module is not merged")
+pytest.importorskip("botarena.arena.uploads", reason="branch upload's uploads module is not merged")
+pytest.importorskip("starlette.testclient", reason="its client is missing (the test extras)")
+
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from botarena.arena import store as arena
+from botarena.tournament.store import Store
+
+PASSWORD = "organiser-pw-1"
+BUILD_SECRET = "SECRET_BUILD_7431"
+STDERR_SECRET = "SECRET_STDERR_2917"
+CRASH_SECRET = "SECRET_CRASH_5508"
+
+BROKEN = f"import sys\nx = {BUILD_SECRET} +\n"
+"""A Python source that does not build: the compiler's message quotes the secret's line."""
+CRASHES = (
+    f"import sys\nsys.stderr.write('{CRASH_SECRET}\\n')\nsys.stderr.flush()\nraise SystemExit(3)\n"
+)
+"""Builds, then dies at once in its test game, its last words on stderr."""
+
+
+def good_bot(game: str = "amazes") -> str:
+    """The game's Python starter (it plays legally), saying a secret on stderr first."""
+    from botarena.core.starters import source
+
+    return f"import sys\nprint('{STDERR_SECRET}', file=sys.stderr, flush=True)\n" + source(
+        game, "bot", "python"
+    )
+
+
+def new_contest(db: str, tmp_path: Path, *options: str, game: str = "amazes") -> None:
+    """`botarena arena new cup` in this process, the organiser's password from a file."""
+    from botarena.arena.cli import app
+
+    secret = tmp_path / "admin.pw"
+    secret.write_text(PASSWORD + "\n")
+    args = ["new", "cup", "--game", game, "--db", db, "--admin-password-file", str(secret)]
+    for option in options:
+        args += ["-o", option]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.output
+
+
+def client(store: Store, insecure: bool = False) -> TestClient:
+    from botarena.arena.api import arena_app
+
+    return TestClient(arena_app(store, "cup", insecure))
+
+
+def register(web: TestClient, user: str, password: str = "password-1") -> dict[str, str]:
+    """A new user's Authorization header."""
+    answer = web.post("/api/register", json={"user": user, "password": password})
+    assert answer.status_code == 201, answer.text
+    return {"Authorization": f"Bearer {answer.json()['token']}"}
+
+
+def organiser(web: TestClient) -> dict[str, str]:
+    answer = web.post("/api/login", json={"user": "admin", "password": PASSWORD})
+    assert answer.status_code == 200, answer.text
+    return {"Authorization": f"Bearer {answer.json()['token']}"}
+
+
+def upload(
+    web: TestClient,
+    headers: dict[str, str],
+    filename: str,
+    text: str | bytes,
+    name: str | None = None,
+) -> Any:
+    data = text.encode() if isinstance(text, str) else text
+    return web.post(
+        "/api/bots",
+        headers=headers,
+        files={"file": (filename, data)},
+        data={"name": name} if name else None,
+    )
+
+
+def settle(store: Store, sandbox: bool = False) -> None:
+    """Build and test every upload waiting, in this process, as a worker does (the same
+    `Uploads` steps, each played by the worker's own function)."""
+    from botarena.arena.pipeline import Uploads
+    from botarena.tournament.worker import play_game
+
+    runner = store.register_runner()
+    queue = Uploads(store, runner, None, sandbox)
+    try:
+        while (step := queue.next()) is not None:
+            while step is not None:
+                step = queue.done(step, play_game(step.job))
+    finally:
+        store.retire_runner(runner)
+
+
+def game_ids(store: Store) -> list[int]:
+    """The ids of every game of the contest, oldest first."""
+    contest = arena.contest(store, "cup")
+    assert contest is not None
+    return [g.id for t in (contest.tests, contest.ladder) for g in store.games(t)]
