@@ -54,6 +54,8 @@ STANDINGS_TTL_S = 0.5
 STDERR_CACHE = 256
 """Games whose stderr is kept in memory (a game page needs it; its replay is inflated once)."""
 """How old the standings a reader gets may be (a worker's result shows within this)."""
+
+
 def reserved(name: str) -> bool:
     """Names the site uses itself: the sample bot's seats (`sample`, `sample-2`...), whose
     stderr is the organiser's."""

@@ -16,8 +16,16 @@ from botarena.web.server import RENDERER_ROUTE, STATIC, gzipped
 from botarena.web.viewdoc import page, view_document
 
 ASSETS = resources.files("botarena.arena").joinpath("static")
-PAGE_PATHS = ("/", "/signup", "/login", "/upload", "/me", "/admin", "/bots/{bot:path}",
-              "/games/{game:int}")
+PAGE_PATHS = (
+    "/",
+    "/signup",
+    "/login",
+    "/upload",
+    "/me",
+    "/admin",
+    "/bots/{bot:path}",
+    "/games/{game:int}",
+)
 SECURITY_HEADERS = {
     # the pages' own scripts only: a name or a log that got into the HTML could not run
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "

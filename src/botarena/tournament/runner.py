@@ -398,9 +398,7 @@ def _release(store: Store, game: GameRow, runner: str) -> None:
         )
 
 
-def _contest_uploads(
-    store: Store, runner: str, names: Sequence[str] | None, sandbox: bool
-) -> Any:
+def _contest_uploads(store: Store, runner: str, names: Sequence[str] | None, sandbox: bool) -> Any:
     """The contest sites' upload queue (arena/pipeline.py) when the store has their tables."""
     import sqlalchemy as sa
 
