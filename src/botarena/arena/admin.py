@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import sqlalchemy as sa
@@ -10,7 +9,7 @@ from sqlalchemy.engine import Connection
 
 from botarena.arena.store import ArenaError
 from botarena.tournament import ladder
-from botarena.tournament.store import Store, Tournament, games, ladder_bots, tournaments
+from botarena.tournament.store import Store, Tournament, games, ladder_bots
 
 
 def rerate(conn: Connection, tournament: Tournament) -> None:
@@ -74,28 +73,8 @@ def start_finals(
         raise ArenaError("games_per_pair must be a whole number, at least 1")
     if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 2):
         raise ArenaError("top must be a whole number, at least 2")
-    name = f"{tournament.name}-finals"
-    if store.tournament(name) is not None:
-        raise ArenaError(f"{tournament.name} already has finals: {name}")
-    table = ladder.standings(store, tournament)[:top]
-    if len(table) < 2:
-        raise ArenaError(f"{tournament.name}: {len(table)} active bot(s), finals need 2")
-    with store.transaction() as conn:
-        deadline = tournament.plan.get("deadline")
-        if deadline is None or deadline > time.time():
-            conn.execute(
-                tournaments.update()
-                .where(tournaments.c.id == tournament.id)
-                .values(plan={**tournament.plan, "deadline": time.time()})
-            )
-        child, count = ladder.spawn(
-            conn,
-            store,
-            tournament,
-            name,
-            "finals",
-            schedule,
-            [r.label for r in table],
-            games_per_pair,
-        )
+    try:
+        child, count, table = ladder.start_finals(store, tournament, top, schedule, games_per_pair)
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
     return child.name, count, [r.bot for r in table]

@@ -623,40 +623,19 @@ def finals(
 ) -> None:
     """A new tournament NAME-finals over the latest versions of the ladder's active bots (or
     its top K), linked to it; the ladder is frozen (its deadline set to now if later)."""
-    import time
-
     from botarena.tournament import ladder
-    from botarena.tournament.store import tournaments
 
     if schedule not in ("adaptive", "round-robin"):
         fail(f"--schedule {schedule!r}: adaptive or round-robin")
     if games_per_pair < 1 or (top is not None and top < 2):
         fail("--games-per-pair must be at least 1 and --top at least 2")
     with open_store(db) as store:
-        tournament = _ladder(store, name)
-        if store.tournament(f"{name}-finals") is not None:
-            fail(f"{name} already has finals: {name}-finals")
-        table = ladder.standings(store, tournament)[:top]
-        if len(table) < 2:
-            fail(f"{name}: {len(table)} active bot(s), finals need 2")
-        with store.transaction() as conn:
-            deadline = tournament.plan.get("deadline")
-            if deadline is None or deadline > time.time():
-                conn.execute(
-                    tournaments.update()
-                    .where(tournaments.c.id == tournament.id)
-                    .values(plan={**tournament.plan, "deadline": time.time()})
-                )
-            child, count = ladder.spawn(
-                conn,
-                store,
-                tournament,
-                f"{name}-finals",
-                "finals",
-                schedule,
-                [row.label for row in table],
-                games_per_pair,
+        try:
+            child, count, table = ladder.start_finals(
+                store, _ladder(store, name), top, schedule, games_per_pair
             )
+        except ValueError as exc:
+            fail(str(exc))
     print(
         f"{child.name}: {len(table)} bots, {schedule}, {count} games scheduled; play them"
         f" with: botarena tournament run {child.name}" + ("" if db == DEFAULT_DB else f" --db {db}")

@@ -475,6 +475,39 @@ def children(store: Store, tournament: Tournament, kind: str) -> list[Tournament
     ]
 
 
+def start_finals(
+    store: Store, ladder: Tournament, top: int | None, schedule_kind: str, games_per_pair: int
+) -> tuple[Tournament, int, list[Standing]]:
+    """LADDER-finals over the latest versions of the ladder's active bots (or its top
+    `top`), linked to it, the ladder frozen (its deadline set to now if later): the finals,
+    their games scheduled, the bots in them. ValueError, one line, when it cannot be."""
+    name = f"{ladder.name}-finals"
+    if store.tournament(name) is not None:
+        raise ValueError(f"{ladder.name} already has finals: {name}")
+    table = standings(store, ladder)[:top]
+    if len(table) < 2:
+        raise ValueError(f"{ladder.name}: {len(table)} active bot(s), finals need 2")
+    with store.transaction() as conn:
+        deadline = ladder.plan.get("deadline")
+        if deadline is None or deadline > time.time():
+            conn.execute(
+                tournaments.update()
+                .where(tournaments.c.id == ladder.id)
+                .values(plan={**ladder.plan, "deadline": time.time()})
+            )
+        child, count = spawn(
+            conn,
+            store,
+            ladder,
+            name,
+            "finals",
+            schedule_kind,
+            [row.label for row in table],
+            games_per_pair,
+        )
+    return child, count, table
+
+
 def spawn(
     conn: Connection,
     store: Store,
