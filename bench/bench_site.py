@@ -11,9 +11,10 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from tempdirs import readable_tempdir
 
 READERS = 200
 POLL_S = 2.0
@@ -108,7 +109,7 @@ def run(quick: bool) -> list[dict]:
 
     seconds = 10.0 if quick else 30.0
     insecure = ["--insecure-no-sandbox"] if confinement_missing() else []
-    with tempfile.TemporaryDirectory() as name:
+    with readable_tempdir() as name:
         folder = Path(name)
         db, owners = _contest(folder)
         serve = subprocess.Popen(
