@@ -8,20 +8,12 @@ const content = document.getElementById("content");
 let session = null; // {user, csrf, organiser} while logged in
 let contest = null; // {name, game, languages, insecure, deadline, max_source_bytes}
 
-function el(tag, text, attributes = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  return node;
-}
-
 function box(tag, children, attributes = {}) {
   const node = el(tag, null, attributes);
   node.append(...children.filter((child) => child !== null && child !== undefined));
   return node;
 }
 
-const link = (text, href) => el("a", text, { href });
 const number = (value) => (value === null || value === undefined ? ""
   : Number.isInteger(value) ? value : Number(value).toFixed(2));
 const botPath = (bot) => `/bots/${encodeURIComponent(bot)}`;
@@ -47,24 +39,6 @@ async function api(path, { method = "GET", json, form } = {}) {
     throw new ApiError(response.status, String(reason));
   }
   return data;
-}
-
-// A table from column titles and rows of cells (text, or a DOM node).
-function table(titles, rows, id) {
-  const grid = el("table", null, id ? { id } : {});
-  const head = grid.createTHead().insertRow();
-  for (const title of titles) head.appendChild(el("th", title));
-  const body = grid.createTBody();
-  for (const cells of rows) {
-    const row = body.insertRow();
-    for (const cell of cells) {
-      const td = row.insertCell();
-      if (cell instanceof Node) td.appendChild(cell);
-      else td.textContent = cell === null || cell === undefined ? "" : String(cell);
-      if (typeof cell === "number") td.className = "num";
-    }
-  }
-  return grid;
 }
 
 // A labelled preformatted text (a build log, a bot's stderr): shown as text, whatever it holds.

@@ -6,39 +6,10 @@
 const POLL_MS = 2000;
 const content = document.getElementById("content");
 
-function el(tag, text, attributes = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  return node;
-}
-
-function link(text, href) {
-  return el("a", text, { href });
-}
-
 async function api(path) {
   const response = await fetch(path);
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return response.json();
-}
-
-// A table from column titles and rows of cells (text, or a DOM node).
-function table(titles, rows, id) {
-  const grid = el("table", null, id ? { id } : {});
-  const head = grid.createTHead().insertRow();
-  for (const title of titles) head.appendChild(el("th", title));
-  const body = grid.createTBody();
-  for (const cells of rows) {
-    const row = body.insertRow();
-    for (const cell of cells) {
-      const td = row.insertCell();
-      if (cell instanceof Node) td.appendChild(cell);
-      else td.textContent = cell === null || cell === undefined ? "" : String(cell);
-      if (typeof cell === "number") td.className = "num";
-    }
-  }
-  return grid;
 }
 
 const tournamentPath = (name) => `/t/${encodeURIComponent(name)}`;
