@@ -1,5 +1,6 @@
 """What every command line of botarena shares (the top-level one, the tournament's, the
-viewer's, compare's): a user error in one line, and `-o KEY=VALUE` options.
+viewer's, compare's, the contest site's): a user error in one line, `-o KEY=VALUE` options,
+and the store's `--db` option.
 
 It sits below every command module, so none of them imports another's command line (the
 layers of pyproject's import contracts).
@@ -8,9 +9,18 @@ layers of pyproject's import contracts).
 from __future__ import annotations
 
 import sys
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
+
+DEFAULT_DB = "sqlite:///botarena.db"
+
+DbOption = Annotated[
+    str, typer.Option("--db", help="the store: sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
+]
+
+MAX_WORKERS = 256
+"""The most worker processes one command starts (each plays one game or builds one bot)."""
 
 
 def fail(message: str) -> NoReturn:

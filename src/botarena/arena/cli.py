@@ -17,13 +17,11 @@ from typing import Annotated, Any
 
 import typer
 
-from botarena.cliparts import fail
+from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption, fail
 
-DEFAULT_DB = "sqlite:///botarena.db"
 ORGANISER = "admin"
 SITE_SETTINGS = {"max_source_bytes": 1_474_560, "uploads_per_hour": 10}
 """The site's own `-o` keys and their defaults (CodeCup's source limit); `deadline` too."""
-MAX_WORKERS = 256
 
 app = typer.Typer(
     help="Contest sites: contestants sign up, upload bots, watch the ladder.",
@@ -32,10 +30,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-
-DbOption = Annotated[
-    str, typer.Option("--db", help="the store: sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
-]
 
 
 def _settings(pairs: list[str]) -> tuple[dict[str, Any], dict[str, str], float | None]:

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
+from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from botarena.tournament.store import Store, Tournament
-
-DEFAULT_DB = "sqlite:///botarena.db"
 
 
 def name_problem(name: str) -> str:
@@ -36,9 +36,6 @@ def name_problem(name: str) -> str:
     return ""
 
 
-MAX_WORKERS = 256
-"""The most worker processes `tournament run --workers` starts (each plays one game)."""
-
 app = typer.Typer(
     help="Tournaments: schedules, a store that survives kill -9, standings.",
     no_args_is_help=True,
@@ -46,10 +43,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-
-DbOption = Annotated[
-    str, typer.Option("--db", help="the store: sqlite:///FILE or postgresql://USER@HOST:PORT/DB")
-]
 
 
 def fail(message: str) -> NoReturn:
