@@ -727,9 +727,9 @@ def test_recorded_frames_change_neither_visions_nor_frames(steps: list[Any]) -> 
         if recorded.phase is not Phase.ADVENTURERS_TURN:
             break
         recorded_frame = recorded.frame()
-        fresh._sights = ()  # what a state that never recorded a frame would look up
+        fresh._looked_at = ()  # what a state that never recorded a frame would look up
         assert recorded_frame == fresh.frame()
-        fresh._visions = ()
+        fresh._visions = None
         handed = recorded.observation(ADVENTURERS).args[0]
         first, second = fresh.positions
         assert handed == [look(fresh.maze, first, second), look(fresh.maze, second, first)]

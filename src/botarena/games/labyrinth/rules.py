@@ -208,12 +208,14 @@ class LabyrinthState(State):
         self.end_reason = ""
         self.strike: dict[str, Any] | None = None
         self.last: dict[str, Any] = {}
-        self._sights: tuple[Any, ...] = ()
-        """(maze, its version, positions, the frame's adventurers) of the last frame: a
-        maze master's turn that changed no wall leaves what they see as it was."""
-        self._visions: tuple[Any, ...] = ()
-        """(maze, its version, positions, their visions) the last frame looked up, for the
-        adventurers' next call to take once (a bot may change what it is handed)."""
+        self._looked_at: tuple[Any, ...] = ()
+        """(maze, its version, positions) the last frame looked at: what the adventurers
+        see holds until one of these changes (a maze master's turn that changed no wall
+        leaves it as it was)."""
+        self._sights: list[dict[str, Any]] = []  # the frame's adventurers, for _looked_at
+        self._visions: list[dict[str, Any]] | None = None
+        """Their visions, for the adventurers' next call to take once (a bot may change
+        what it is handed)."""
 
     @property
     def next_size(self) -> int:
@@ -242,12 +244,21 @@ class LabyrinthState(State):
     def _adventurer_visions(self) -> list[dict[str, Any]]:
         """Both adventurers' visions: those the last frame looked up, if the maze and they
         have not changed since (taken once), else looked up now."""
-        cached, self._visions = self._visions, ()
-        maze, positions = self.maze, tuple(self.positions)
-        if cached and cached[0] is maze and cached[1] == maze.version and cached[2] == positions:
-            return cached[3]
-        first, second = positions
-        return [look(maze, first, second), look(maze, second, first)]
+        visions, self._visions = self._visions, None
+        if visions is not None and self._still_looked_at():
+            return visions
+        first, second = self.positions
+        return [look(self.maze, first, second), look(self.maze, second, first)]
+
+    def _still_looked_at(self) -> bool:
+        """Whether the maze and the adventurers are as the last frame looked at them."""
+        looked, maze = self._looked_at, self.maze
+        return (
+            bool(looked)
+            and looked[0] is maze
+            and looked[1] == maze.version
+            and looked[2] == tuple(self.positions)
+        )
 
     def adventurer_views(self) -> list[dict[str, Any]]:
         """The adventurers as the maze master's third argument: `{row, col, dir}`."""
@@ -486,10 +497,9 @@ class LabyrinthState(State):
         """Both adventurers as a frame shows them: where each stands and faces, and the
         cells and walls it sees (the last frame's, while the maze and they are unchanged;
         frames are never changed once made, so they may share it)."""
+        if self._still_looked_at():
+            return self._sights
         maze, positions = self.maze, tuple(self.positions)
-        cached = self._sights
-        if cached and cached[0] is maze and cached[1] == maze.version and cached[2] == positions:
-            return cached[3]
         adventurers, visions = [], []
         for index, me in enumerate(positions):
             sight = Sight()
@@ -506,6 +516,6 @@ class LabyrinthState(State):
                     ],
                 }
             )
-        self._sights = (maze, maze.version, positions, adventurers)
-        self._visions = (maze, maze.version, positions, visions)
+        self._looked_at = (maze, maze.version, positions)
+        self._sights, self._visions = adventurers, visions
         return adventurers
