@@ -673,9 +673,8 @@ class Confinement:
         if program is not None:  # where it is, and where it really is (not the jury's)
             runtime += [
                 folder
-                for folder in (
-                    os.path.dirname(os.path.abspath(program)),
-                    str(Path(program).resolve().parent),
+                for folder in dict.fromkeys(  # most often one folder: listed once
+                    (os.path.dirname(os.path.abspath(program)), str(Path(program).resolve().parent))
                 )
                 if not jury_files(folder)
             ]
