@@ -95,7 +95,7 @@ def test_workers_killed_at_random_lose_nothing_and_count_nothing_twice(
     assert kills == 4
     # SIGTERM: the never-killed worker finishes its game and exits 0; a restarted one may
     # still be starting (143, or -15 before Python runs): it held nothing
-    assert workers[2].returncode == 0
+    assert workers[2].returncode == 0, workers[2].stderr.read()
     assert {p.returncode for p in workers[:2]} <= {0, 143, -15}
     store = Store.open(db)
     store.release_stale()  # the dead ones' claims, if no live worker handed them back
@@ -136,4 +136,98 @@ def test_workers_killed_at_random_lose_nothing_and_count_nothing_twice(
         with store.engine.connect() as conn:
             statuses = dict(conn.execute(sa.select(games.c.id, games.c.status)).all())
         assert all(statuses[game] == "done" for game in pending)
+    store.close()
+
+
+GAMES_EACH = 200
+
+
+def claim_and_finish(db: str, name: str, runner: str, seed: int) -> tuple[str, list[int]]:
+    """One worker's loop without the games: claim a ladder game, finish it with a result;
+    (the first error's text or '', the games it finished)."""
+    from botarena.tournament import ladder
+    from botarena.tournament.store import Store
+
+    store = Store.open(db)
+    tournament = store.tournament(name)
+    rng = random.Random(seed)
+    finished: list[int] = []
+    try:
+        for _ in range(GAMES_EACH):
+            game = ladder.make_and_claim(store, tournament, runner, rng)
+            assert game is not None
+            ranks = rng.choice([[1, 2], [2, 1]])
+            result = {
+                "scores": [2 - r for r in ranks],
+                "ranks": ranks,
+                "statuses": ["ok", "ok"],
+                "faults": [0, 0],
+                "turns": 1,
+                "end_reason": "x",
+                "replay": None,
+            }
+            if ladder.finish(store, game, runner, result, True):
+                finished.append(game.id)
+        return "", finished
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}", finished
+    finally:
+        store.close()
+
+
+def test_claims_finishes_and_updates_racing_on_postgresql_lose_nothing(
+    postgres_server: str, tmp_path: Path
+) -> None:
+    """Workers claim and finish ladder games while bots are updated. Transactions that
+    write the same rows must lock them in one order (PostgreSQL aborts a deadlock's victim:
+    it killed a worker); an update voids only games still unplayed (it once voided a game
+    finished meanwhile); a rating is computed from the rows as last committed (else one
+    game's update overwrites another's)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from botarena.core.registry import get_game
+    from botarena.tournament.manage import BotRequest, Settings, create, put_bot
+    from botarena.tournament.store import Store, games, ladder_bots
+
+    db = fresh_database(postgres_server)
+    store = Store.open(db)
+    create(
+        store,
+        "L",
+        get_game("amazes"),
+        [BotRequest(f"b{i}", RANDOM) for i in range(6)],
+        Settings(schedule="ladder", seed=1, replay_dir=tmp_path / "r"),
+        tmp_path / "build",
+        lambda *_: None,
+    )
+    tournament = store.tournament("L")
+    with ProcessPoolExecutor(3) as pool:
+        loops = [pool.submit(claim_and_finish, db, "L", f"r{i}", i) for i in range(3)]
+        for i in range(3):  # new versions of b0, b1, b2 meanwhile (update-bot)
+            time.sleep(0.3)
+            put_bot(
+                store,
+                tournament,
+                get_game("amazes"),
+                BotRequest(f"b{i}", EXPLORER),
+                tmp_path,
+                lambda *_: None,
+                update=True,
+            )
+        outcomes = [loop.result() for loop in loops]
+    assert [error for error, _ in outcomes] == ["", "", ""]
+    finished = sorted(game for _, played in outcomes for game in played)
+    with store.engine.connect() as conn:
+        rows = conn.execute(sa.select(games.c.id, games.c.status, games.c.seats)).all()
+        rated = dict(conn.execute(sa.select(ladder_bots.c.label, ladder_bots.c.games)).all())
+    assert sorted(row.id for row in rows if row.status == "done") == finished
+    voided = [row for row in rows if row.status != "done"]
+    assert all(row.status == "void" for row in voided)
+    assert all({"b0", "b1", "b2"} & set(row.seats) for row in voided)
+    assert len(voided) < 10
+    # each finished game rated once, unless a version of it was replaced before it finished
+    with_old = sum(
+        1 for row in rows if row.status == "done" and {"b0", "b1", "b2"} & set(row.seats)
+    )
+    assert 2 * (len(finished) - with_old) <= sum(rated.values()) <= 2 * len(finished)
     store.close()

@@ -19,14 +19,8 @@ def rerate(conn: Connection, tournament: Tournament) -> None:
     ladder row, as when it was rated (a version's games are those of its own row)."""
     from openskill.models import PlackettLuce
 
-    rows = (
-        conn.execute(
-            sa.select(ladder_bots.c.label).where(ladder_bots.c.tournament_id == tournament.id)
-        )
-        .scalars()
-        .all()
-    )
-    state = {label: [ladder.MU, ladder.SIGMA, 0] for label in rows}
+    rows = ladder.lock_rows(conn, tournament.id)
+    state = {row.label: [ladder.MU, ladder.SIGMA, 0] for row in rows}
     model = PlackettLuce()
     played = conn.execute(
         sa.select(games.c.seats, games.c.ranks)

@@ -176,6 +176,20 @@ def retire(conn: Connection, tournament: Tournament, name: str) -> int:
     ).rowcount
 
 
+def lock_rows(conn: Connection, tid: int, labels: Sequence[str] | None = None) -> list[Any]:
+    """Lock these ladder rows (all the ladder's when None) and read them as last committed.
+
+    Every transaction that writes several ladder rows takes them through here, in the order
+    of their labels: two transactions locking the same rows in different orders deadlock
+    (PostgreSQL then aborts one, a worker's finished game with it), and a rating computed
+    from rows read without their lock can overwrite a concurrent game's update. SQLite's
+    write transactions are serial already (FOR UPDATE is left out there)."""
+    query = sa.select(ladder_bots).where(ladder_bots.c.tournament_id == tid)
+    if labels is not None:
+        query = query.where(ladder_bots.c.label.in_(labels))
+    return conn.execute(query.order_by(ladder_bots.c.label).with_for_update()).all()
+
+
 def _active(tid: int) -> Any:
     return sa.and_(ladder_bots.c.tournament_id == tid, ladder_bots.c.state == "active")
 
@@ -280,6 +294,7 @@ def make_and_claim(
             )
             .returning(*games.c)
         ).one()
+        lock_rows(conn, tournament.id, seats)
         conn.execute(
             ladder_bots.update()
             .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label.in_(seats))
@@ -358,23 +373,13 @@ def _rate(conn: Connection, game: GameRow, ranks: Sequence[int]) -> None:
     """Update μ, σ of the seats' versions by openskill's Plackett–Luce, if all still play."""
     from openskill.models import PlackettLuce
 
-    rows = {
-        row.label: row
-        for row in conn.execute(
-            sa.select(ladder_bots).where(
-                ladder_bots.c.label.in_(game.seats),
-                ladder_bots.c.state == "active",
-                ladder_bots.c.tournament_id
-                == sa.select(games.c.tournament_id).where(games.c.id == game.id).scalar_subquery(),
-            )
-        )
-    }
+    tid = conn.execute(sa.select(games.c.tournament_id).where(games.c.id == game.id)).scalar_one()
+    rows = {row.label: row for row in lock_rows(conn, tid, game.seats) if row.state == "active"}
     if len(rows) != len(game.seats) or len(set(game.seats)) != len(game.seats):
         return  # a version replaced or retired meanwhile: its games no longer count
     model = PlackettLuce()
     teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma, name=s)] for s in game.seats]
     rated = model.rate(teams, ranks=[float(r) for r in ranks])
-    tid = next(iter(rows.values())).tournament_id
     for label, [rating] in zip(game.seats, rated, strict=True):
         conn.execute(
             ladder_bots.update()

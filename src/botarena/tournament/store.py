@@ -449,13 +449,17 @@ class Store:
                 .values(active=False)
             )
             for row in conn.execute(
-                sa.select(games.c.id, games.c.seats).where(
+                sa.select(games.c.id, games.c.seats, games.c.status).where(
                     games.c.tournament_id == tournament.id,
                     games.c.status.in_(("pending", "claimed", "error")),
                 )
             ).all():
                 if any(seat.startswith(f"{name}@") or seat == name for seat in row.seats):
-                    conn.execute(games.update().where(games.c.id == row.id).values(status="void"))
+                    conn.execute(  # unless a worker finished it since it was read
+                        games.update()
+                        .where(games.c.id == row.id, games.c.status == row.status)
+                        .values(status="void")
+                    )
         conn.execute(
             bots.insert().values(
                 tournament_id=tournament.id,
