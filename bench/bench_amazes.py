@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import botarena
-from exchanges import referee_over_raw
+import exchanges
 from tempdirs import readable_tempdir
 
 C_BOT = r"""
@@ -58,9 +58,7 @@ def run(quick: bool) -> list[dict]:
     rate = statistics.median(in_process_rate(games // 4) for _ in range(4))
     with readable_tempdir() as folder:
         binary = compile_bot(Path(folder))
-        ours, raw = referee_over_raw(
-            "amazes", [[str(binary)]] * 2, {"seed": 1}, tries=10 if quick else 30
-        )
+        exchange = exchanges.rows("amazes", [[str(binary)]] * 2, {"seed": 1}, 10 if quick else 30)
     return [
         {
             "name": "amazes in-process random vs random (per CPU second)",
@@ -68,22 +66,5 @@ def run(quick: bool) -> list[dict]:
             "unit": "games/s",
             "goal": ">= 100",
         },
-        {
-            "name": "amazes exchange, trivial C bots, raw pipes (bench/exchanges.py)",
-            "value": raw * 1e6,
-            "unit": "us",
-            "goal": "",
-        },
-        {
-            "name": "amazes exchange, the same bots and bytes, botarena (sandboxed)",
-            "value": ours * 1e6,
-            "unit": "us",
-            "goal": "",
-        },
-        {
-            "name": "amazes referee cost per exchange / raw pipes",
-            "value": ours / raw,
-            "unit": "x",
-            "goal": "<= 1.5",
-        },
+        *exchange,
     ]

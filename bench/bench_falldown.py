@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import botarena
-from exchanges import referee_over_raw
+import exchanges
 from original_engine import compared
 from tempdirs import readable_tempdir
 from testdata import falldown_golden
@@ -144,29 +144,7 @@ def exchange_rows(quick: bool) -> list[dict]:
         source, binary = Path(folder) / "bot.c", Path(folder) / "bot"
         source.write_text(C_BOT)
         subprocess.run(["gcc", "-O2", "-o", str(binary), str(source)], check=True)
-        ours, raw = referee_over_raw(
-            "falldown", [[str(binary)]] * 4, {"seed": 1}, tries=5 if quick else 15
-        )
-    return [
-        {
-            "name": "falldown exchange, trivial C bots, raw pipes (bench/exchanges.py)",
-            "value": raw * 1e6,
-            "unit": "us",
-            "goal": "",
-        },
-        {
-            "name": "falldown exchange, the same bots and bytes, botarena (sandboxed)",
-            "value": ours * 1e6,
-            "unit": "us",
-            "goal": "",
-        },
-        {
-            "name": "falldown referee cost per exchange / raw pipes",
-            "value": ours / raw,
-            "unit": "x",
-            "goal": "<= 1.5",
-        },
-    ]
+        return exchanges.rows("falldown", [[str(binary)]] * 4, {"seed": 1}, 5 if quick else 15)
 
 
 def side_by_side() -> list[dict]:

@@ -10,6 +10,7 @@ once (start-up, dynamic loading and first-turn costs left out) to the end of the
 
 from __future__ import annotations
 
+import os
 import shlex
 import statistics
 import subprocess
@@ -91,8 +92,22 @@ def _record(
     return events, ends
 
 
-def _raw(argvs: list[list[str]], events: list[Event], steps: int) -> list[float]:
-    """Replay `events` to fresh copies of the programs on bare pipes: each step's end."""
+def _raw(
+    argvs: list[list[str]], events: list[Event], steps: int, one_core: bool = False
+) -> list[float]:
+    """Replay `events` to fresh copies of the programs on bare pipes: each step's end. With
+    `one_core`, the loop and the programs run on the core the loop is on (as botarena
+    places a sequential game's single-threaded bots, core/cores.py)."""
+    allowed = os.sched_getaffinity(0)
+    if one_core:
+        os.sched_setaffinity(0, {min(allowed)})
+    try:
+        return _replay(argvs, events, steps)
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
+def _replay(argvs: list[list[str]], events: list[Event], steps: int) -> list[float]:
     bots = [subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE) for argv in argvs]
     ends: list[float] = []
     last = -1
@@ -136,14 +151,47 @@ def _per_exchange(events: list[Event], ends: list[float]) -> float:
 
 def referee_over_raw(
     game: str, argvs: list[list[str]], options: dict[str, Any], tries: int
-) -> tuple[float, float]:
-    """The median seconds per exchange of `tries` games under botarena and as many raw
-    replays of the same bytes, interleaved so that both see the same machine. Medians, not
-    least values: on a virtual machine an exchange costs 4 to 60 µs depending on where the
-    scheduler puts the two processes, and the least of a few tries is a lucky placement."""
-    referee, raw = [], []
+) -> tuple[float, float, float]:
+    """The median seconds per exchange of `tries` games under botarena, and of as many raw
+    replays of the same bytes, placed as the system likes and all on one core; interleaved
+    so that all see the same machine. Medians, not least values: on a virtual machine an
+    exchange costs 4 to 60 µs depending on where the scheduler puts the two processes, and
+    the least of a few tries is a lucky placement."""
+    referee, raw, one_core = [], [], []
     for _ in range(tries):
         events, ends = _record(game, argvs, options)
         referee.append(_per_exchange(events, ends))
         raw.append(_per_exchange(events, _raw(argvs, events, len(ends))))
-    return statistics.median(referee), statistics.median(raw)
+        one_core.append(_per_exchange(events, _raw(argvs, events, len(ends), one_core=True)))
+    return statistics.median(referee), statistics.median(raw), statistics.median(one_core)
+
+
+def rows(game: str, argvs: list[list[str]], options: dict[str, Any], tries: int) -> list[dict]:
+    """The bench rows of `referee_over_raw` for trivial C bots of `game`."""
+    ours, raw, one_core = referee_over_raw(game, argvs, options, tries)
+    return [
+        {
+            "name": f"{game} exchange, trivial C bots, raw pipes (bench/exchanges.py)",
+            "value": raw * 1e6,
+            "unit": "us",
+            "goal": "",
+        },
+        {
+            "name": f"{game} exchange, the same raw pipes, loop and bots on one core",
+            "value": one_core * 1e6,
+            "unit": "us",
+            "goal": "",
+        },
+        {
+            "name": f"{game} exchange, the same bots and bytes, botarena (sandboxed)",
+            "value": ours * 1e6,
+            "unit": "us",
+            "goal": "",
+        },
+        {
+            "name": f"{game} referee cost per exchange / raw pipes",
+            "value": ours / raw,
+            "unit": "x",
+            "goal": "<= 1.5",
+        },
+    ]

@@ -10,9 +10,13 @@ from collections.abc import Iterator
 
 def cores() -> int:
     """The cores this process may use (a pinned process: its own), at least 1."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    allowed = allowed_cores()
+    return len(allowed) if allowed is not None else os.cpu_count() or 1
+
+
+def allowed_cores() -> set[int] | None:
+    """The cores this thread may run on, or None where the system does not say."""
+    return os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
 
 
 @contextlib.contextmanager

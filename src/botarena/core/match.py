@@ -13,13 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from botarena.core.cores import jury_core
+from botarena.core.cores import allowed_cores, jury_core
 from botarena.core.game import Game
-from botarena.core.player import Player, Reply
+from botarena.core.player import Player, ProcessPlayer, Reply
 from botarena.core.process import EXIT_GRACE_S
 from botarena.core.replay import ReplayRecorder
 from botarena.core.result import MatchResult, PlayerResult
-from botarena.core.rules import Clock, State, Status, seat_seed
+from botarena.core.rules import Clock, State, Status, TurnModel, seat_seed
 
 
 @dataclass
@@ -271,10 +271,17 @@ def run_match(
     """Play one whole game and return its result (with the replay document if recorded).
 
     `observe` gets the replay document before the first step; it grows as the game runs."""
-    with jury_core(any(player.runs_only_in_calls for player in players)) as core:
+    one_at_a_time = game.info.turn_model is not TurnModel.SIMULTANEOUS
+    joining = [p for p in players if one_at_a_time and isinstance(p, ProcessPlayer)]
+    allowed = allowed_cores()
+    with jury_core(any(p.runs_only_in_calls for p in players) or bool(joining)) as core:
         for player in players:
-            if player.runs_only_in_calls:
-                player.core = core
+            if core is None:
+                break
+            # a process would inherit the referee's one core: each starts where it should
+            player.cores = {core} if player.runs_only_in_calls else allowed
+            if player in joining:
+                player.joins_core = core
         return _run_match(
             game,
             players,

@@ -67,8 +67,13 @@ class Player:
     """A process that runs none of its own work between calls, single-threaded, while the
     jury waits for it: nothing is gained by giving it a core of its own, and every call
     would pay for waking it up on another core (see `core.cores.jury_core`)."""
-    core: int | None = None
-    """The one core the process is started on (set by the match), or None: any."""
+    cores: set[int] | None = None
+    """The cores the process is started on (set by the match), or None: the jury's."""
+    joins_core: int | None = None
+    """The jury's core, in a game where one bot thinks at a time: the process moves onto it
+    after its first reply if it runs a single thread then (set by the match; see
+    `core.cores.jury_core`). Its turns gain what a wake-up across cores costs, and nothing
+    else runs there while it thinks: the jury waits, the other bots wait for their input."""
 
     def start(self, seat: int, seed: str = "") -> None:
         """Get ready to play `seat` (spawn the process, reset the bot). In-process bots get
@@ -279,13 +284,13 @@ class ProcessPlayer(Player):
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
         become_subreaper()
-        if self.reply_spin_s and cores() > 1 and self.core is None:
+        if self.reply_spin_s and cores() > 1 and (self.cores is None or len(self.cores) > 1):
             self._spin_s = self.reply_spin_s
         # the game's seed and the seat, for a bot that draws its randomness from them
         game_seed = seed.removesuffix(seat_seed("", seat))
         identity = {"BOTARENA_SEED": game_seed, "BOTARENA_SEAT": str(seat)}
         process = self.process = BotProcess(self.argv, self.sandbox, self.cwd, self.env)
-        box = self._box = process.spawn(identity, self.core)
+        box = self._box = process.spawn(identity, self.cores)
         self._watch_s = box.watch_s
         if self.frozen_between_turns:  # bound once: per exchange, no detour
             self.pause = box.pause  # type: ignore[method-assign]
@@ -425,6 +430,9 @@ class ProcessPlayer(Player):
                     detail=reason,
                     wall_s=wall,
                 )
+        if self.joins_core is not None and self._box is not None:
+            self._box.join_core(self.joins_core)
+            self.joins_core = None
         return parse_reply(protocol, lines, observation, wall, None)
 
     def greet(self, greeting: str | None) -> None:

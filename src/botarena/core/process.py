@@ -52,8 +52,8 @@ class BotProcess:
         self._cpu_final: float | None = None
         self._group_cpu = GroupCpu(0)  # the process group's, once started (no cgroup)
 
-    def spawn(self, env: dict[str, str], core: int | None) -> Confinement:
-        """Start the program with `env` added to its environment, on `core` only if given;
+    def spawn(self, env: dict[str, str], cores: set[int] | None) -> Confinement:
+        """Start the program with `env` added to its environment, on `cores` if given;
         returns its confinement (whose pause and resume freeze and thaw it)."""
         box = self.box = Confinement(
             self.argv, self.sandbox, cwd=self.cwd, env={**(self.env or {}), **env}
@@ -73,7 +73,7 @@ class BotProcess:
             preexec_fn=_in_child(
                 None if box.wrapped else death_signal_setter(),
                 box.preexec if self.sandbox.enabled else None,
-                None if core is None else partial(os.sched_setaffinity, 0, {core}),
+                None if cores is None else partial(os.sched_setaffinity, 0, cores),
             ),
         )
         assert self.proc.stdout is not None and self.proc.stdin is not None

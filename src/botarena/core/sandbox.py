@@ -888,6 +888,30 @@ class Confinement:
         if self._multi:
             group.freeze()
 
+    def join_core(self, core: int) -> bool:
+        """Run the bot on `core` only, if it is one process running one thread (a runtime
+        with threads of its own, a JVM's compiler and collector, keeps every core); its
+        threads made later stay there too. Whether it moved."""
+        if self.group is not None:
+            pids = [pid for pid in self.group.pids() if pid not in self._sandbox_pids]
+        elif self.wrapped:
+            try:
+                with open(f"/proc/{self._init}/task/{self._init}/children") as handle:
+                    pids = [int(pid) for pid in handle.read().split()]
+            except (OSError, ValueError):
+                return False
+        else:
+            pids = [self.pgid]
+        if len(pids) != 1:
+            return False
+        try:
+            if len(os.listdir(f"/proc/{pids[0]}/task")) != 1:
+                return False
+            os.sched_setaffinity(pids[0], {core})
+        except OSError:  # gone meanwhile
+            return False
+        return True
+
     def kill(self) -> None:
         """SIGKILL the process groups and every process in the bot's cgroup."""
         if self.wrapped and not self._init:

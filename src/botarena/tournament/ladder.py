@@ -176,7 +176,7 @@ def retire(conn: Connection, tournament: Tournament, name: str) -> int:
     ).rowcount
 
 
-def lock_rows(conn: Connection, tid: int, labels: Sequence[str] | None = None) -> list[Any]:
+def lock_rows(conn: Connection, tid: int, labels: Sequence[str] | None = None) -> Sequence[Any]:
     """Lock these ladder rows (all the ladder's when None) and read them as last committed.
 
     Every transaction that writes several ladder rows takes them through here, in the order

@@ -8,7 +8,7 @@ docs/games/falldown.md for the arithmetic and every decision on the rule text's 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,10 +74,7 @@ class Observation:
     def blocks(self) -> tuple[int, ...]:
         if self._blocks is None:
             assert self._timers is not None
-            falls, backs = self._timers
-            self._blocks = tuple(
-                block_value(fall, back, self.turn) for fall, back in zip(falls, backs, strict=True)
-            )
+            self._blocks = block_values(*self._timers, self.turn)
         return self._blocks
 
     def __eq__(self, other: object) -> bool:
@@ -93,16 +90,16 @@ class Observation:
         )
 
 
-def block_value(fall: int, back: int, turn: int) -> int:
-    """The value the engine prints for a block at the start of slot `turn`: `v > 0` falls at
+def block_values(falls: Iterable[int], backs: Iterable[int], turn: int) -> tuple[int, ...]:
+    """The values the engine prints for blocks at the start of slot `turn`: `v > 0` falls at
     the end of slot `turn + v - 1`, `v < 0` stands again from slot `turn - v`, 0 stands.
-    `fall` is the slot at whose end it falls (-1: none pending), `back` the first slot it
-    stands again after its last fall."""
-    if fall >= turn:
-        return fall - turn + 1
-    if turn < back:
-        return turn - back
-    return 0
+    Per block, `fall` is the slot at whose end it falls (-1: none pending), `back` the first
+    slot it stands again after its last fall. (One expression over all 36: an exchange
+    encodes them every slot, and a call per block was its largest cost.)"""
+    return tuple(
+        fall - turn + 1 if fall >= turn else turn - back if turn < back else 0
+        for fall, back in zip(falls, backs, strict=True)
+    )
 
 
 def command_of(line: str) -> str:
@@ -177,10 +174,7 @@ class FalldownState(State):
     @property
     def blocks(self) -> list[int]:
         """The 36 block values as the engine prints them now (block row major)."""
-        return [
-            block_value(fall, back, self.turn)
-            for fall, back in zip(self._fall, self._back, strict=True)
-        ]
+        return list(block_values(self._fall, self._back, self.turn))
 
     def _row(self, p: int) -> tuple[int, int, str, int]:
         """Player `p` as the engine prints it: `(x, y, facing, wait)`, x = y = -1 if fallen."""

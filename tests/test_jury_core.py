@@ -1,0 +1,77 @@
+"""In a game where one bot thinks at a time, a bot running a single thread moves onto the
+jury's core after its first reply; a bot with threads of its own, and every bot of a
+simultaneous game, keeps every core (docs/sandbox.md, "Which cores a bot runs on")."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import botarena
+from botarena.core.cores import cores
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(cores() < 2, reason="one core: every bot shares it with the jury"),
+]
+
+# An Amazes bot that says on stderr which cores it may run on, every turn; THREAD: it keeps
+# a second thread waiting.
+AMAZES = textwrap.dedent("""
+    import os, sys, threading, time
+    if {thread}:
+        threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+    for turn in range(150):
+        first = sys.stdin.readline()
+        for _ in range(5 if first.startswith("Start") else 4):
+            sys.stdin.readline()
+        print(sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+        print("T", flush=True)
+""")
+
+# The same for Ants: its settings end with `ready`, each turn with `go`.
+ANTS = textwrap.dedent("""
+    import os, sys
+    for line in sys.stdin:
+        if line.strip() in ("ready", "go"):
+            print(sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+            print("go", flush=True)
+""")
+
+
+def affinities(tmp_path: Path, game: str, body: str, **options: object) -> list[list[str]]:
+    """Each bot's cores, turn by turn, over a short game of two copies of `body`."""
+    path = tmp_path / "bot.py"
+    path.write_text(body)
+    tmp_path.chmod(0o755)
+    spec = f"{sys.executable} {path}"
+    result = botarena.play(game, [spec, spec], seed=5, **options)
+    assert [p.status for p in result.players] == ["ok", "ok"], result.to_dict()
+    return [text.splitlines() for text in result.stderr]
+
+
+def test_a_single_threaded_bot_joins_the_jurys_core_after_its_first_reply(
+    tmp_path: Path,
+) -> None:
+    everyone = str(sorted(os.sched_getaffinity(0)))
+    seen = affinities(tmp_path, "amazes", AMAZES.format(thread=False), turns=10)
+    for turns in seen:
+        assert turns[0] == everyone  # its first turn: where it started
+        assert len(set(turns[1:])) == 1 and turns[1].count(",") == 0  # then one core
+    assert seen[0][1] == seen[1][1]  # the same one for both: the jury's
+
+
+def test_a_bot_with_threads_of_its_own_keeps_every_core(tmp_path: Path) -> None:
+    everyone = str(sorted(os.sched_getaffinity(0)))
+    for turns in affinities(tmp_path, "amazes", AMAZES.format(thread=True), turns=10):
+        assert set(turns) == {everyone}
+
+
+def test_bots_thinking_at_once_keep_every_core(tmp_path: Path) -> None:
+    everyone = str(sorted(os.sched_getaffinity(0)))
+    for turns in affinities(tmp_path, "ants", ANTS, turns=5):
+        assert len(turns) > 3 and set(turns) == {everyone}
