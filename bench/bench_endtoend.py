@@ -8,6 +8,7 @@ machine type for issue 11 (whole process, best of 3), are printed beside ours as
 
 from __future__ import annotations
 
+import json
 import shlex
 import subprocess
 import sys
@@ -27,7 +28,14 @@ measurement."""
 
 
 def best_wall_s(command: list[str], runs: int, cwd: str | None = None) -> float:
-    """The shortest wall time of `runs` whole runs of `command`."""
+    """The shortest wall time of `runs` whole runs of `command` (a `play` command is first
+    run once with --json to check that no bot failed: a game of crashed bots is quick)."""
+    if "play" in command:
+        played = subprocess.run(
+            [*command, "--json"], check=True, capture_output=True, text=True, cwd=cwd
+        )
+        faults = [p["faults"] for p in json.loads(played.stdout)["players"]]
+        assert not any(faults), played.stdout
     best = float("inf")
     for _ in range(runs):
         started = time.perf_counter()
@@ -62,9 +70,9 @@ def ants_command(folder: Path) -> list[str]:
     ]
 
 
-def falldown_command(folder: Path) -> list[str]:
+def falldown_command() -> list[str]:
     """The 1000-slot game of 4 probe bots of the Falldown recordings (`move_only`)."""
-    argvs, start = probe_bots(str(folder))
+    argvs, start = probe_bots(None)
     return [
         *botarena_command(),
         "play",
@@ -104,7 +112,7 @@ def run(quick: bool) -> list[dict]:
     runs = 1 if quick else 3
     with readable_tempdir() as folder:
         ants = best_wall_s(ants_command(Path(folder)), runs)
-        falldown = best_wall_s(falldown_command(Path(folder)), runs)
+        falldown = best_wall_s(falldown_command(), runs)
     return [
         *rows(
             "ants 500 turns, maze_04p_01, 4 process hold bots",

@@ -67,9 +67,10 @@ def hunter_win_rate(games: int) -> dict:
     }
 
 
-def probe_bots(logs: str) -> tuple[list[list[str]], str]:
-    """The golden `move_only` game's four probe-bot command lines (logs written to `logs`)
-    and its start cells: a 1000-slot game whatever the engine."""
+def probe_bots(logs: str | None) -> tuple[list[list[str]], str]:
+    """The golden `move_only` game's four probe-bot command lines (logs written to `logs`,
+    or to /dev/null: a sandboxed bot writes nowhere else) and its start cells: a 1000-slot
+    game whatever the engine."""
     meta = json.loads((GOLDEN / "move_only" / "meta.json").read_text())
     start = "/".join(
         ",".join(cell)
@@ -81,7 +82,12 @@ def probe_bots(logs: str) -> tuple[list[list[str]], str]:
         [
             sys.executable,
             str(GOLDEN / "probe_bot.py"),
-            *(str(Path(logs) / arg) if arg.endswith(".txt") else arg for arg in argv[2:]),
+            *(
+                (os.devnull if logs is None else str(Path(logs) / arg))
+                if arg.endswith(".txt")
+                else arg
+                for arg in argv[2:]
+            ),
         ]
         for argv in meta["bots_argv"]
     ]
@@ -90,14 +96,11 @@ def probe_bots(logs: str) -> tuple[list[list[str]], str]:
 
 def process_game() -> float:
     """Seconds botarena takes for the 1000-slot game of 4 probe-bot processes."""
-    with readable_tempdir() as logs:
-        argvs, start = probe_bots(logs)
-        started = time.perf_counter()
-        result = botarena.play(
-            "falldown", [shlex.join(argv) for argv in argvs], seed=0, start=start
-        )
-        elapsed = time.perf_counter() - started
-    assert result.turns == 1000
+    argvs, start = probe_bots(None)
+    started = time.perf_counter()
+    result = botarena.play("falldown", [shlex.join(argv) for argv in argvs], seed=0, start=start)
+    elapsed = time.perf_counter() - started
+    assert result.turns == 1000 and all(p.faults == 0 for p in result.players), result.to_dict()
     return elapsed
 
 

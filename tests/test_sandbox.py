@@ -237,3 +237,43 @@ def test_play_watch_takes_no_sandbox_too(tmp_path: Path, monkeypatch: pytest.Mon
     result = CliRunner().invoke(app, [*command, "--no-sandbox"])
     assert result.exit_code == 0, result.output
     assert out.read_text() == "here"
+
+
+def test_a_command_naming_the_sandboxs_own_trees_gets_the_sandboxs_own(tmp_path: Path) -> None:
+    """/dev, /proc and /etc named on a command line stay the sandbox's: /dev/null is still
+    writable (the machine's /dev bound read-only over it made it not), and /etc is still
+    the minimal one (the machine's was bound whole)."""
+    script = tmp_path / "bot.py"
+    script.write_text(
+        "import os, sys\n"
+        "with open(sys.argv[1], 'w') as sink:\n    sink.write('x')\n"
+        "print(os.path.exists('/etc/shadow'), os.path.exists(sys.argv[2]))\n"
+    )
+    tmp_path.chmod(0o755)
+    done = sandbox.run(
+        [sys.executable, str(script), "/dev/null", "/etc/passwd", "/proc/self/status"],
+        cwd=str(tmp_path),
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"False True\n", b"")
+
+
+def test_a_bot_file_directly_in_tmp_is_shown_alone() -> None:
+    """A program in /tmp itself sees itself, not the machine's /tmp, and keeps its own."""
+    import uuid
+
+    tag = uuid.uuid4().hex
+    script, other = Path(f"/tmp/botarena-bot-{tag}.py"), Path(f"/tmp/botarena-other-{tag}")
+    script.write_text(
+        "import os\nopen('/tmp/mine', 'w').write('x')\nprint(sorted(os.listdir('/tmp')))\n"
+    )
+    other.write_text("someone else's")
+    try:
+        script.chmod(0o644)
+        done = sandbox.run([sys.executable, str(script)], cwd="/", timeout=60)
+    finally:
+        script.unlink()
+        other.unlink()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == f"{sorted([script.name, 'mine'])}\n"
+    assert not Path("/tmp/mine").exists() or Path("/tmp/mine").read_text() != "x"

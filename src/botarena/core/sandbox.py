@@ -40,6 +40,13 @@ log = logging.getLogger(__name__)
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 """Read-only in every sandbox: programs and libraries."""
+SANDBOX_OWN = ("/dev", "/proc", "/sys", "/etc")
+"""Trees the sandbox makes its own (a fresh /dev and /proc, a minimal /etc, no /sys): a path
+a bot's command names there is the sandbox's, never the machine's bound over it (binding
+/dev for a `/dev/null` argument made every device read-only, binding /etc showed all of it)."""
+SHARED_FOLDERS = ("/", "/tmp")
+"""Folders holding everyone's files: a file a bot's command names there is shown alone (a
+bot in /tmp would otherwise see the machine's /tmp instead of its own)."""
 
 ETC_ENTRIES = (
     "ld.so.cache",
@@ -658,8 +665,12 @@ class Confinement:
                     if not path.exists():
                         continue
                     argv[index] = os.path.abspath(path)  # a venv's python stays itself
+                    if _covered(argv[index], list(SANDBOX_OWN)):
+                        continue
                     folder = argv[index] if path.is_dir() else os.path.dirname(argv[index])
-                    if not path.is_dir() and jury_files(folder):
+                    if not path.is_dir() and folder in SHARED_FOLDERS:
+                        named.append(argv[index])
+                    elif not path.is_dir() and jury_files(folder):
                         _say_alone(folder)
                         named.append(argv[index])  # the file alone, not the jury's folder
                     else:
