@@ -498,6 +498,8 @@ class ProcessPlayer(Player):
         self.process.kill()
 
     def release(self) -> None:
+        if self._box is not None:
+            self._box.leave_core()
         self.process.release(self.resume)
 
     def close(self, deadline: float | None = None) -> None:

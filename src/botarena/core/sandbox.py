@@ -617,6 +617,7 @@ class Confinement:
     _info: int = field(default=-1, repr=False)
     _info_text: bytes = field(default=b"", repr=False)
     _sandbox_pids: tuple[int, ...] = field(default=(), repr=False)
+    _joined: tuple[int, set[int]] | None = field(default=None, repr=False)
     wait_exit: Callable[[], bool] | None = field(default=None, repr=False)
     """Whether the outer process has ended (set by the player), so a bubblewrap that fails
     is not waited for."""
@@ -918,10 +919,20 @@ class Confinement:
         try:
             if len(os.listdir(f"/proc/{pids[0]}/task")) != 1:
                 return False
+            before = os.sched_getaffinity(pids[0])
             os.sched_setaffinity(pids[0], {core})
         except OSError:  # gone meanwhile
             return False
+        self._joined = (pids[0], before)
         return True
+
+    def leave_core(self) -> None:
+        """Give a bot that joined a core (`join_core`) its cores back, to end in parallel
+        with the others (Python bots on one core took 22 ms to end, 13 ms spread)."""
+        if self._joined is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(*self._joined)
+            self._joined = None
 
     def kill(self) -> None:
         """SIGKILL the process groups and every process in the bot's cgroup."""
