@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -124,11 +125,17 @@ class BotProcess:
         return info is not None
 
     def wait_exit(self, timeout: float) -> bool:
+        """Whether the program ended within `timeout` seconds: woken by its pidfd as it
+        ends where there is one (polling every 2 ms cost a game's end 1 ms a bot)."""
         deadline = time.monotonic() + timeout
         while not self.exited():
-            if time.monotonic() >= deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 return False
-            time.sleep(0.002)
+            if self._pidfd is not None:
+                select.select([self._pidfd], [], [], left)
+            else:
+                time.sleep(min(0.002, left))
         return True
 
     @property
