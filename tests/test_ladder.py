@@ -20,7 +20,7 @@ from botarena.games import get_game
 from botarena.tournament import ladder
 from botarena.tournament.ladder import Entry, quality
 from botarena.tournament.manage import BotRequest, Settings, TournamentError, create, put_bot
-from botarena.tournament.store import Store, ladder_bots, store_meta
+from botarena.tournament.store import Store, games, ladder_bots, store_meta
 
 RANDOM, EXPLORER = "builtin:amazes/random", "builtin:amazes/explorer"
 ANTS_MAPS = Path(__file__).resolve().parents[1] / "src/botarena/games/ants/maps"
@@ -494,3 +494,39 @@ def test_update_bot_and_add_bot_build_a_source(tmp_path: Path) -> None:
     assert "one of them" in user_error(
         "tournament", "update-bot", "L", "b", "--db", db, cwd=tmp_path
     )
+
+
+def test_a_played_game_waits_out_a_store_outage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker whose store fails twice while it records a game (a database restarting)
+    tries again and records it once; it stops with the error only past STORE_RETRY_S."""
+    import sqlalchemy.exc
+
+    from botarena.tournament import runner
+    from botarena.tournament.runner import LocalExecutor, work
+
+    store, _ = make_ladder(tmp_path, ["a", "b"])
+    monkeypatch.setattr(runner, "STORE_RETRY_S", (0.01, 0.01))
+    finish = ladder.finish
+    failures = [2]
+
+    def flaky(*args: object) -> bool:
+        if failures[0]:
+            failures[0] -= 1
+            raise sqlalchemy.exc.OperationalError("UPDATE games", {}, Exception("server closed"))
+        return finish(*args)
+
+    monkeypatch.setattr(ladder, "finish", flaky)
+    assert work(store, LocalExecutor(0), ["L"], games=1, sandbox=False) == 1
+    assert caplog.text.count("the store failed (server closed): trying again") == 2
+    with store.engine.connect() as conn:
+        done = conn.execute(sa.select(ladder_bots.c.games)).scalars().all()
+    assert sorted(done) == [1, 1]
+
+    failures[0] = 3  # one more than the pauses: the error is the worker's
+    with pytest.raises(sqlalchemy.exc.OperationalError):
+        work(store, LocalExecutor(0), ["L"], games=1, sandbox=False)
+    with store.engine.connect() as conn:
+        statuses = conn.execute(sa.select(games.c.status)).scalars().all()
+    assert sorted(statuses) == ["done", "pending"]  # its claim went back as it stopped

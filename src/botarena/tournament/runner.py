@@ -25,6 +25,11 @@ from botarena.core.cores import cores
 from botarena.tournament import schedule
 from botarena.tournament.store import GameRow, Store, Tournament
 
+STORE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+"""Pauses before trying again to record a played game while the store fails (a database
+restarting, a dropped connection, a transaction it aborted): a minute of outage costs
+no result; past it the worker stops with the error and its claims go back (as it stops,
+or once another worker finds it gone)."""
 HEARTBEAT_S = 10.0
 
 QUEUED_PER_SLOT = 1
@@ -331,7 +336,7 @@ def run(
             for future in finished:
                 game = inflight.pop(future)
                 result = future.result()
-                if store.finish(game.id, runner, result):
+                if _stored(store.finish, game.id, runner, result):
                     played += 1
                     done += 1
                 report(Progress(done, total, describe(game, result)))
@@ -380,6 +385,28 @@ def _ladder_job(
     if turns is not None:  # the map's own length beats the tournament option
         job["options"] = {**job["options"], "turns": str(turns)}
     return job
+
+
+def _stored(call: Callable[..., Any], *args: Any) -> Any:
+    """`call(*args)`, a write of a played game's result or claim, tried again after each
+    pause of STORE_RETRY_S while the store fails in a way that passes (SQLAlchemy's
+    OperationalError: what a lost connection, a restart or an aborted transaction raise).
+    Safe to repeat: a result is committed only while its claim is held, so a write that
+    did commit before its connection dropped is not counted again."""
+    import logging
+
+    import sqlalchemy as sa
+
+    for pause in STORE_RETRY_S:
+        try:
+            return call(*args)
+        except sa.exc.OperationalError as exc:
+            reason = str(exc.orig or exc).strip().splitlines()[0]
+            logging.getLogger("botarena").warning(
+                f"botarena: the store failed ({reason}): trying again in {pause:g} s"
+            )
+            time.sleep(pause)
+    return call(*args)
 
 
 def _release(store: Store, game: GameRow, runner: str) -> None:
@@ -511,9 +538,10 @@ def work(
                 try:
                     result = future.result()
                 except Exception:  # the worker process died: the game goes back
-                    _release(store, game, runner)
+                    _stored(_release, store, game, runner)
                     continue
-                if ladder.finish(store, game, runner, result, tournament.schedule == "ladder"):
+                ladder_game = tournament.schedule == "ladder"
+                if _stored(ladder.finish, store, game, runner, result, ladder_game):
                     played += 1
                     if tournament.schedule == "ladder" and time.monotonic() - looked > 2.0:
                         looked = time.monotonic()  # reading the standings costs O(bots)
