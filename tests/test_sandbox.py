@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -275,5 +276,11 @@ def test_a_bot_file_directly_in_tmp_is_shown_alone() -> None:
         script.unlink()
         other.unlink()
     assert done.returncode == 0, done.stderr
-    assert done.stdout.decode() == f"{sorted([script.name, 'mine'])}\n"
+    seen = ast.literal_eval(done.stdout.decode())  # a list of names: its /tmp
+    assert {script.name, "mine"} <= set(seen) and other.name not in seen
+    # (besides, the way to the jury's Python where it lies under /tmp, as in CI)
+    assert all(
+        name in (script.name, "mine") or Path(sys.prefix).resolve().is_relative_to(f"/tmp/{name}")
+        for name in seen
+    )
     assert not Path("/tmp/mine").exists() or Path("/tmp/mine").read_text() != "x"
