@@ -4,6 +4,7 @@ simultaneous game, keeps every core (docs/sandbox.md, "Which cores a bot runs on
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import textwrap
@@ -68,6 +69,42 @@ def test_a_single_threaded_bot_joins_the_jurys_core_after_its_first_reply(
         assert len(set(turns[1:-1])) == 1 and turns[1].count(",") == 0  # then one core
         assert turns[-1] == f"end {everyone}"  # and every core to end with the others
     assert seen[0][1] == seen[1][1]  # the same one for both: the jury's
+
+
+class Spy:
+    """An in-process Amazes bot that looks, on each of its turns, at which cores the
+    process bot (the one running `script`) may use meanwhile."""
+
+    def __init__(self, script: Path) -> None:
+        self.script = str(script).encode()
+        self.seen: list[set[int]] = []
+
+    def act(self, observation: object) -> str:
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                        argv = handle.read().split(b"\0")
+                    if argv[:2] == [sys.executable.encode(), self.script]:  # not bubblewrap
+                        self.seen.append(os.sched_getaffinity(int(entry)))
+                except OSError:
+                    pass
+        return "T"
+
+
+def test_between_its_turns_a_joined_bot_is_kept_off_the_referees_core(tmp_path: Path) -> None:
+    """So that, if it thinks there before it is caught, it takes no CPU from the bot on turn."""
+    path = tmp_path / "bot.py"
+    path.write_text(AMAZES.format(thread=False))
+    tmp_path.chmod(0o755)
+    spy = Spy(path)
+    result = botarena.play("amazes", [f"{sys.executable} {path}", spy], seed=5)
+    assert result.players[0].status == "ok", result.to_dict()
+    own = {line for line in result.stderr[0].splitlines()[1:] if not line.startswith("end")}
+    assert len(own) == 1  # on its turns: the referee's core
+    referee = set(json.loads(own.pop()))
+    assert len(spy.seen) > 100
+    assert all(cores == set(os.sched_getaffinity(0)) - referee for cores in spy.seen[1:])
 
 
 def test_a_bot_with_threads_of_its_own_keeps_every_core(tmp_path: Path) -> None:

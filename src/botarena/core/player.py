@@ -335,6 +335,8 @@ class ProcessPlayer(Player):
         """Write, then resume: the bot wakes once, with its input already there (what did
         not fit in the pipe follows while its reply is awaited)."""
         self._late_bytes = 0
+        if self._box is not None:
+            self._box.to_turn_core()
         if text:
             self._write(text)
         self.resume()

@@ -593,6 +593,17 @@ def _data_fd(name: str, data: bytes) -> int:
     return fd
 
 
+@dataclass(frozen=True)
+class _Joined:
+    """A bot that joined the referee's core (`Confinement.join_core`): its process, its
+    cores on its turn (the referee's), between its turns (the others) and at its end."""
+
+    pid: int
+    turn: set[int]
+    away: set[int]
+    before: set[int]
+
+
 @dataclass
 class Confinement:
     """One sandboxed process: the command to start, its limits, its freezer and its kill.
@@ -617,7 +628,7 @@ class Confinement:
     _info: int = field(default=-1, repr=False)
     _info_text: bytes = field(default=b"", repr=False)
     _sandbox_pids: tuple[int, ...] = field(default=(), repr=False)
-    _joined: tuple[int, set[int]] | None = field(default=None, repr=False)
+    _joined: _Joined | None = field(default=None, repr=False)
     wait_exit: Callable[[], bool] | None = field(default=None, repr=False)
     """Whether the outer process has ended (set by the player), so a bubblewrap that fails
     is not waited for."""
@@ -838,7 +849,12 @@ class Confinement:
         waits idle for its input (see `resume`), note its CPU time and leave it be. A
         stop and a resume cost about 70 µs an exchange in the sandbox (the stop and the
         continue each wake bubblewrap's processes that wait on the bot), two CPU reads
-        about 1 µs; a bot blocked on its input uses no CPU either way."""
+        about 1 µs; a bot blocked on its input uses no CPU either way. A bot that joined
+        the referee's core leaves it between its turns: if it thinks there before it is
+        caught, it does so on other cores than the bot on turn."""
+        if self._joined is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(self._joined.pid, self._joined.away)
         if self._watch_idle and self.group is not None:
             self._cpu_at_reply = self.group.cpu_ns()
             if self._cpu_at_reply is not None:
@@ -923,15 +939,23 @@ class Confinement:
             os.sched_setaffinity(pids[0], {core})
         except OSError:  # gone meanwhile
             return False
-        self._joined = (pids[0], before)
+        self._joined = _Joined(pids[0], {core}, before - {core} or before, before)
         return True
+
+    def to_turn_core(self) -> None:
+        """Before a bot that joined a core gets its input: onto that core, to be woken
+        there (about 1 µs; nothing when it has not joined)."""
+        joined = self._joined
+        if joined is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(joined.pid, joined.turn)
 
     def leave_core(self) -> None:
         """Give a bot that joined a core (`join_core`) its cores back, to end in parallel
         with the others (Python bots on one core took 22 ms to end, 13 ms spread)."""
         if self._joined is not None:
             with contextlib.suppress(OSError):
-                os.sched_setaffinity(*self._joined)
+                os.sched_setaffinity(self._joined.pid, self._joined.before)
             self._joined = None
 
     def kill(self) -> None:
