@@ -20,6 +20,16 @@ pytestmark = [
     pytest.mark.skipif(cores() < 2, reason="one core: every bot shares it with the jury"),
 ]
 
+
+@pytest.fixture(autouse=True)
+def own_core_locks(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch):
+    """Core locks of these tests' own: games of other tests run at once hold the machine's."""
+    from botarena.core import cores as module
+
+    folder = tmp_path_factory.mktemp("locks")
+    monkeypatch.setattr(module, "CORE_LOCKS", str(folder / "core-{core}.lock"))
+
+
 # An Amazes bot that says on stderr which cores it may run on, every turn; THREAD: it keeps
 # a second thread waiting.
 AMAZES = textwrap.dedent("""
@@ -117,3 +127,33 @@ def test_bots_thinking_at_once_keep_every_core(tmp_path: Path) -> None:
     everyone = str(sorted(os.sched_getaffinity(0)))
     for turns in affinities(tmp_path, "ants", ANTS, turns=5):
         assert len(turns) > 3 and set(turns) == {everyone}
+
+
+def test_games_side_by_side_take_a_core_each_and_never_the_same() -> None:
+    """Referees of games played at once on one machine lock a core each (flock): with every
+    core taken, the next one pins nothing and the system balances it."""
+    import contextlib
+    import threading
+
+    from botarena.core.cores import jury_core
+
+    held: list[int | None] = []
+    ready, done = threading.Barrier(cores() + 2), threading.Event()
+
+    def referee() -> None:
+        with jury_core(True) as core:
+            held.append(core)
+            ready.wait()
+            done.wait()
+
+    threads = [threading.Thread(target=referee) for _ in range(cores() + 1)]
+    for thread in threads:
+        thread.start()
+    with contextlib.suppress(threading.BrokenBarrierError):
+        ready.wait(timeout=10)
+    done.set()
+    for thread in threads:
+        thread.join()
+    taken = [core for core in held if core is not None]
+    assert sorted(taken) == sorted(os.sched_getaffinity(0))  # each core once
+    assert held.count(None) == 1

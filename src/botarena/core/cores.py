@@ -33,12 +33,47 @@ def jury_core(wanted: bool) -> Iterator[int | None]:
         yield None
         return
     allowed = os.sched_getaffinity(0)
-    core = _current_core(allowed)
+    claimed = _claim_core(allowed)
+    if claimed is None:  # every core has a referee of its own: the system balances
+        yield None
+        return
+    core, lock = claimed
     os.sched_setaffinity(0, {core})
     try:
         yield core
     finally:
         os.sched_setaffinity(0, allowed)
+        os.close(lock)
+
+
+CORE_LOCKS = "/tmp/.botarena-core-{core}.lock"
+"""One file per core, locked (flock) by the referee that runs its game there: two games
+played side by side on one machine (two `play`s, unpinned tournament workers, a Python
+pool) each take a core of their own, and none piles its bots onto a core another game
+uses while a core is idle. In /tmp itself, not $TMPDIR: every process of the machine
+must see the same files (a bot's sandbox has a /tmp of its own and never sees them)."""
+
+
+def _claim_core(allowed: set[int]) -> tuple[int, int] | None:
+    """A core of `allowed` that no other referee holds, the one this thread runs on first,
+    with the descriptor holding its lock; None when every one is held (or no lock file
+    can be opened)."""
+    import fcntl
+
+    here = _current_core(allowed)
+    for core in sorted(allowed, key=lambda core: core != here):
+        path = CORE_LOCKS.format(core=core)
+        try:
+            lock = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # held by another referee
+            os.close(lock)
+            continue
+        return core, lock
+    return None
 
 
 def _current_core(allowed: set[int]) -> int:
