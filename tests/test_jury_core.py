@@ -157,3 +157,17 @@ def test_games_side_by_side_take_a_core_each_and_never_the_same() -> None:
     taken = [core for core in held if core is not None]
     assert sorted(taken) == sorted(os.sched_getaffinity(0))  # each core once
     assert held.count(None) == 1
+
+
+def test_a_core_lock_is_never_taken_through_a_link(tmp_path: Path) -> None:
+    """A link planted where a lock file goes is not followed (as root, following it would
+    create a file wherever it points)."""
+    from botarena.core import cores as module
+
+    target = tmp_path / "elsewhere"
+    (tmp_path / "lock").symlink_to(target)
+    assert module._lock_file(str(tmp_path / "lock")) is None
+    assert not target.exists()
+    made = module._lock_file(str(tmp_path / "fresh"))
+    assert made is not None and (tmp_path / "fresh").is_file()
+    os.close(made)

@@ -62,10 +62,8 @@ def _claim_core(allowed: set[int]) -> tuple[int, int] | None:
 
     here = _current_core(allowed)
     for core in sorted(allowed, key=lambda core: core != here):
-        path = CORE_LOCKS.format(core=core)
-        try:
-            lock = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError:
+        lock = _lock_file(CORE_LOCKS.format(core=core))
+        if lock is None:
             continue
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -74,6 +72,26 @@ def _claim_core(allowed: set[int]) -> tuple[int, int] | None:
             continue
         return core, lock
     return None
+
+
+def _lock_file(path: str) -> int | None:
+    """A read-only descriptor of the lock file `path`, made if missing; never through a
+    link (someone else's link in /tmp must not make root create a file elsewhere), and an
+    existing file opened without O_CREAT (which /tmp's protected_regular refuses on
+    another user's file). None when it cannot be had."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(path, flags)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:  # made meanwhile by another referee
+        return _lock_file(path)
+    except OSError:
+        return None
 
 
 def _current_core(allowed: set[int]) -> int:
