@@ -40,10 +40,11 @@ log = logging.getLogger(__name__)
 
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt")
 """Read-only in every sandbox: programs and libraries."""
-SANDBOX_OWN = ("/dev", "/proc", "/sys", "/etc")
-"""Trees the sandbox makes its own (a fresh /dev and /proc, a minimal /etc, no /sys): a path
-a bot's command names there is the sandbox's, never the machine's bound over it (binding
-/dev for a `/dev/null` argument made every device read-only, binding /etc showed all of it)."""
+SANDBOX_OWN = ("/dev", "/proc", "/sys", "/etc", "/run", "/var/run")
+"""Trees the sandbox makes its own (a fresh /dev and /proc, a minimal /etc, no /sys, no
+/run): a path a bot's command names there is the sandbox's, never the machine's bound over
+it (binding /dev for a `/dev/null` argument made every device read-only, binding /etc showed
+all of it, binding /run would hand a bot the sockets of the machine's services)."""
 SHARED_FOLDERS = ("/", "/tmp")
 """Folders holding everyone's files: a file a bot's command names there is shown alone (a
 bot in /tmp would otherwise see the machine's /tmp instead of its own)."""
