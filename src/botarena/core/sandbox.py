@@ -961,6 +961,7 @@ class Confinement:
 
     def kill(self) -> None:
         """SIGKILL the process groups and every process in the bot's cgroup."""
+        self._joined = None  # its pid may soon be another process's
         if self.wrapped and not self._init:
             self._read_info(1.0)  # to kill and reap bubblewrap's PID 1 too
         groups = {self.pgid, self._bot_pgid, self._init} - {0}
