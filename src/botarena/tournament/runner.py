@@ -543,7 +543,7 @@ def work(
                 ladder_game = tournament.schedule == "ladder"
                 if _stored(ladder.finish, store, game, runner, result, ladder_game):
                     played += 1
-                    if tournament.schedule == "ladder" and time.monotonic() - looked > 2.0:
+                    if ladder_game and time.monotonic() - looked > 2.0:
                         looked = time.monotonic()  # reading the standings costs O(bots)
                         top = ladder.standings(store, tournament)[:1]
                         leader = f"{top[0].label} {top[0].ordinal:.2f}" if top else ""
