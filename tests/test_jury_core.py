@@ -117,6 +117,43 @@ def test_between_its_turns_a_joined_bot_is_kept_off_the_referees_core(tmp_path: 
     assert all(cores == set(os.sched_getaffinity(0)) - referee for cores in spy.seen[1:])
 
 
+LATE_THREADS = textwrap.dedent("""
+    import os, sys, threading, time
+    for turn in range(150):
+        first = sys.stdin.readline()
+        if not first or first.startswith("Quit"):
+            break
+        for _ in range(5 if first.startswith("Start") else 4):
+            sys.stdin.readline()
+        print(sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+        if turn == 3:  # it starts thinking in parallel, in a long turn
+            threading.Thread(target=helper, daemon=True).start()
+            time.sleep({think})
+        print("T", flush=True)
+""")
+LATE_THREADS = (
+    "import os, sys, time\n"
+    + textwrap.dedent("""
+    def helper():
+        time.sleep(0.2)
+        print("helper", sorted(os.sched_getaffinity(0)), file=sys.stderr, flush=True)
+        time.sleep(600)
+""")
+    + LATE_THREADS
+)
+
+
+@pytest.mark.parametrize("think", [0.01, 0.3])  # noticed at the reply, or while awaited
+def test_a_joined_bot_that_starts_threads_gets_every_core_back(tmp_path: Path, think) -> None:
+    everyone = str(sorted(os.sched_getaffinity(0)))
+    for lines in affinities(tmp_path, "amazes", LATE_THREADS.format(think=think)):
+        turns = [line for line in lines if not line.startswith("helper")]
+        assert turns[0] == everyone and turns[1].count(",") == 0  # joined after its first
+        assert set(turns[4:]) == {everyone}
+        if think > 0.2:  # its new thread too, from the look while its reply is awaited
+            assert lines[4] == f"helper {everyone}"  # after turn 3's line, before turn 4's
+
+
 def test_a_bot_with_threads_of_its_own_keeps_every_core(tmp_path: Path) -> None:
     everyone = str(sorted(os.sched_getaffinity(0)))
     for turns in affinities(tmp_path, "amazes", AMAZES.format(thread=True), turns=10):

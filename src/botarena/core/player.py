@@ -31,6 +31,9 @@ from botarena.core.sandbox import (
     become_subreaper,
 )
 
+LONG_TURN_S = 0.001
+"""A turn this long is worth a look at whether a bot that joined the referee's core has
+started threads since (`Confinement.leave_core_if_threaded`)."""
 RESUME_AGAIN_S = 0.1
 """While a bot is awaited, it is resumed again this often: a process it forked just as it was
 frozen can get the stop after the SIGCONT that resumed the group (found with a bot that
@@ -370,8 +373,10 @@ class ProcessPlayer(Player):
         if timeout is None or timeout > watch:
             ready, writable, _ = select.select(self._watched, writing, [], watch)
             if not ready and not writable:
-                if self._box is not None and self._box.at_process_limit():
-                    return Status.CRASHED  # _fault_reply names the limit
+                if self._box is not None:
+                    if self._box.at_process_limit():
+                        return Status.CRASHED  # _fault_reply names the limit
+                    self._box.leave_core_if_threaded()  # a long turn: does it need cores?
                 self.resume()  # again: see RESUME_AGAIN_S
                 return None
         else:
@@ -432,9 +437,12 @@ class ProcessPlayer(Player):
                     detail=reason,
                     wall_s=wall,
                 )
-        if self.joins_core is not None and self._box is not None:
-            self._box.join_core(self.joins_core)
-            self.joins_core = None
+        if self._box is not None:
+            if self.joins_core is not None:
+                self._box.join_core(self.joins_core)
+                self.joins_core = None
+            elif wall > LONG_TURN_S:
+                self._box.leave_core_if_threaded()
         return parse_reply(protocol, lines, observation, wall, None)
 
     def greet(self, greeting: str | None) -> None:

@@ -943,6 +943,24 @@ class Confinement:
         self._joined = _Joined(pids[0], {core}, before - {core} or before, before)
         return True
 
+    def leave_core_if_threaded(self) -> None:
+        """Give a bot that joined a core every core back, for good, once it runs more than
+        one thread (threads it started after its first reply, to think in parallel): each
+        of its threads gets the cores it had. Checked where a turn is long (a listing of
+        its threads, about 10 µs), not on every exchange."""
+        joined = self._joined
+        if joined is None:
+            return
+        try:
+            threads = [int(tid) for tid in os.listdir(f"/proc/{joined.pid}/task")]
+        except OSError:
+            return
+        if len(threads) > 1:
+            self._joined = None
+            for tid in threads:
+                with contextlib.suppress(OSError):
+                    os.sched_setaffinity(tid, joined.before)
+
     def to_turn_core(self) -> None:
         """Before a bot that joined a core gets its input: onto that core, to be woken
         there (about 1 µs; nothing when it has not joined)."""
