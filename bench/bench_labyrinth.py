@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import botarena
+import exchanges
 from bench_startup import botarena_command, children_cpu_s
 from original_engine import compared
 from tempdirs import readable_tempdir
@@ -168,6 +169,9 @@ def posts_rows() -> list[dict]:
             )
         for label, adventurers, master in games:
             wall, cpu, score = posts_game(adventurers, master)
+            floor = exchanges.bare_pipes_game_s(
+                "labyrinth", [f"post:{adventurers}", f"post:{master}"], {"seed": POSTS_SEED}, 5
+            )
             title = f"labyrinth posts {label} vs static, --seed {POSTS_SEED}"
             rows += [
                 {
@@ -179,6 +183,13 @@ def posts_rows() -> list[dict]:
                 {
                     "name": "  its CPU time: jury + both Node runners, user + system",
                     "value": cpu,
+                    "unit": "s",
+                    "goal": "",
+                },
+                {
+                    "name": "  the floor of a process per post: the game's requests and answers"
+                    " on bare pipes, the same runners, one core (bench/exchanges.py)",
+                    "value": floor,
                     "unit": "s",
                     "goal": "",
                 },
@@ -199,6 +210,15 @@ def posts_rows() -> list[dict]:
                 theirs,
                 "<= 2",
             )
+            if theirs is not None:
+                rows.append(
+                    {
+                        "name": f"labyrinth {label} vs static: that floor / original controller",
+                        "value": floor / theirs,
+                        "unit": "x",
+                        "goal": "",
+                    }
+                )
     return rows
 
 

@@ -29,12 +29,14 @@ Event = tuple[int, str, int, Any]
 
 
 def _record(
-    game: str, argvs: list[list[str]], options: dict[str, Any]
-) -> tuple[list[Event], list[float]]:
-    """Play one game under botarena: its events and the time each step ended."""
+    game: str, specs: list[str], options: dict[str, Any]
+) -> tuple[list[Event], list[float], list[list[str]]]:
+    """Play one game of `specs` under botarena: its events, the time each step ended, and
+    each seat's program as started (a `post:` spec's Node runner, say)."""
     events: list[Event] = []
     ends: list[float] = []
     seats: dict[int, int] = {}
+    programs: dict[int, list[str]] = {}
     step: list[int | None] = [None]  # the step being played, None between steps
 
     def tag() -> int:
@@ -55,6 +57,7 @@ def _record(
 
     def start(self: player.ProcessPlayer, seat: int, seed: str = "") -> None:
         seats[id(self)] = seat
+        programs[seat] = list(self.argv)
         saved["start"](self, seat, seed)
 
     def write(self: player.ProcessPlayer, text: str) -> None:
@@ -81,15 +84,15 @@ def _record(
     player.ProcessPlayer.await_handshake = reading("await_handshake")  # type: ignore[method-assign]
     match.Referee._step = timed_step  # type: ignore[method-assign]
     try:
-        result = botarena.play(game, [shlex.join(argv) for argv in argvs], **options)
+        result = botarena.play(game, specs, **options)
     finally:
         player.ProcessPlayer.start = saved["start"]  # type: ignore[method-assign]
         player.ProcessPlayer._write = saved["_write"]  # type: ignore[method-assign]
         player.ProcessPlayer.collect = saved["collect"]  # type: ignore[method-assign]
         player.ProcessPlayer.await_handshake = saved["await_handshake"]  # type: ignore[method-assign]
         match.Referee._step = saved["_step"]  # type: ignore[method-assign]
-    assert all(p.status == "ok" for p in result.players), result.to_dict()
-    return events, ends
+    assert all(p.faults == 0 for p in result.players), result.to_dict()
+    return events, ends, [programs[seat] for seat in sorted(programs)]
 
 
 def _raw(
@@ -159,11 +162,25 @@ def referee_over_raw(
     the least of a few tries is a lucky placement."""
     referee, raw, one_core = [], [], []
     for _ in range(tries):
-        events, ends = _record(game, argvs, options)
+        events, ends, _ = _record(game, [shlex.join(argv) for argv in argvs], options)
         referee.append(_per_exchange(events, ends))
         raw.append(_per_exchange(events, _raw(argvs, events, len(ends))))
         one_core.append(_per_exchange(events, _raw(argvs, events, len(ends), one_core=True)))
     return statistics.median(referee), statistics.median(raw), statistics.median(one_core)
+
+
+def bare_pipes_game_s(game: str, specs: list[str], options: dict[str, Any], tries: int) -> float:
+    """The least wall time, of `tries`, of a whole game's bytes (seat programs started,
+    every request written and every answer read, as botarena played it) fed to fresh
+    copies of the same programs on bare pipes, the loop and the programs on one core:
+    the floor of any jury that runs each bot as a process of its own, doing no work."""
+    events, ends, programs = _record(game, specs, options)
+    best = float("inf")
+    for _ in range(tries):
+        started = time.perf_counter()
+        _raw(programs, events, len(ends), one_core=True)
+        best = min(best, time.perf_counter() - started)
+    return best
 
 
 def rows(game: str, argvs: list[list[str]], options: dict[str, Any], tries: int) -> list[dict]:
