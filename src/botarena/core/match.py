@@ -275,13 +275,11 @@ def run_match(
     joining = [p for p in players if one_at_a_time and isinstance(p, ProcessPlayer)]
     allowed = allowed_cores()
     with jury_core(any(p.runs_only_in_calls for p in players) or bool(joining)) as core:
-        for player in players:
-            if core is None:
-                break
-            # a process would inherit the referee's one core: each starts where it should
-            player.cores = {core} if player.runs_only_in_calls else allowed
-            if player in joining:
-                player.joins_core = core
+        if core is not None:  # a process would inherit the referee's one core
+            for player in players:
+                player.cores = {core} if player.runs_only_in_calls else allowed
+                if player in joining:
+                    player.joins_core = core
         return _run_match(
             game,
             players,
