@@ -11,15 +11,10 @@ the game's own reader (with its size checks) reads as any other.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
-import shutil
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +68,13 @@ class MapShelf:
             raise MapNameError(f"no official map named {name!r}") from None
 
     def _root(self) -> Path:
+        # imported here: a game that names no official map pays nothing for them (8 ms)
+        import hashlib
+        import shutil
+        import tarfile
+        import tempfile
+        from importlib import resources
+
         shipped = resources.files(self.package).joinpath(self.source)
         if not self.source.endswith(".tar.xz"):
             return Path(str(shipped))

@@ -123,23 +123,27 @@ def food_sets(
     `allowed` (the starting-vision squares), only squares it admits start a set, and only
     full-size sets are kept.
     """
-    visited = np.zeros((rows, cols), dtype=bool)
     hill0 = orientation[0][0]
+    # each player's image of an offset (r, c) is its hill + (a*r + b*c, d*r + e*c)
+    turns = [(loc, offset_aim(1, 0, aim), offset_aim(0, 1, aim)) for loc, aim in orientation]
+    visited: set[tuple[int, int]] = set()
     sets = []
     for row in range(rows):
         for col in range(cols):
-            if visited[row, col] or (row, col) in hill_squares:
+            if (row, col) in visited or (row, col) in hill_squares:
                 continue
             if allowed is not None and not allowed((row, col)):
                 continue
             o_row, o_col = row - hill0[0], col - hill0[1]
-            images = [offset_aim(o_row, o_col, aim) for _, aim in orientation]
             # list(set(list)) exactly as in 2011: the set's order picks the `first` square
             locations = list(
                 set(
                     [
-                        ((loc[0] + drow) % rows, (loc[1] + dcol) % cols)
-                        for (loc, _), (drow, dcol) in zip(orientation, images, strict=True)
+                        (
+                            (hill[0] + a * o_row + b * o_col) % rows,
+                            (hill[1] + d * o_row + e * o_col) % cols,
+                        )
+                        for hill, (a, d), (b, e) in turns
                     ]
                 )
             )
@@ -147,8 +151,7 @@ def food_sets(
             if any(distance2(rows, cols, first, other) == 1 for other in locations[1:]):
                 continue
             if allowed is None or len(locations) == players:
-                for loc in locations:
-                    visited[loc] = True
+                visited.update(locations)
                 sets.append(locations)
     return sets
 

@@ -388,16 +388,6 @@ def start_option(text: str) -> str:
 
 
 ALL_CELLS = tuple((x, y) for y in range(CELLS) for x in range(CELLS))
-NEAR = {
-    (x, y): frozenset(
-        (x + dx, y + dy)
-        for dx in range(-3, 4)
-        for dy in range(-3, 4)
-        if abs(dx) + abs(dy) < MIN_DISTANCE
-    )
-    for x, y in ALL_CELLS
-}
-"""Per cell: the cells within Manhattan distance 3 of it (itself included)."""
 
 
 def draw_starts(rng: random.Random) -> tuple[Start, ...]:
@@ -407,8 +397,7 @@ def draw_starts(rng: random.Random) -> tuple[Start, ...]:
     for _ in range(SEATS):
         x, y = rng.choice(cells)
         starts.append(Start(x, y, rng.choice(FACINGS)))
-        near = NEAR[(x, y)]
-        cells = [cell for cell in cells if cell not in near]
+        cells = [(cx, cy) for cx, cy in cells if abs(cx - x) + abs(cy - y) >= MIN_DISTANCE]
     return tuple(starts)
 
 
