@@ -106,7 +106,8 @@ def process_game() -> float:
 
 def java_game() -> float | None:
     """Seconds the original engine takes for the same game, when $FALLDOWN_BOOKMAKER holds
-    its command line (e.g. `java -jar Bookmaker.jar`); None when it is not set. The engine
+    its command line (bench/build_bookmaker.sh builds it and prints it); None when it is not
+    set. Its stderr, a line for each slot's failed pause command, is dropped. The engine
     draws its own start cells (its seeds are not portable), which does not change the cost
     of a game of probe bots that only move."""
     command = os.environ.get("FALLDOWN_BOOKMAKER")
@@ -118,7 +119,9 @@ def java_game() -> float | None:
         for argv in argvs:
             engine += ["-a", shlex.join(argv)]
         started = time.perf_counter()
-        subprocess.run(engine, cwd=logs, check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            engine, cwd=logs, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         return time.perf_counter() - started
 
 
