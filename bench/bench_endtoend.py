@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import exchanges
 from bench_ants import HOLD_BOT, MAPS, engine_game_s
 from bench_falldown import java_game, probe_bots
 from bench_startup import botarena_command
@@ -47,6 +48,27 @@ def best_wall_s(command: list[str], runs: int, cwd: str | None = None) -> float:
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=cwd)
         best = min(best, time.perf_counter() - started)
     return best
+
+
+def python_start_s(runs: int) -> float:
+    """The least wall time of a bare `python -c pass`: the jury's interpreter, started."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def floor_s(game: str, specs: list[str], options: dict, runs: int) -> float:
+    """The floor of any jury that runs these bots as processes of their own: an interpreter
+    started, then the game's bytes fed to fresh copies of the bots on bare pipes doing no
+    other work (bench/exchanges.py), on one core or placed by the system, the quicker."""
+    pipes = min(
+        exchanges.bare_pipes_game_s(game, specs, options, runs, one_core=one_core)
+        for one_core in (True, False)
+    )
+    return python_start_s(5 * runs) + pipes
 
 
 def ants_command(folder: Path) -> list[str]:
@@ -96,7 +118,9 @@ def engine_s(play_once: Callable[[], float | None], runs: int) -> float | None:
     return None if None in times else min(times)  # type: ignore[type-var]
 
 
-def rows(name: str, ours: float, theirs: float | None, recorded: float, goal: float) -> list[dict]:
+def rows(
+    name: str, ours: float, theirs: float | None, recorded: float, goal: float, floor: float
+) -> list[dict]:
     engine = "the original engine, the same game in this run"
     if theirs is None:
         theirs, engine = recorded, "the original engine (recorded for issue 11, not this run)"
@@ -114,6 +138,19 @@ def rows(name: str, ours: float, theirs: float | None, recorded: float, goal: fl
             "unit": "x",
             "goal": f">= {goal:g}",
         },
+        {
+            "name": f"{name}: the floor of a jury of processes (a Python start, then the"
+            " game's bytes on bare pipes to the same bots)",
+            "value": floor,
+            "unit": "s",
+            "goal": "",
+        },
+        {
+            "name": f"{name}: original engine / that floor (no jury of processes does better)",
+            "value": theirs / floor,
+            "unit": "x",
+            "goal": "",
+        },
     ]
 
 
@@ -122,6 +159,22 @@ def run(quick: bool) -> list[dict]:
     with readable_tempdir() as folder:
         ants = best_wall_s(ants_command(Path(folder)), runs)
         falldown = best_wall_s(falldown_command(), runs)
+        bot = Path(folder) / "holdbot.py"
+        ants_floor = floor_s(
+            "ants",
+            [f"{sys.executable} {bot}"] * 4,
+            {
+                "seed": 1,
+                "map": MAPS / "maze/maze_04p_01.map",
+                "turns": ANTS_TURNS,
+                "cutoff_turn": 100_000,
+            },
+            runs,
+        )
+    argvs, start = probe_bots(None)
+    falldown_floor = floor_s(
+        "falldown", [shlex.join(argv) for argv in argvs], {"seed": 0, "start": start}, runs
+    )
     ants_engine = engine_s(lambda: engine_game_s(ANTS_TURNS), runs)
     falldown_engine = engine_s(java_game, runs)
     return [
@@ -131,6 +184,7 @@ def run(quick: bool) -> list[dict]:
             ants_engine,
             ANTS_2011_S,
             20,
+            ants_floor,
         ),
         *rows(
             "falldown 1000 slots, 4 probe-bot processes",
@@ -138,5 +192,6 @@ def run(quick: bool) -> list[dict]:
             falldown_engine,
             FALLDOWN_JAVA_S,
             20,
+            falldown_floor,
         ),
     ]

@@ -169,16 +169,19 @@ def referee_over_raw(
     return statistics.median(referee), statistics.median(raw), statistics.median(one_core)
 
 
-def bare_pipes_game_s(game: str, specs: list[str], options: dict[str, Any], tries: int) -> float:
+def bare_pipes_game_s(
+    game: str, specs: list[str], options: dict[str, Any], tries: int, one_core: bool = True
+) -> float:
     """The least wall time, of `tries`, of a whole game's bytes (seat programs started,
     every request written and every answer read, as botarena played it) fed to fresh
-    copies of the same programs on bare pipes, the loop and the programs on one core:
-    the floor of any jury that runs each bot as a process of its own, doing no work."""
+    copies of the same programs on bare pipes, the loop and the programs on one core
+    (`one_core`) or placed by the system: the floor of any jury that runs each bot as a
+    process of its own, doing no work."""
     events, ends, programs = _record(game, specs, options)
     best = float("inf")
     for _ in range(tries):
         started = time.perf_counter()
-        _raw(programs, events, len(ends), one_core=True)
+        _raw(programs, events, len(ends), one_core=one_core)
         best = min(best, time.perf_counter() - started)
     return best
 
