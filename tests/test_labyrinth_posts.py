@@ -195,6 +195,72 @@ def test_environment_matches_the_original_controller(tmp_path: Path) -> None:
     ]
 
 
+LINKED_CELLS_POST = """# Maze Master: linked
+
+```js
+return {
+    generateMaze(n) {
+        const maze = [];
+        for (let r = 0; r < n; r++) {
+            maze.push([]);
+            for (let c = 0; c < n; c++) maze[r].push({east: r + c === 1, south: 0, links: []});
+        }
+        for (let r = 0; r < n; r++)
+            for (let c = 0; c < n; c++)
+                maze[r][c].links.push(maze[(r + 1) % n][c], maze[r][(c + 1) % n], maze[r][c]);
+        maze.self = maze;
+        return maze;
+    },
+    takeTurn() { return null; },
+};
+```
+"""
+
+ODD_ADVENTURERS_POST = """# Adventurers: odd
+
+```js
+let grid;
+return {
+    startRound: n => grid = (() => { const g = {n}; g.self = g; return g; })(),
+    takeTurn() { return Int8Array.of(1, 4); },
+};
+```
+"""
+
+
+def test_what_no_rule_reads_is_never_walked(tmp_path: Path) -> None:
+    """The controller reads a maze cell's `east` and `south` and ignores startRound's value:
+    a maze whose cells link to each other (a cycle) is a maze, and a cyclic startRound
+    value is no strike. A typed array is answered as the array it acts as."""
+    master = write(tmp_path, "linked.md", LINKED_CELLS_POST)
+    replies = talk(
+        master,
+        [{"call": "setup", "args": ["maze master", "s:M"]}, {"call": "generateMaze", "args": [3]}],
+    )
+    cell = {"east": False, "south": 0, "links": {}}  # below the cell: only truth counts
+    assert json.loads(replies[1]) == [
+        [cell, cell | {"east": True}, cell],
+        [cell | {"east": True}, cell, cell],
+        [cell, cell, cell],
+    ]
+    adventurers = write(tmp_path, "odd.md", ODD_ADVENTURERS_POST)
+    replies = talk(
+        adventurers,
+        [
+            {"call": "setup", "args": ["adventurers", "s:A"]},
+            {"call": "startRound", "args": [3]},
+            {"call": "takeTurn", "args": [[]]},
+        ],
+    )
+    assert replies == ['"ready"', "null", "[1,4]"]
+    result = botarena.play(
+        "labyrinth", [f"post:{adventurers}", f"post:{master}"], seed="s", max_rounds=2
+    )
+    # one adventurer walks into a wall for good, the other turns on the spot: no strike
+    assert result.end_reason == "turns"
+    assert [p.status for p in result.players] == ["ok", "ok"]
+
+
 ESCAPE_POST = """# Adventurers: escape
 
 ```js
@@ -616,9 +682,12 @@ def test_posts_see_exactly_the_calls_arguments_through_a_game_with_moving_walls(
             echoes[seat].send("", call)
             reply = echoes[seat].collect(PROTOCOL, call, None)
             assert reply.fault is None, reply.detail
-            text, count, *checks = reply.action.value
-            assert ordered(text) == ordered(json.dumps(list(call.args)))
-            assert count == len(call.args) and all(checks)
+            if call.name == "startRound":  # its value means nothing: the runner sends null
+                assert reply.action.value is None
+            else:
+                text, count, *checks = reply.action.value
+                assert ordered(text) == ordered(json.dumps(list(call.args)))
+                assert count == len(call.args) and all(checks)
             calls += 1
             state.apply({seat: bots[seat].act(call)})
             changed += any(

@@ -205,8 +205,13 @@ function flush(logs) {
 
 // A return value as JSON, keeping what JSON.stringify would lose: NaN and Infinity stay
 // numbers, undefined properties stay (as null), BigInts and functions keep their truth.
+// No rule reads deeper than two levels (a maze's cell's `east`, a wall's coordinate); below
+// that only a value's truth counts (a maze cell's `east`), and every object is true, so an
+// object there is sent as {}: a cell's own extra data, however deep or cyclic, is never
+// walked, as the controller never reads it. A typed array is sent as the array it acts as
+// (the controller only iterates a reply).
+const DEEPEST = 3;
 function wire(value, depth) {
-    if (depth > 64) throw new RangeError("the returned value is nested too deeply (or cyclic)");
     if (value === undefined || value === null) return "null";
     switch (typeof value) {
         case "number":
@@ -217,7 +222,8 @@ function wire(value, depth) {
         case "bigint": return value ? "true" : "false";
         case "function": case "symbol": return "{}";
     }
-    if (Array.isArray(value)) {
+    if (depth >= DEEPEST) return "{}";
+    if (Array.isArray(value) || (ArrayBuffer.isView(value) && typeof value.length === "number")) {
         const items = [];
         for (let i = 0; i < value.length; i++) items.push(wire(value[i], depth + 1));
         return "[" + items.join(",") + "]";
@@ -274,7 +280,9 @@ function answer(request, bot) {
     if (request.call === "setup") return '"ready"';
     let reply;
     try {
-        reply = wire(bot.methods[request.call](...argumentsOf(request)), 0);
+        const value = bot.methods[request.call](...argumentsOf(request));
+        // startRound's value is ignored by the rules, as by the controller: never walked
+        reply = request.call === "startRound" ? "null" : wire(value, 0);
     }
     catch (err) {
         const where = locate(err);
