@@ -109,9 +109,9 @@ def best_run(command: list[str], runs: int = 5) -> tuple[float, float, str]:
     return best[0], best[1], output
 
 
-def posts_game(adventurers: Path, master: Path) -> tuple[float, float, int]:
+def posts_game(adventurers: Path, master: Path) -> tuple[float, float, tuple[int, int]]:
     """`botarena play labyrinth post:ADVENTURERS post:MAZE_MASTER --seed x9` as a user runs
-    it: best wall time of 5, that run's CPU, and the adventurers' score."""
+    it: best wall time of 5, that run's CPU, the adventurers' score and the turns."""
     command = [
         *botarena_command(),
         "play",
@@ -123,12 +123,13 @@ def posts_game(adventurers: Path, master: Path) -> tuple[float, float, int]:
         "--json",
     ]
     wall, cpu, output = best_run(command)
-    return wall, cpu, json.loads(output)["players"][0]["score"]
+    played = json.loads(output)
+    return wall, cpu, (played["players"][0]["score"], played["turns"])
 
 
-def controller_game(engine: Path, adventurers: Path, master: Path) -> tuple[float, int]:
+def controller_game(engine: Path, adventurers: Path, master: Path) -> tuple[float, tuple[int, int]]:
     """The same game under the original controller (bench/labyrinth_controller.js loads
-    its engine.js into Node): best wall time of 5, whole process, and the score."""
+    its engine.js into Node): best wall time of 5, whole process, the score and the turns."""
     command = [
         "node",
         str(HERE / "labyrinth_controller.js"),
@@ -138,7 +139,8 @@ def controller_game(engine: Path, adventurers: Path, master: Path) -> tuple[floa
         POSTS_SEED,
     ]
     wall, _, output = best_run(command)
-    return wall, json.loads(output)["score"]
+    played = json.loads(output)
+    return wall, (played["score"], played["turns"])
 
 
 def as_post(script: Path, role: str, folder: Path) -> Path:
@@ -168,7 +170,7 @@ def posts_rows() -> list[dict]:
                 ),
             )
         for label, adventurers, master in games:
-            wall, cpu, score = posts_game(adventurers, master)
+            wall, cpu, outcome = posts_game(adventurers, master)
             floor = exchanges.bare_pipes_game_s(
                 "labyrinth", [f"post:{adventurers}", f"post:{master}"], {"seed": POSTS_SEED}, 5
             )
@@ -196,11 +198,11 @@ def posts_rows() -> list[dict]:
             ]
             theirs = None
             if engine is not None:
-                theirs, their_score = controller_game(engine, adventurers, master)
-                if their_score != score:
+                theirs, their_outcome = controller_game(engine, adventurers, master)
+                if their_outcome != outcome:
                     raise SystemExit(
-                        f"{title}: the controller scored {their_score}, botarena {score}:"
-                        " not the same game"
+                        f"{title}: (score, turns) {their_outcome} under the controller,"
+                        f" {outcome} under botarena: not the same game"
                     )
             rows += compared(
                 f"labyrinth {label} vs static",

@@ -23,8 +23,12 @@ function botSource(path) {
 
 const realm = {console, performance, Math, setTimeout, Promise};
 vm.createContext(realm);
-vm.runInContext(fs.readFileSync(enginePath, "utf8") + "\n;this.GameManager = GameManager;",
-                realm);
+vm.runInContext(fs.readFileSync(enginePath, "utf8")
+                + "\n;this.GameManager = GameManager; this.Game = Game;", realm);
+// the engine keeps no total of turns: count the calls of doTurn (one a turn)
+let turns = 0;
+const doTurn = realm.Game.prototype.doTurn;
+realm.Game.prototype.doTurn = function (...args) { turns++; return doTurn.apply(this, args); };
 const manager = new realm.GameManager();
 manager.addBot("adventurers", "adventurers", botSource(adventurersPath));
 manager.addBot("maze master", "master", botSource(masterPath));
@@ -32,5 +36,7 @@ const queue = [];
 const [game, done] = manager.startGame("master", "adventurers", seed, task => queue.push(task));
 while (queue.length) queue.shift()();
 Promise.resolve(done).then(() => {
-    process.stdout.write(JSON.stringify({score: game.score, turns: game.totalTurns}) + "\n");
+    process.stdout.write(JSON.stringify({score: game.score, turns}) + "\n");
+}, err => {
+    process.stdout.write(JSON.stringify({score: game.score, turns, strike: String(err.message).split("\n")[0]}) + "\n");
 });
