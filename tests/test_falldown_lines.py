@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 import botarena
 
 RANDOMS = ["builtin:falldown/random"] * 3
@@ -68,3 +70,49 @@ def test_lines_written_before_exiting_are_read_then_the_bot_is_crashed(tmp_path:
 def test_ready_after_a_lone_cr_completes_the_handshake(tmp_path: Path) -> None:
     result = play(tmp_path, bot(tmp_path, "U\n", "L\n", ready="hello\rREADY\rD\n"))
     assert commands_of_seat_0(result) == ["D", "U", "L", "L"]
+
+
+NAIVE_WRITER = """
+import os, sys
+os.write(1, b"READY\\n")
+first = True
+for line in sys.stdin:
+    if line.strip() != "EOD":
+        continue
+    # one bare write, its count unchecked, as Python's unbuffered stdout does
+    os.write(1, b"N\\n" + b"Z" * SIZE + b"\\nR\\n" if first else b"N\\n")
+    first = False
+"""
+
+
+@pytest.mark.parametrize("size", [200_000, 3_000_000])
+@pytest.mark.parametrize("sandbox", [False, True])
+def test_lines_written_with_the_reply_in_one_large_write_all_arrive(
+    tmp_path: Path, size: int, sandbox: bool
+) -> None:
+    """The original engine never stops a bot, so a write larger than the pipe, made with
+    the reply, reaches it whole. botarena stops a bot between its turns, and a stop that
+    catches a bot blocked in that write would end the write short (a bot that does not
+    write the rest loses it): the bot is not stopped while its output is in flight."""
+    path = tmp_path / "naive.py"
+    path.write_text(NAIVE_WRITER.replace("SIZE", str(size)))
+    path.chmod(0o644)
+    tmp_path.chmod(0o755)
+    result = botarena.play(
+        "falldown",
+        [f"{sys.executable} {path}", *RANDOMS],
+        seed=1,
+        replay=tmp_path / "r.json",
+        **dict([START.split("=", 1)]),
+        turns=40,
+        reply_ms=2000,
+        sandbox=sandbox,
+    )
+    replies = [
+        act["reply"]
+        for step in result.document["steps"]
+        for act in step["acts"]
+        if act["seat"] == 0
+    ][:4]
+    assert replies == ["N", "Z" * size, "R", "N"]
+    assert commands_of_seat_0(result) == ["N", "N", "R", "N"]

@@ -8,11 +8,14 @@ capped; at the end every process of it is killed and reaped.
 
 from __future__ import annotations
 
+import array
+import fcntl
 import gc
 import os
 import select
 import shlex
 import subprocess
+import termios
 import time
 import traceback
 from collections.abc import Callable
@@ -38,6 +41,9 @@ RESUME_AGAIN_S = 0.1
 """While a bot is awaited, it is resumed again this often: a process it forked just as it was
 frozen can get the stop after the SIGCONT that resumed the group (found with a bot that
 forks right after answering and then waits for that child: both stayed stopped forever)."""
+
+READ_BYTES = 65536
+"""The most read from a bot's output at once."""
 
 LATE_BYTES = 1 << 21
 """Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
@@ -271,6 +277,8 @@ class ProcessPlayer(Player):
         self._late_bytes = 0  # output read after the deadline in this exchange
         self._spin_now = False  # poll for this reply before sleeping (see _spin_read)
         self._spin_s = 0.0  # reply_spin_s where the jury has another core, else 0
+        self._read_full = False  # the last read filled its buffer: more may be on its way
+        self._unread = array.array("i", [0])  # FIONREAD's answer
 
     @property
     def proc(self) -> subprocess.Popen[bytes] | None:
@@ -294,12 +302,24 @@ class ProcessPlayer(Player):
         identity = {"BOTARENA_SEED": game_seed, "BOTARENA_SEAT": str(seat)}
         process = self.process = BotProcess(self.argv, self.sandbox, self.cwd, self.env)
         box = self._box = process.spawn(identity, self.cores)
+        box.output_in_flight = self._output_in_flight
         self._watch_s = box.watch_s
         if self.frozen_between_turns:  # bound once: per exchange, no detour
             self.pause = box.pause  # type: ignore[method-assign]
             self.resume = box.resume  # type: ignore[method-assign]
         self._stdin_fd, self._stdout_fd = process.stdin_fd, process.stdout_fd
         self._watched = process.watched
+
+    def _output_in_flight(self) -> bool:
+        """Whether the bot may still be inside a write to its output: the last read filled
+        its buffer, or its pipe holds bytes not read yet (`Confinement.pause`)."""
+        if self._read_full:
+            return True
+        try:
+            fcntl.ioctl(self._stdout_fd, termios.FIONREAD, self._unread, True)
+        except OSError:
+            return False
+        return self._unread[0] > 0
 
     def hold_between_turns(self) -> None:
         if self._box is not None:
@@ -390,9 +410,10 @@ class ProcessPlayer(Player):
             # the pipe open does not keep it in the game.
             return b""
         try:
-            chunk = os.read(self._stdout_fd, 65536)
+            chunk = os.read(self._stdout_fd, READ_BYTES)
         except BlockingIOError:  # a spurious wake-up
             return None
+        self._read_full = len(chunk) == READ_BYTES
         if chunk and deadline is not None and time.monotonic() > deadline:
             # What the pipe held at the deadline was written in time (other bots of a
             # simultaneous turn are read after it); more than a pipe can hold was not.
@@ -410,7 +431,9 @@ class ProcessPlayer(Player):
             end = min(end, deadline)
         while True:
             try:
-                return os.read(self._stdout_fd, 65536)
+                chunk = os.read(self._stdout_fd, READ_BYTES)
+                self._read_full = len(chunk) == READ_BYTES
+                return chunk
             except BlockingIOError:
                 if time.monotonic() >= end:
                     self._spin_now = False

@@ -5,6 +5,7 @@ by a thread, capped), its CPU time and how it ended. What it says is the player'
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import select
 import signal
@@ -22,6 +23,12 @@ STDERR_CAP = 10_000
 
 EXIT_GRACE_S = 1.0
 """How long a bot may take to exit by itself once the game is over."""
+
+OUTPUT_PIPE_BYTES = 256 << 10
+"""The capacity asked for a bot's stdout pipe (Linux gives 64 KiB): a write of up to this
+much never waits for the jury to read, so a stop between turns never finds the bot inside
+one (see `Confinement.pause`). Not more: a user's pipes beyond 64 MiB in all are cut to
+8 KiB each."""
 
 
 class BotProcess:
@@ -84,6 +91,8 @@ class BotProcess:
         self.stdin_fd = self.proc.stdin.fileno()
         self.stdout_fd = self.proc.stdout.fileno()
         os.set_blocking(self.stdout_fd, False)
+        with contextlib.suppress(OSError):  # a kernel or limit that refuses keeps 64 KiB
+            fcntl.fcntl(self.stdout_fd, fcntl.F_SETPIPE_SZ, OUTPUT_PIPE_BYTES)
         os.set_blocking(self.stdin_fd, False)  # a frozen bot reads nothing: never wait on it
         self.watched = [self.stdout_fd]
         with contextlib.suppress(OSError):  # readable once the bot's own process has ended

@@ -633,6 +633,8 @@ class Confinement:
     wait_exit: Callable[[], bool] | None = field(default=None, repr=False)
     """Whether the outer process has ended (set by the player), so a bubblewrap that fails
     is not waited for."""
+    output_in_flight: Callable[[], bool] | None = field(default=None, repr=False)
+    """Whether the bot may still be inside a write to its output (set by the player)."""
     _multi: bool = field(default=False, repr=False)
     _watch_idle: bool = field(default=False, repr=False)
     """Whether the bot is left running between turns while its cgroup shows it idle there
@@ -852,7 +854,13 @@ class Confinement:
         continue each wake bubblewrap's processes that wait on the bot), two CPU reads
         about 1 µs; a bot blocked on its input uses no CPU either way. A bot that joined
         the referee's core leaves it between its turns: if it thinks there before it is
-        caught, it does so on other cores than the bot on turn."""
+        caught, it does so on other cores than the bot on turn.
+
+        A bot still writing its output (more than its pipe takes, the jury reading a reply
+        from the front of it) is not stopped: a stopped writer's write returns what it got
+        out so far, and a bot that does not write the rest (Python's unbuffered stdout, a
+        bare write()) would lose the rest of its lines, where the original engines, which
+        never stop a bot, read them in its next turns."""
         if self._joined is not None:
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(self._joined.pid, self._joined.away)
@@ -861,6 +869,8 @@ class Confinement:
             if self._cpu_at_reply is not None:
                 return
             self._watch_idle, self._busy_between_turns = False, True
+        if self.output_in_flight is not None and self.output_in_flight():
+            return  # a stop would cut its write short: it waits on the pipe, using no CPU
         self._stop()
 
     def resume(self) -> None:
