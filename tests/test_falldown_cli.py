@@ -118,6 +118,36 @@ def test_import_bookmaker_then_verify_then_export_gives_the_engines_bytes(tmp_pa
     assert exported.returncode == 0 and exported.stdout == source.read_text()
 
 
+ZERO_SLOTS = """{
+  "log" : [ ],
+  "winner" : -1,
+  "replay" : {
+    "initial" : [ [ "0", "14", "D" ], [ "14", "17", "L" ], [ "14", "10", "U" ], [ "2", "5", "R" ] ],
+    "commands" : [ ]
+  }
+}
+"""
+"""What the Java engine prints with `-t 0`: it plays no slot, a draw."""
+
+
+def test_a_game_of_no_slot_is_a_draw_as_the_engine_plays_it(tmp_path: Path) -> None:
+    source = tmp_path / "t0.json"
+    source.write_text(ZERO_SLOTS)
+    replay = tmp_path / "imported.json"
+    done = botarena("falldown", "import-bookmaker", str(source), "--replay", str(replay))
+    assert done.returncode == 0, done.stderr
+    assert "0 slots, draw" in done.stdout
+    assert botarena("verify", str(replay)).returncode == 0
+    exported = botarena("falldown", "export-bookmaker", str(replay))
+    assert exported.returncode == 0 and exported.stdout == ZERO_SLOTS
+    played = botarena(
+        "play", "falldown", *["builtin:falldown/random"] * 4, "-o", "turns=0", "--json"
+    )
+    assert played.returncode == 0, played.stderr
+    result = json.loads(played.stdout)
+    assert (result["turns"], [p["rank"] for p in result["players"]]) == (0, [1, 1, 1, 1])
+
+
 @pytest.mark.parametrize(
     "content, words",
     [

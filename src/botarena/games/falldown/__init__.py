@@ -29,9 +29,9 @@ INFO = GameInfo(
         Option(
             "turns",
             DEFAULT_TURNS,
-            "slots to play (one player's turn each; the engine's -t)",
+            "slots to play (one player's turn each; the engine's -t; 0 plays none, a draw)",
             int,
-            1,
+            0,
             1_000_000,
         ),
         Option(

@@ -41,7 +41,7 @@ class BookmakerGame:
         """The engine's `-t`, as far as the file tells it: a draw ran to the limit, a win
         ended early (then the default limit, or more if the game ran longer)."""
         if self.winner < 0:
-            return max(1, len(self.commands))
+            return len(self.commands)
         return max(DEFAULT_TURNS, len(self.commands))
 
 
