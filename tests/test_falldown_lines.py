@@ -116,3 +116,40 @@ def test_lines_written_with_the_reply_in_one_large_write_all_arrive(
     ][:4]
     assert replies == ["N", "Z" * size, "R", "N"]
     assert commands_of_seat_0(result) == ["N", "N", "R", "N"]
+
+
+LATE_READY = """
+import sys, time
+time.sleep(0.75)
+print("READY", flush=True)
+for line in sys.stdin:
+    if line.strip() == "EOD":
+        print("U", flush=True)
+"""
+
+
+def test_a_bot_that_ends_before_ready_holds_the_next_ones_start_for_the_whole_limit(
+    tmp_path: Path,
+) -> None:
+    """The engine waits for READY one bot after the other, each up to its limit, reading
+    the end of a crashed bot's output in a loop until that limit: the bots after it start
+    their wait that much later. So a bot 0.75 s late with a 0.5 s limit is in the game when
+    the bot before it crashed at once (its wait starts at 0.5 s), as under the engine."""
+    late = tmp_path / "late.py"
+    late.write_text(LATE_READY)
+    late.chmod(0o644)
+    tmp_path.chmod(0o755)
+    crash = f"{sys.executable} -c 'raise SystemExit(1)'"
+    result = botarena.play(
+        "falldown",
+        [crash, *RANDOMS[:2], f"{sys.executable} {late}"],
+        seed=1,
+        replay=tmp_path / "r.json",
+        **dict([START.split("=", 1)]),
+        turns=8,
+        ready_ms=500,
+    )
+    assert [p.status for p in result.players] == ["crashed", "ok", "ok", "ok"]
+    assert [
+        step["frame"]["command"] for step in result.document["steps"] if step["frame"]["seat"] == 3
+    ] == ["U", "U"]

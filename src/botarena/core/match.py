@@ -80,18 +80,25 @@ class Referee:
         faults, waits = {}, {}
         together = protocol.simultaneous_handshake
         started = time.monotonic()
+        held_until = 0.0  # where a crashed bot holds the next one's start (see the protocol)
         if together:  # every bot greeted first, then all read against one clock
             for seat, entry in enumerate(self.seats):
                 entry.player.greet(protocol.greeting(self.state, seat))
         for seat, entry in enumerate(self.seats):
             if not together:  # one bot after the other, each on its own clock
-                started = time.monotonic()
+                started = max(time.monotonic(), held_until)
                 entry.player.greet(protocol.greeting(self.state, seat))
             clock = self._clock(self.state.handshake_clock(seat))
             limit = clock.reply_s
             reply = entry.player.await_handshake(
                 protocol.handshake_done, started, None if limit is None else started + limit
             )
+            if (
+                protocol.handshake_waits_out_a_crash
+                and reply.fault is Status.CRASHED
+                and limit is not None
+            ):
+                held_until = started + limit
             entry.player.pause()
             waits[seat] = reply.wall_s
             entry.time_ms += round(reply.wall_s * 1000, 1)

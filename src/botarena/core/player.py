@@ -485,12 +485,12 @@ class ProcessPlayer(Player):
                 return Reply(
                     lines=[*ignored, text],
                     text="\n".join([*ignored, text]),
-                    wall_s=time.monotonic() - started,
+                    wall_s=max(0.0, time.monotonic() - started),  # it may start later
                 )
             ignored.append(text)
 
     def _fault_reply(self, fault: Status, lines: list[str], started: float) -> Reply:
-        wall = time.monotonic() - started
+        wall = max(0.0, time.monotonic() - started)
         reason = self._box.limit_reason() if self._box is not None else ""
         if reason:  # killed by its sandbox, or stuck at a limit (a fork bomb)
             self.kill()

@@ -22,6 +22,12 @@ class Protocol:
     """Whether every bot is greeted at once and all answer against one clock (a turn 0),
     instead of one after the other (a `READY`, as some engines start bots)."""
 
+    handshake_waits_out_a_crash = False
+    """In a handshake one bot after the other: whether a bot whose output ends before its
+    handshake line holds the next bot's start until its own limit, as an engine that reads
+    the end of the output in a loop until its time-out does (the next bot's clock then
+    starts where that engine's would)."""
+
     java_line_breaks = False
     """Whether bots' lines end at LF, CR or CR LF, as the original engine (Java's
     `readLine`) read them, instead of at LF only."""

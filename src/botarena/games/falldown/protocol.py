@@ -34,6 +34,8 @@ class FalldownProtocol(Protocol):
 
     has_handshake = True
     java_line_breaks = True  # the engine reads with Java's readLine: LF, CR or CR LF
+    # the engine's READY loop reads null (the end of output) until its 1 s time-out
+    handshake_waits_out_a_crash = True
 
     def handshake_done(self, line: str) -> bool:
         """A line that is `READY` after Java's trim (lines before it are ignored)."""
