@@ -153,3 +153,51 @@ def test_a_bot_that_ends_before_ready_holds_the_next_ones_start_for_the_whole_li
     assert [
         step["frame"]["command"] for step in result.document["steps"] if step["frame"]["seat"] == 3
     ] == ["U", "U"]
+
+
+PADDED_SPINNER = """
+import select, sys
+print("READY", flush=True)
+for line in sys.stdin:
+    if line.strip() != "EOD":
+        continue
+    sys.stdout.write("N\\n" + " " * 300_000 + "\\n")  # then a line more than the pipe takes
+    sys.stdout.flush()
+    while not select.select([sys.stdin], [], [], 0)[0]:  # then think on the others' time
+        pass
+"""
+
+SLOW = """
+import sys, time
+print("READY", flush=True)
+for line in sys.stdin:
+    if line.strip() == "EOD":
+        time.sleep(0.025)
+        print("N", flush=True)
+"""
+
+
+def test_output_left_in_flight_does_not_buy_cpu_between_turns(
+    tmp_path: Path,
+) -> None:
+    """A bot still writing is left running, its CPU watched: one that follows every reply
+    with a line longer than the pipe takes (read as its next reply: blank, so `N`) and then
+    spins on the others' time is caught and stopped from then on. Over 10 of its turns the
+    others think 3 x 25 ms each time (0.75 s); it gets far less."""
+    spinner, slow = tmp_path / "spinner.py", tmp_path / "slow.py"
+    spinner.write_text(PADDED_SPINNER)
+    slow.write_text(SLOW)
+    for path in (spinner, slow):
+        path.chmod(0o644)
+    tmp_path.chmod(0o755)
+    result = botarena.play(
+        "falldown",
+        [f"{sys.executable} {spinner}", *[f"{sys.executable} {slow}"] * 3],
+        seed=1,
+        **dict([START.split("=", 1)]),
+        turns=40,
+    )
+    assert [p.status for p in result.players] == ["ok"] * 4
+    # caught after its first turn: one period of the others' 75 ms, then its own turns
+    # (left running, it spun over 200 ms here; unhindered, up to 750 ms)
+    assert result.players[0].cpu_ms < 150

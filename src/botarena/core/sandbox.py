@@ -869,9 +869,27 @@ class Confinement:
             if self._cpu_at_reply is not None:
                 return
             self._watch_idle, self._busy_between_turns = False, True
-        if self.output_in_flight is not None and self.output_in_flight():
-            return  # a stop would cut its write short: it waits on the pipe, using no CPU
+        if self._may_finish_writing():
+            return
         self._stop()
+
+    def _may_finish_writing(self) -> bool:
+        """Whether the bot, still writing its output, is left running until its next turn
+        (see `pause`). Blocked in that write it uses no CPU, and its cgroup is read now and
+        at `resume`, as for a bot left idle: one that thinks meanwhile (a reply padded to
+        stay unstopped) is stopped between all its turns from then on. Where the jury cannot
+        count its CPU, a sandboxed bot is always stopped; where the game charges CPU turn by
+        turn, every bot is."""
+        if self._busy_between_turns or self.output_in_flight is None:
+            return False
+        group = self.group
+        counted = group is not None and group.counts_cpu
+        if (self.sandbox.enabled and not counted) or not self.output_in_flight():
+            return False
+        if counted:
+            self._cpu_at_reply = group.cpu_ns()  # type: ignore[union-attr]
+            return self._cpu_at_reply is not None
+        return True
 
     def resume(self) -> None:
         """Let the bot run for its turn. A bot left running that used more than
