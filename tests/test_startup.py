@@ -59,6 +59,23 @@ def test_playing_amazes_imports_amazes_only() -> None:
     assert not [name for name in modules if name.split(".")[0] in HEAVY]
 
 
+def test_playing_ants_between_process_bots_imports_no_numpy(tmp_path) -> None:
+    """The rules see, compare maps and place food on plain integers: numpy's import alone
+    was 60 ms of a 0.4 s game (bench/bench_endtoend.py)."""
+    bot = tmp_path / "hold.py"
+    bot.write_text(
+        "import sys\nfor line in sys.stdin:\n"
+        "    if line.startswith(('ready', 'go')):\n        print('go', flush=True)\n"
+        "    elif line.startswith('end'):\n        break\n"
+    )
+    spec = f"{sys.executable} {bot}"
+    modules = modules_after(
+        cli("play", "ants", spec, spec, "--map", "ants:tutorial1", "--seed", "1", "-o", "turns=5")
+    )
+    assert "botarena.games.ants.rules" in modules
+    assert not [name for name in modules if name.split(".")[0] in HEAVY]
+
+
 def test_a_game_group_is_imported_when_its_command_runs() -> None:
     modules = modules_after(cli("ants", "--help"))
     assert "botarena.games.ants.cli" in modules

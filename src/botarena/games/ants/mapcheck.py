@@ -102,7 +102,7 @@ def check_map(ants_map: AntsMap) -> list[str]:
     for row, col, owner in ants_map.hills:
         grid[row, col] = owner
     try:
-        MapSymmetry(grid, list(ants_map.hills)).orientations()
+        MapSymmetry(grid.tolist(), list(ants_map.hills)).orientations()
     except ValueError as exc:
         problems.append(f"symmetry: {exc}")
     first = ants_map.hills[0]

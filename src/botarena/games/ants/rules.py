@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from botarena.core.rules import Clock, GameError, Outcome, State, Status
 from botarena.games.ants.mapfile import AntsMap
 from botarena.games.ants.symmetry import FoodCycle, MapSymmetry, distance2, food_sets
@@ -128,10 +126,8 @@ class AntsState(State):
 
         self.turn = 0
         self.grid = [[LAND] * self.width for _ in range(self.height)]
-        self.water = np.zeros((self.height, self.width), dtype=bool)
         for row, col in ants_map.water:
             self.grid[row][col] = WATER
-            self.water[row, col] = True
         self.land_area = self.height * self.width - len(ants_map.water)
         self.current_ants: dict[tuple[int, int], Ant] = {}
         self.killed_ants: list[Ant] = []
@@ -180,7 +176,7 @@ class AntsState(State):
 
         self._counts = None  # live ants per player, None: recount
         self.views = PlayerViews(
-            self.height, self.width, players, self.water, self.params.viewradius2
+            self.height, self.width, players, ants_map.water, self.params.viewradius2
         )
         self.attack_offsets = self._offsets(self.params.attackradius2)
         self.spawn_offsets = self._offsets(self.params.spawnradius2)
@@ -555,7 +551,7 @@ class AntsState(State):
 
     def _food_sets(self, starting: bool) -> list[list[tuple[int, int]]]:
         if not hasattr(self, "_orientation"):
-            grid = np.array(self.grid, dtype=np.int64)
+            grid = [list(row) for row in self.grid]  # marked and restored while compared
             hills = [(h.loc[0], h.loc[1], h.owner) for h in self.hills.values()]
             try:
                 choices = MapSymmetry(grid, hills).orientations()

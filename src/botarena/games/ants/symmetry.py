@@ -2,16 +2,16 @@
 
 Every call on the random generator happens in the 2011 engine's order (`choice` of an
 orientation set, `shuffle` of the set deque at each new cycle), so a game seeded like the
-2011 engine places the same food. The map comparison is vectorised with numpy.
+2011 engine places the same food. Maps are compared a row at a time, each row of a turned
+view gathered by `operator.itemgetter` from the map's rows or columns.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
-
-import numpy as np
+from collections.abc import Callable, Iterator
+from operator import itemgetter
 
 LAND, FOOD, WATER = -2, -3, -4
 
@@ -19,8 +19,8 @@ Orientation = list[tuple[tuple[int, int], int]]
 """One (hill location, aim) per player; player 0's first hill has aim 0."""
 
 
-def offset_aim(row, col, aim: int):
-    """The offset (row, col) turned by one of the eight orientations (works on arrays too)."""
+def offset_aim(row: int, col: int, aim: int) -> tuple[int, int]:
+    """The offset (row, col) turned by one of the eight orientations."""
     return [
         (row, col),
         (-row, col),
@@ -36,29 +36,48 @@ def offset_aim(row, col, aim: int):
 class MapSymmetry:
     """Finds the orientation sets under which every player's start looks like player 0's."""
 
-    def __init__(self, grid: np.ndarray, hills: list[tuple[int, int, int]]) -> None:
-        self.grid = grid  # int array: owner >= 0 for the ant on each hill, LAND, WATER
+    def __init__(self, grid: list[list[int]], hills: list[tuple[int, int, int]]) -> None:
+        self.grid = grid  # owner >= 0 for the ant on each hill, LAND, WATER
         self.hills = hills
-        self.rows, self.cols = grid.shape
-        rr, cc = np.meshgrid(np.arange(self.rows), np.arange(self.cols), indexing="ij")
-        self.offsets = (rr, cc)
+        self.rows, self.cols = len(grid), len(grid[0])
+        self._as_seen: dict[int, list[list[int]]] = {}
+        self._columns: dict[int, list[tuple[int, ...]]] = {}
 
-    def _view(self, loc: tuple[int, int], aim: int) -> np.ndarray:
-        drow, dcol = offset_aim(*self.offsets, aim)
-        return self.grid[(loc[0] + drow) % self.rows, (loc[1] + dcol) % self.cols]
+    def _seen_by(self, player: int) -> list[list[int]]:
+        """The map as `player` sees it: itself 0, any other player 1, the rest unchanged.
+        The 2011 `map_similar` test is then equality of player 0's view with this one's."""
+        if player not in self._as_seen:
+            self._as_seen[player] = [
+                [ilk if ilk < 0 else 0 if ilk == player else 1 for ilk in row] for row in self.grid
+            ]
+        return self._as_seen[player]
+
+    def _view(self, player: int, loc: tuple[int, int], aim: int) -> Iterator[tuple[int, ...]]:
+        """The rows of the map seen by `player` from `loc` turned by `aim`: view square
+        (r, c) is map square loc + offset_aim(r, c, aim), wrapped."""
+        rows, cols = self.rows, self.cols
+        (down, across), (right_down, right_across) = offset_aim(1, 0, aim), offset_aim(0, 1, aim)
+        if down:  # view rows run along map rows
+            lines: list = self._seen_by(player)
+            outer = [(loc[0] + down * r) % rows for r in range(rows)]
+            inner = [(loc[1] + right_across * c) % cols for c in range(cols)]
+        else:  # view rows run along map columns
+            if player not in self._columns:
+                self._columns[player] = list(zip(*self._seen_by(player), strict=True))
+            lines = self._columns[player]
+            outer = [(loc[1] + across * r) % cols for r in range(rows)]
+            inner = [(loc[0] + right_down * c) % rows for c in range(cols)]
+        pick = itemgetter(*inner) if cols > 1 else lambda line: (line[inner[0]],)
+        return (pick(lines[index]) for index in outer)
 
     def similar(self, loc1: tuple[int, int], loc2: tuple[int, int], aim: int, player: int) -> bool:
         """The 2011 `map_similar` test: is the map seen from loc2 turned by aim like loc1's?"""
-        ilk0 = self._view(loc1, 0)
-        ilk1 = self._view(loc2, aim)
-        own = ilk0 == 0
-        enemy = ilk0 > 0
-        ground = ilk0 < 0
-        if np.any(own & (ilk1 != player)):
-            return False
-        if np.any(enemy & ((ilk1 < 0) | (ilk1 == player))):
-            return False
-        return not np.any(ground & (ilk1 != ilk0))
+        return all(
+            mine == theirs
+            for mine, theirs in zip(
+                self._view(0, loc1, 0), self._view(player, loc2, aim), strict=True
+            )
+        )
 
     def orientations(self) -> list[Orientation]:
         """All valid orientation sets, in the 2011 engine's order; raises ValueError if none."""
@@ -93,13 +112,20 @@ class MapSymmetry:
         for loc, aim, _ in chosen:
             drow, dcol = offset_aim(1, 2, aim)
             square = ((loc[0] + drow) % self.rows, (loc[1] + dcol) % self.cols)
-            saved.append((square, int(self.grid[square])))
-            self.grid[square] = FOOD
+            saved.append((square, self.grid[square[0]][square[1]]))
+            self._mark(square, FOOD)
         try:
             return all(self.similar(chosen[0][0], loc, aim, player) for loc, aim, player in chosen)
         finally:
             for square, ilk in reversed(saved):
-                self.grid[square] = ilk
+                self._mark(square, ilk)
+
+    def _mark(self, square: tuple[int, int], ilk: int) -> None:
+        """Write `ilk` on the map and on every player's copy of it (its columns made anew)."""
+        self.grid[square[0]][square[1]] = ilk
+        for player, seen in self._as_seen.items():
+            seen[square[0]][square[1]] = ilk if ilk < 0 else 0 if ilk == player else 1
+        self._columns.clear()
 
 
 def distance2(rows: int, cols: int, a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -3,10 +3,8 @@ content of the 2011 `render_changes` text (new water, hills, ants, food, dead an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
-
-import numpy as np
 
 from botarena.games.ants.observation import Observation, Params
 from botarena.games.ants.vision import Vision
@@ -54,7 +52,12 @@ class PlayerViews:
     itself 0, the others 1, 2, ... in the order it first saw them)."""
 
     def __init__(
-        self, rows: int, cols: int, players: int, water: np.ndarray, viewradius2: int
+        self,
+        rows: int,
+        cols: int,
+        players: int,
+        water: Iterable[tuple[int, int]],
+        viewradius2: int,
     ) -> None:
         self.players = players
         self.switch: list[list[int | None]] = [
@@ -62,10 +65,14 @@ class PlayerViews:
         ]
         for player in range(players):
             self.switch[player][player] = 0
-        self.vision = Vision(rows, cols, viewradius2)
-        self.revealed_bits = np.zeros((rows, cols), dtype=np.uint16)
-        self.water_bits = np.where(water, np.uint16(0xFFFF), np.uint16(0))
-        self.seen_bits = np.zeros((rows, cols), dtype=np.uint16)
+        self.vision = vision = Vision(rows, cols, viewradius2, players)
+        self.ever_seen: list[int] = [0] * rows
+        """Per row, who has ever seen each square (a `vision.Sight`)."""
+        self.water_rows = [0] * rows
+        """Per row, every player's bit of each water square."""
+        for row, col in water:
+            self.water_rows[row] |= vision.field << col * players
+        self.sight: list[int] = [0] * rows
         self.revealed_water: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         self._picture: dict[str, list] | None = None
 
@@ -73,22 +80,30 @@ class PlayerViews:
         """After a turn: who sees what, water seen for the first time, enemies newly met
         (numbered in row-major order of the squares where they are seen)."""
         ants = [(loc[0], loc[1], ant.owner) for loc, ant in current_ants.items()]
-        self.seen_bits = bits = self.vision.bits(ants)
+        vision = self.vision
+        self.sight = sight = vision.bits(ants)
         self._picture = None
-        fresh_water = bits & ~self.revealed_bits & self.water_bits
-        self.revealed_bits |= bits
-        self.revealed_water = [[] for _ in range(self.players)]
-        if fresh_water.any():
-            rows, cols = np.nonzero(fresh_water)
-            seen_by = fresh_water[rows, cols].tolist()
-            for row, col, who in zip(rows.tolist(), cols.tolist(), seen_by, strict=True):
+        revealed: list[list[tuple[int, int]]] = [[] for _ in range(self.players)]
+        self.revealed_water = revealed
+        for row, (seen, before, water) in enumerate(
+            zip(sight, self.ever_seen, self.water_rows, strict=True)
+        ):
+            new = seen & ~before
+            if not new:
+                continue
+            self.ever_seen[row] = before | seen
+            fresh = new & water
+            while fresh:  # lowest square first: row-major, as the 2011 engine lists water
+                col = ((fresh & -fresh).bit_length() - 1) // self.players
+                who = fresh >> col * self.players & vision.field
+                fresh ^= who << col * self.players
                 for player in range(self.players):
                     if who >> player & 1:
-                        self.revealed_water[player].append((row, col))
+                        revealed[player].append((row, col))
         waiting = [p for p in range(self.players) if None in self.switch[p][: self.players]]
         if waiting:
             for row, col, owner in sorted(ants):
-                seen_by = int(bits[row, col])
+                seen_by = vision.who(sight, row, col)
                 for player in waiting:
                     if seen_by >> player & 1 and self.switch[player][owner] is None:
                         self.number(player, owner)
@@ -108,17 +123,11 @@ class PlayerViews:
         """Everything a viewer may be shown this turn, sorted once, with who sees each (what
         nobody sees is left out, but for dead ants: their owner is told of them anyway)."""
         if self._picture is None:
-            bits = self.seen_bits
+            sight, players, field = self.sight, self.players, self.vision.field
 
             def seen(items: list, unseen_too: bool = False) -> list:
-                if not items:
-                    return []
-                who = bits[[item[0] for item in items], [item[1] for item in items]].tolist()
-                return sorted(
-                    (*item, mask)
-                    for item, mask in zip(items, who, strict=True)
-                    if mask or unseen_too
-                )
+                masks = ((*item, sight[item[0]] >> item[1] * players & field) for item in items)
+                return sorted(item for item in masks if item[-1] or unseen_too)
 
             self._picture = {
                 "h": seen([(*h.loc, h.owner) for h in state.hills.values() if h.killed_by is None]),

@@ -47,12 +47,19 @@ class World:
         self.enemies = [(r, c) for r, c, owner in observation.ants if owner != 0]
         self.food = list(observation.food)
         self.my_hills = [(r, c) for r, c, owner in observation.hills if owner == 0]
-        seen = self.vision.bits([(r, c, 0) for r, c in self.my_ants]) > 0
+        seen = self._as_array(self.vision.bits([(r, c, 0) for r, c in self.my_ants]))
         self.last_seen[seen] = self.turn
         visible_hills = {(r, c) for r, c, owner in observation.hills if owner != 0}
         self.enemy_hills = {
             hill for hill in self.enemy_hills if not seen[hill] or hill in visible_hills
         } | visible_hills
+
+    def _as_array(self, sight: list[int]) -> np.ndarray:
+        """A one-player sight (a row integer, a bit per column) as a (rows, cols) bool array."""
+        width = (self.cols + 7) // 8
+        packed = np.frombuffer(b"".join(row.to_bytes(width, "little") for row in sight), np.uint8)
+        bits = np.unpackbits(packed, bitorder="little").reshape(self.rows, width * 8)
+        return bits[:, : self.cols].astype(bool)
 
     def index(self, loc: tuple[int, int]) -> int:
         return loc[0] * self.cols + loc[1]
