@@ -9,7 +9,6 @@ row-major), because the engine's random spawn tie-break and food symmetry depend
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 
 from botarena.core.rules import GameError
 
@@ -147,6 +146,8 @@ def map_text(ants_map: AntsMap) -> str:
 
 def bundled_map(players: int) -> AntsMap:
     """The official map shipped with botarena for `players` players (used without --map)."""
+    from importlib import resources  # here: a game given its map pays nothing for it
+
     name = f"p{players:02d}.map"
     text = resources.files("botarena.games.ants").joinpath("maps", name).read_text()
     return parse_map(text, f"builtin:{name}")

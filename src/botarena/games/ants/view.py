@@ -85,14 +85,15 @@ class PlayerViews:
         self._picture = None
         revealed: list[list[tuple[int, int]]] = [[] for _ in range(self.players)]
         self.revealed_water = revealed
-        for row, (seen, before, water) in enumerate(
-            zip(sight, self.ever_seen, self.water_rows, strict=True)
-        ):
-            new = seen & ~before
+        ever_seen, water_rows = self.ever_seen, self.water_rows
+        for row, seen in enumerate(sight):
+            if not seen:
+                continue
+            new = seen & ~ever_seen[row]
             if not new:
                 continue
-            self.ever_seen[row] = before | seen
-            fresh = new & water
+            ever_seen[row] |= seen
+            fresh = new & water_rows[row]
             while fresh:  # lowest square first: row-major, as the 2011 engine lists water
                 col = ((fresh & -fresh).bit_length() - 1) // self.players
                 who = fresh >> col * self.players & vision.field
@@ -126,8 +127,11 @@ class PlayerViews:
             sight, players, field = self.sight, self.players, self.vision.field
 
             def seen(items: list, unseen_too: bool = False) -> list:
-                masks = ((*item, sight[item[0]] >> item[1] * players & field) for item in items)
-                return sorted(item for item in masks if item[-1] or unseen_too)
+                return sorted(
+                    (*item, mask)
+                    for item in items
+                    if (mask := sight[item[0]] >> item[1] * players & field) or unseen_too
+                )
 
             self._picture = {
                 "h": seen([(*h.loc, h.owner) for h in state.hills.values() if h.killed_by is None]),

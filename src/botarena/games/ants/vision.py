@@ -36,6 +36,8 @@ class Vision:
         """Bit 0 of every square of a row."""
         self.spans = {width: self._spans(width) for _, width in self.half_widths}
         """Per half width, per column: bit 0 of the squares within it of that column."""
+        self.disk = [(drow, self.spans[width]) for drow, width in self.half_widths]
+        """Per disk row, its row offset and spans."""
 
     def _spans(self, width: int) -> list[int]:
         cols, players = self.cols, self.players
@@ -61,8 +63,7 @@ class Vision:
 
     def stamped(self, ants: list[tuple[int, int, int]]) -> Sight:
         """`bits` by ORing each ant's disk, one wrapped span a disk row."""
-        rows = self.rows
-        disk = [(drow, self.spans[width]) for drow, width in self.half_widths]
+        rows, disk = self.rows, self.disk
         sight = [0] * rows
         for row, col, owner in ants:
             for drow, spans in disk:
