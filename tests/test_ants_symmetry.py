@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from botarena.games.ants.symmetry import LAND, WATER, MapSymmetry, offset_aim
+from botarena.games.ants.symmetry import (
+    LAND,
+    WATER,
+    MapSymmetry,
+    _beside,
+    distance2,
+    offset_aim,
+)
 
 
 def similar_as_in_2011(grid, loc1, loc2, aim: int, player: int) -> bool:
@@ -82,3 +89,16 @@ def test_the_markers_leave_the_map_as_it_was() -> None:
     before = [list(row) for row in symmetry.grid]
     symmetry.orientations()
     assert symmetry.grid == before
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_the_squares_beside_a_square_are_those_at_distance2_one(rows, cols, data) -> None:
+    square = (data.draw(st.integers(0, rows - 1)), data.draw(st.integers(0, cols - 1)))
+    expected = {
+        (row, col)
+        for row in range(rows)
+        for col in range(cols)
+        if distance2(rows, cols, square, (row, col)) == 1
+    }
+    assert _beside(rows, cols, square) == expected

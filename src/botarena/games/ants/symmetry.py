@@ -134,6 +134,16 @@ def distance2(rows: int, cols: int, a: tuple[int, int], b: tuple[int, int]) -> i
     return min(drow, rows - drow) ** 2 + min(dcol, cols - dcol) ** 2
 
 
+def _beside(rows: int, cols: int, square: tuple[int, int]) -> set[tuple[int, int]]:
+    """The squares at distance2 1 of `square`: one step along a row or a column (on a map
+    one square high or wide, that step comes back to the square itself, at distance2 0)."""
+    row, col = square
+    steps = {((row + 1) % rows, col), ((row - 1) % rows, col)} if rows > 1 else set()
+    if cols > 1:
+        steps |= {(row, (col + 1) % cols), (row, (col - 1) % cols)}
+    return steps
+
+
 def food_sets(
     rows: int,
     cols: int,
@@ -173,9 +183,10 @@ def food_sets(
                     ]
                 )
             )
-            first = locations[0]
-            if any(distance2(rows, cols, first, other) == 1 for other in locations[1:]):
-                continue
+            if len(locations) > 1 and _beside(rows, cols, locations[0]).intersection(
+                locations[1:]
+            ):
+                continue  # the 2011 test: distance2(first, other) == 1 for some other
             if allowed is None or len(locations) == players:
                 visited.update(locations)
                 sets.append(locations)
