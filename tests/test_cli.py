@@ -133,3 +133,28 @@ def test_every_builtin_bot_runs_as_a_module_cleanly(module: str) -> None:
         timeout=60,
     )
     assert "Warning" not in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+HOLD_BOT = (
+    "import sys\nfor line in sys.stdin:\n"
+    "    if line.startswith(('ready', 'go')):\n        print('go', flush=True)\n"
+    "    elif line.startswith('end'):\n        print('[bold]bye', file=sys.stderr)\n"
+    "        break\n"
+)
+
+
+def test_names_and_paths_are_printed_as_the_user_wrote_them(tmp_path: Path) -> None:
+    """Brackets are text, not rich markup: a replay named x[red]y.json is reported by its
+    name, whole, however long its path."""
+    bot = tmp_path / "hold[bold]x.py"
+    bot.write_text(HOLD_BOT)
+    replay = tmp_path / ("long" * 20) / "x[red]y.json"
+    spec = f"{sys.executable} {bot}"
+    run = botarena(
+        "play", "ants", spec, spec, "--map", "ants:tutorial1", "--seed", "1", "-o", "turns=3",
+        "--replay", str(replay), "--stderr",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "│ hold[bold]x " in run.stdout and "│ hold[bold]x#2 " in run.stdout
+    assert f"\nreplay: {replay}\n" in run.stdout and replay.exists()
+    assert "stderr of hold[bold]x:\n[bold]bye" in run.stdout

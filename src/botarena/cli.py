@@ -100,9 +100,9 @@ app = typer.Typer(
 
 @cache
 def _rich_console() -> Console:
-    from rich.console import Console
+    from botarena.core.console import literal_console
 
-    return Console()
+    return literal_console()
 
 
 class _LazyConsole:
@@ -165,9 +165,12 @@ def games(
     except KeyError as exc:
         fail(exc.args[0])
     info = rules.info
+    from rich.markup import escape
+
     console.print(
-        f"[bold]{info.title}[/] ({info.name}, rules {info.rules_version}),"
-        f" seats: {', '.join(info.seat_names)}"
+        f"[bold]{escape(info.title)}[/] ({info.name}, rules {info.rules_version}),"
+        f" seats: {', '.join(info.seat_names)}",
+        markup=True,
     )
     from botarena.core.rules import MEMORY_OPTION
 
@@ -258,6 +261,7 @@ def play(
             document["stderr"] = result.stderr
         print(json.dumps(document))
         return
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(
@@ -283,11 +287,11 @@ def play(
     console.print(table)
     console.print(f"clock: {clock}")
     if result.replay:
-        console.print(f"replay: {result.replay}")
+        console.print(f"replay: {result.replay}", soft_wrap=True)  # a path is never broken
     if show_stderr:
         for player, text in zip(result.players, result.stderr, strict=True):
-            console.print(f"[bold]stderr of {player.bot}[/]:", markup=True)
-            console.print(text or "(empty)", markup=False, highlight=False)
+            console.print(f"[bold]stderr of {escape(player.bot)}[/]:", markup=True)
+            console.print(text or "(empty)")
 
 
 def _clock_used(info: GameInfo, options: dict[str, str]) -> str:
@@ -318,7 +322,7 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
     except (ReplayError, GameError) as exc:
         fail(f"{replay}: {exc}" if str(replay) not in str(exc) else str(exc))
     if verdict.ok:
-        console.print(f"{replay}: {verdict.message}", markup=False, highlight=False)
+        console.print(f"{replay}: {verdict.message}")
         return
     print(f"{replay}: differs: {verdict.message}")
     raise typer.Exit(1)

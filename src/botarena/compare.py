@@ -234,9 +234,8 @@ def command(
     import json
     from contextlib import nullcontext
 
-    from rich.console import Console
-
     from botarena.cliparts import fail, parse_options
+    from botarena.core.console import literal_console
     from botarena.core.progress import Lines
     from botarena.core.registry import get_game
     from botarena.core.rules import GameError
@@ -280,7 +279,7 @@ def command(
     except (GameError, BotSpecError) as exc:
         fail(str(exc))
     seed = secrets.randbelow(2**31) if seed is None else seed
-    console = Console(stderr=True)
+    console = literal_console(stderr=True)
     live = console.status("starting") if console.is_terminal else None
     lines = None if live is not None else Lines("compare", stream=sys.stderr)
 

@@ -11,9 +11,10 @@ import typer
 def doctor(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False) -> None:
     """Report which sandbox protections are active on this machine, and why not if not
     (docs/sandbox.md)."""
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
+    from botarena.core.console import literal_console
     from botarena.core.sandbox import protections
 
     found = protections()
@@ -26,5 +27,5 @@ def doctor(as_json: Annotated[bool, typer.Option("--json", help="print JSON")] =
         return
     table = Table("protection", "on", "how, or why not")
     for item in found:
-        table.add_row(item.name, "yes" if item.on else "[red]NO[/]", item.how)
-    Console().print(table)
+        table.add_row(item.name, "yes" if item.on else Text("NO", style="red"), item.how)
+    literal_console().print(table)

@@ -52,9 +52,9 @@ def fail(message: str) -> NoReturn:
 
 
 def _console() -> Any:
-    from rich.console import Console
+    from botarena.core.console import literal_console
 
-    return Console()
+    return literal_console()
 
 
 @contextmanager

@@ -35,8 +35,7 @@ def demo(
 ) -> None:
     """A short tournament of each game with its built-in bots into ./botarena-demo.db and
     ./replays/, then the standings and the commands to look further."""
-    from rich.console import Console
-
+    from botarena.core.console import literal_console
     from botarena.core.registry import get_game
     from botarena.tournament.cli import (
         current_standings,
@@ -47,7 +46,7 @@ def demo(
     from botarena.tournament.manage import Settings, create, parse_bot_option
     from botarena.tournament.runner import LocalExecutor, default_workers
 
-    console = Console()
+    console = literal_console()
     executor = LocalExecutor(default_workers() if workers is None else workers)
     try:
         with open_store(DEMO_DB, create=True) as store:
@@ -74,7 +73,7 @@ def demo(
         return
     db = "--db sqlite:///botarena-demo.db"
     first, game, bots, _ = played[0]
-    console.print("\nLook further:", highlight=False)
+    console.print("\nLook further:")
     for line in (
         f"botarena tournament list {db}",
         f"botarena tournament standings {first} {db}",

@@ -183,9 +183,7 @@ def food_sets(
                     ]
                 )
             )
-            if len(locations) > 1 and _beside(rows, cols, locations[0]).intersection(
-                locations[1:]
-            ):
+            if len(locations) > 1 and _beside(rows, cols, locations[0]).intersection(locations[1:]):
                 continue  # the 2011 test: distance2(first, other) == 1 for some other
             if allowed is None or len(locations) == players:
                 visited.update(locations)

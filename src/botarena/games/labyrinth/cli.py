@@ -100,10 +100,11 @@ def scrape_command(
 def _with_progress(work: Any) -> Any:
     """Run `work(progress)` under a rich progress bar on stderr (one step an answer); not on
     a terminal, plain progress lines."""
-    from rich.console import Console
     from rich.progress import Progress
 
-    console = Console(stderr=True)
+    from botarena.core.console import literal_console
+
+    console = literal_console(stderr=True)
     if not console.is_terminal:
         from botarena.core.progress import Lines
 
@@ -119,8 +120,9 @@ def _with_progress(work: Any) -> Any:
 
 
 def _print_report(report: Any) -> None:
-    from rich.console import Console
     from rich.table import Table
+
+    from botarena.core.console import literal_console
 
     table = Table(
         "answer",
@@ -140,12 +142,11 @@ def _print_report(report: Any) -> None:
             "yes" if verdict.kept else "no",
             Path(verdict.file).name if verdict.kept else verdict.reason,
         )
-    console = Console()
+    console = literal_console()
     console.print(table)
     for pair in report.similar:
         console.print(
             f"near-identical {pair['role']} bots: {pair['bots'][0]} and"
-            f" {pair['bots'][1]} (similarity {pair['similarity']:.2f})",
-            markup=False,
+            f" {pair['bots'][1]} (similarity {pair['similarity']:.2f})"
         )
     console.print(f"bots file: {report.bots_file}", markup=False)
