@@ -33,6 +33,9 @@ def test_the_demo_plays_each_game_and_prints_standings(tmp_path: Path) -> None:
     for game in ("amazes", "ants", "falldown", "labyrinth"):
         assert f"demo-{game} · {game}" in run.stdout
     assert "botarena tournament standings demo-amazes --db sqlite:///botarena-demo.db" in run.stdout
+    # the commands to copy stay whole, however narrow the output (80 columns off a terminal)
+    new = [line for line in run.stdout.splitlines() if "botarena tournament new NAME" in line]
+    assert len(new) == 1 and new[0].endswith(" --bot ./mybot   (docs/tournaments.md)")
     assert (tmp_path / "botarena-demo.db").is_file()
     replays = {p.parent.name: 0 for p in (tmp_path / "replays").glob("*/*.json.gz")}
     for path in (tmp_path / "replays").glob("*/*.json.gz"):

@@ -83,4 +83,4 @@ def demo(
         f"botarena tournament new NAME --game {game} --bot {bots[0]}"
         " --bot ./mybot   (docs/tournaments.md)",
     ):
-        console.print(f"  {line}", highlight=False, markup=False)
+        console.print(f"  {line}", soft_wrap=True)  # a command is never broken
