@@ -8,12 +8,11 @@ parametrisation) and benches (`bench/`) read plain files without a copy in git.
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
-import tarfile
 import tempfile
 from importlib import resources
 from pathlib import Path
+
+from botarena.core.maps import unpack_once
 
 DATA = Path(__file__).resolve().parent / "data"
 """The repository's test data; see tests/data/README.md."""
@@ -29,13 +28,7 @@ def unpacked(archive: str) -> Path:
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     target = Path(tempfile.gettempdir()) / f"botarena-testdata-{source.name}-{digest}"
     if not target.is_dir():
-        staging = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
-        with tarfile.open(source) as tar:
-            tar.extractall(staging, filter="data")
-        try:
-            os.rename(staging, target)  # atomic: a concurrent run sees all of it or none
-        except OSError:  # another process got there first
-            shutil.rmtree(staging, ignore_errors=True)
+        unpack_once(source, target)
     return target
 
 

@@ -83,12 +83,13 @@ class MapShelf:
         key = f"{zlib.crc32(data):08x}{len(data):x}"  # hashlib's import alone is 3 ms
         target = Path(tempfile.gettempdir()) / f"botarena-maps-{self.package}-{key}"
         if not target.is_dir():
-            _unpack(str(shipped), target)
+            unpack_once(str(shipped), target)
         return target
 
 
-def _unpack(archive: str, target: Path) -> None:
-    """Unpack `archive` into the folder `target`, all at once or not at all."""
+def unpack_once(archive: str | Path, target: Path) -> None:
+    """Unpack the archive `archive` into the folder `target`, all at once or not at all: a
+    run beside this one finds the whole folder or none of it."""
     import shutil
     import tarfile
     import tempfile
