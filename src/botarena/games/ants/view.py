@@ -127,11 +127,16 @@ class PlayerViews:
             sight, players, field = self.sight, self.players, self.vision.field
 
             def seen(items: list, unseen_too: bool = False) -> list:
-                return sorted(
-                    (*item, mask)
-                    for item in items
-                    if (mask := sight[item[0]] >> item[1] * players & field) or unseen_too
-                )
+                if unseen_too:
+                    shown = [(*item, sight[item[0]] >> item[1] * players & field) for item in items]
+                else:  # most rows are seen by nobody: their integer is 0
+                    shown = [
+                        (*item, mask)
+                        for item in items
+                        if sight[item[0]] and (mask := sight[item[0]] >> item[1] * players & field)
+                    ]
+                shown.sort()
+                return shown
 
             self._picture = {
                 "h": seen([(*h.loc, h.owner) for h in state.hills.values() if h.killed_by is None]),
@@ -147,14 +152,19 @@ class PlayerViews:
         mask = 1 << player
         picture = self._sorted_picture(state)
         number = self.number
-        obs = Observation(turn=turn, params=state.params, water=list(self.revealed_water[player]))
-        obs.hills = [(r, c, number(player, o)) for r, c, o, who in picture["h"] if who & mask]
-        obs.ants = [(r, c, number(player, o)) for r, c, o, who in picture["a"] if who & mask]
-        obs.food = [(r, c) for r, c, who in picture["f"] if who & mask]
-        obs.dead = [
-            (r, c, number(player, o)) for r, c, o, who in picture["d"] if who & mask or o == player
-        ]
-        return obs
+        return Observation(  # the others are numbered in this order: hills, ants, dead
+            turn=turn,
+            params=state.params,
+            water=list(self.revealed_water[player]),
+            hills=[(r, c, number(player, o)) for r, c, o, who in picture["h"] if who & mask],
+            ants=[(r, c, number(player, o)) for r, c, o, who in picture["a"] if who & mask],
+            food=[(r, c) for r, c, who in picture["f"] if who & mask],
+            dead=[
+                (r, c, number(player, o))
+                for r, c, o, who in picture["d"]
+                if who & mask or o == player
+            ],
+        )
 
     def order_for_player(self, player: int, data: list[Any]) -> list[Any]:
         """`data` (one entry per player) in `player`'s numbering; None for players unseen."""
