@@ -73,6 +73,7 @@ class PlayerViews:
         for row, col in water:
             self.water_rows[row] |= vision.field << col * players
         self.sight: list[int] = [0] * rows
+        """Per row, who sees each square this turn (a `vision.Sight`)."""
         self.revealed_water: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         self._picture: dict[str, list] | None = None
 

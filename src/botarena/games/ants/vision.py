@@ -35,11 +35,12 @@ class Vision:
         self.unit = sum(1 << col * players for col in range(cols))
         """Bit 0 of every square of a row."""
         self.spans = {width: self._spans(width) for _, width in self.half_widths}
-        """Per half width, per column: bit 0 of the squares within it of that column."""
+        """Per half width w, per column c: bit 0 of every square within w columns of c."""
         self.disk = [(drow, self.spans[width]) for drow, width in self.half_widths]
         """Per disk row, its row offset and spans."""
 
     def _spans(self, width: int) -> list[int]:
+        """A run of 2 * width + 1 squares' bit 0, rotated to be centred on each column."""
         cols, players = self.cols, self.players
         if 2 * width + 1 >= cols:
             return [self.unit] * cols
