@@ -88,8 +88,6 @@ class PlayerViews:
         self.revealed_water = revealed
         ever_seen, water_rows = self.ever_seen, self.water_rows
         for row, seen in enumerate(sight):
-            if not seen:
-                continue
             new = seen & ~ever_seen[row]
             if not new:
                 continue
@@ -128,14 +126,13 @@ class PlayerViews:
             sight, players, field = self.sight, self.players, self.vision.field
 
             def seen(items: list, unseen_too: bool = False) -> list:
-                if unseen_too:
-                    shown = [(*item, sight[item[0]] >> item[1] * players & field) for item in items]
-                else:  # most rows are seen by nobody: their integer is 0
-                    shown = [
-                        (*item, mask)
-                        for item in items
-                        if sight[item[0]] and (mask := sight[item[0]] >> item[1] * players & field)
-                    ]
+                shown = [
+                    (*item, mask)
+                    for item in items
+                    # most rows are seen by nobody: their integer is 0, no shift needed
+                    if (mask := sight[item[0]] and sight[item[0]] >> item[1] * players & field)
+                    or unseen_too
+                ]
                 shown.sort()
                 return shown
 

@@ -38,6 +38,8 @@ class Vision:
         """Per half width w, per column c: bit 0 of every square within w columns of c."""
         self.disk = [(drow, self.spans[width]) for drow, width in self.half_widths]
         """Per disk row, its row offset and spans."""
+        self.widths = sorted(self.spans)
+        """The disk's half widths, each once, narrowest first."""
 
     def _spans(self, width: int) -> list[int]:
         """A run of 2 * width + 1 squares' bit 0, rotated to be centred on each column."""
@@ -79,13 +81,12 @@ class Vision:
         for row, col, owner in ants:
             seeds[row] = seeds.get(row, 0) | 1 << (col * players + owner)
         full = (1 << total) - 1
-        widths = sorted({width for _, width in self.half_widths})
         sight = [0] * rows
         for row, seed in seeds.items():
             spread = {}
             tripled = seed | seed << total | seed << 2 * total  # the row wrapped either side
             around, shift = tripled, 0
-            for width in widths:
+            for width in self.widths:
                 if 2 * width + 1 >= self.cols:  # the whole row: every owner in it, everywhere
                     spread[width] = self._owners(seed) * self.unit
                     continue

@@ -149,4 +149,4 @@ def _print_report(report: Any) -> None:
             f"near-identical {pair['role']} bots: {pair['bots'][0]} and"
             f" {pair['bots'][1]} (similarity {pair['similarity']:.2f})"
         )
-    console.print(f"bots file: {report.bots_file}", markup=False)
+    console.print(f"bots file: {report.bots_file}")
