@@ -144,17 +144,17 @@ HOLD_BOT = (
 
 
 def test_names_and_paths_are_printed_as_the_user_wrote_them(tmp_path: Path) -> None:
-    """Brackets are text, not rich markup: a replay named x[red]y.json is reported by its
-    name, whole, however long its path."""
-    bot = tmp_path / "hold[bold]x.py"
+    """Brackets and colons are text, not rich markup or emoji codes: a replay named
+    x[red]y:smile:.json is reported by its name, whole, however long its path."""
+    bot = tmp_path / "hold[bold]x:smile:.py"
     bot.write_text(HOLD_BOT)
-    replay = tmp_path / ("long" * 20) / "x[red]y.json"
+    replay = tmp_path / ("long" * 20) / "x[red]y:smile:.json"
     spec = f"{sys.executable} {bot}"
     run = botarena(
         "play", "ants", spec, spec, "--map", "ants:tutorial1", "--seed", "1", "-o", "turns=3",
         "--replay", str(replay), "--stderr",
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
-    assert "│ hold[bold]x " in run.stdout and "│ hold[bold]x#2 " in run.stdout
+    assert "│ hold[bold]x:smile: " in run.stdout and "│ hold[bold]x:smile:#2 " in run.stdout
     assert f"\nreplay: {replay}\n" in run.stdout and replay.exists()
-    assert "stderr of hold[bold]x:\n[bold]bye" in run.stdout
+    assert "stderr of hold[bold]x:smile::\n[bold]bye" in run.stdout

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -439,6 +441,29 @@ def test_a_newer_schema_is_refused_and_the_current_one_reopens(tmp_path: Path) -
     engine.dispose()
     with pytest.raises(StoreError, match="newer than this botarena"):
         Store.open(url)
+
+
+def test_the_progress_bar_shows_a_tournaments_name_as_written(tmp_path: Path) -> None:
+    """On a terminal the live bar names the tournament: brackets and colons in that name are
+    text, not rich markup or emoji codes (`c[bold]u:smile:p` was shown as a bold `u😄p`)."""
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    name = "c[bold]u:smile:p"
+    ok("tournament", "new", name, "--game", "amazes", "--bot", RANDOM, "--bot", EXPLORER,
+       "--db", db, cwd=tmp_path)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "botarena", "tournament", "run", name, "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "TTY_COMPATIBLE": "1", "FORCE_COLOR": "1", "COLUMNS": "200"},
+    )
+    assert run.returncode == 0, run.stderr
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", run.stdout)
+    assert "━" in shown, "no progress bar: rich did not take the output for a terminal"
+    bar_lines = [line for line in re.split(r"[\r\n]", shown) if "games/s" in line]
+    assert bar_lines and all(line.startswith(f"{name} ") for line in bar_lines), bar_lines
+    assert shown.endswith(f"{name}: 2 games played now, 2 finished in all\n")
 
 
 def test_a_bots_file_with_a_broken_source_leaves_that_bot_out(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Bot names, file paths, seeds and the authors a scraper reads are the users' own text and may
 hold brackets, which rich's markup takes for styles and drops (`--replay x[bold]y.gz` was
-reported as `xy.gz`); its highlighter would also recolour numbers and paths in them. A
+reported as `xy.gz`), and its emoji codes turned `hold:smile:x.py` into `hold😄x`; its
+highlighter would also recolour numbers and paths in them. A
 command styles its own words with `rich.text.Text` or an explicit `markup=True` on text it
 escapes.
 """
@@ -13,8 +14,8 @@ from typing import Any
 
 
 def literal_console(stderr: bool = False) -> Any:
-    """A rich Console without markup or highlighting (rich is imported here: 20 ms that a
-    command printing no table does not pay)."""
+    """A rich Console without markup, emoji codes or highlighting (rich is imported here:
+    20 ms that a command printing no table does not pay)."""
     from rich.console import Console
 
-    return Console(stderr=stderr, markup=False, highlight=False)
+    return Console(stderr=stderr, markup=False, emoji=False, highlight=False)

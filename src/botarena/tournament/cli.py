@@ -393,13 +393,13 @@ def play_with_progress(
                 lambda progress: lines.update(progress.done, progress.total, progress.last[:60]),
                 sandbox=sandbox,
             )
-    columns = (
-        TextColumn("{task.description}"),
+    columns = (  # the tournament's and bots' names are text, not markup (core/console.py)
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} games/s"),
+        TextColumn("{task.fields[rate]} games/s", markup=False),
         TimeRemainingColumn(),
-        TextColumn("{task.fields[last]}"),
+        TextColumn("{task.fields[last]}", markup=False),
     )
     with Progress(*columns, console=console, transient=False) as bar:
         task = bar.add_task(tournament.name, total=None, rate="-", last="")
