@@ -80,3 +80,28 @@ def test_a_named_folder_is_shown_without_the_jury_files(bwrap: str, tmp_path: Pa
     for what in ("store", "replay", "built"):
         assert f"the {what}" not in listing
     assert os.path.exists(files["store"])  # untouched outside
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the jury warns of modes only as root")
+def test_a_bot_file_shown_alone_is_warned_of_only_when_its_user_cannot_read_it(
+    bwrap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 0644 script beside the jury's files is readable by the bots' user: no warning (one
+    said it was not, asking for o+rx, as for a folder). A 0600 one is, and its bot fails."""
+    tournament_folder(tmp_path)
+    script = (
+        "import sys\nfor line in sys.stdin:\n"
+        "    if line.startswith(('ready', 'go')):\n        print('go', flush=True)\n"
+    )  # an Ants bot that gives no orders
+    for name, mode in (("open.py", 0o644), ("closed.py", 0o600)):
+        (tmp_path / name).write_text(script)
+        (tmp_path / name).chmod(mode)
+    monkeypatch.chdir(tmp_path)
+    bots = [f"{shlex.quote(sys.executable)} open.py", f"{shlex.quote(sys.executable)} closed.py"]
+    result = botarena.play("ants", bots, seed=3, map="ants:tutorial1", turns=2)
+    assert [player.status for player in result.players] == ["ok", "crashed"]
+    warnings = [message for message in caplog.messages if "not readable" in message]
+    assert warnings == [
+        f"botarena: WARNING: {tmp_path / 'closed.py'} is not readable by the bots' user"
+        f" ({sandbox.BOT_UID}): its bot cannot read it (chmod o+r)"
+    ]

@@ -22,6 +22,7 @@ import resource
 import select
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -510,16 +511,20 @@ def _say_alone(folder: str) -> None:
 _unreadable: set[str] = set()
 
 
-def _warn_unreadable(folders: list[str]) -> None:
-    """Say once per folder when the bots' user cannot read a bot's folder (a bot in a 0700
-    folder of root's would not find its own files)."""
-    for folder in folders:
+def _warn_unreadable(paths: list[str]) -> None:
+    """Say once per path when the bots' user cannot use a bot's folder or file (a bot in a
+    0700 folder of root's would not find its own files). A folder must be readable and
+    walkable by others; a file shown alone readable, or at least runnable (a program)."""
+    for path in paths:
         with contextlib.suppress(OSError):
-            if os.stat(folder).st_mode & 0o005 != 0o005 and folder not in _unreadable:
-                _unreadable.add(folder)
+            mode = os.stat(path).st_mode
+            folder = stat.S_ISDIR(mode)
+            usable = mode & 0o005 == 0o005 if folder else mode & 0o005 != 0
+            if not usable and path not in _unreadable:
+                _unreadable.add(path)
                 log.warning(
-                    f"botarena: WARNING: {folder} is not readable by the bots' user"
-                    f" ({BOT_UID}): its bot cannot read it (chmod o+rx)"
+                    f"botarena: WARNING: {path} is not readable by the bots' user"
+                    f" ({BOT_UID}): its bot cannot read it (chmod {'o+rx' if folder else 'o+r'})"
                 )
 
 
