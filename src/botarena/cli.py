@@ -19,6 +19,7 @@ its line in `botarena --help`. User errors inside: `fail(message)` from `botaren
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from functools import cache, partial
@@ -341,3 +342,9 @@ def main() -> None:
         sys.exit(2)
     except Stopped as stop:
         sys.exit(stop.exit_status)
+    finally:
+        # The interpreter's exit collects every object left, modules and all: 12-15 ms of
+        # every command (a fifth of `play`'s own work in a short game). Frozen objects are
+        # skipped by that collection; each is still freed as its last reference goes, and
+        # the operating system frees the rest.
+        gc.freeze()
