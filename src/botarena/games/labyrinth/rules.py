@@ -12,6 +12,7 @@ import enum
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from botarena.core.rules import Clock, Outcome, State, Status
@@ -500,6 +501,7 @@ class LabyrinthState(State):
         if self._still_looked_at():
             return self._sights
         maze, positions = self.maze, tuple(self.positions)
+        cell_items, wall_items = _frame_items(maze.n)
         adventurers, visions = [], []
         for index, me in enumerate(positions):
             sight = Sight()
@@ -509,13 +511,20 @@ class LabyrinthState(State):
                     "row": me[0],
                     "col": me[1],
                     "dir": DIR_NAMES[me[2]],
-                    "cells": [list(cell) for cell in sorted(set(sight.cells))],
-                    "walls": [
-                        [*divmod(edge >> 1, maze.n), SIDES[edge & 1]]
-                        for edge in sorted(sight.edges)
-                    ],
+                    "cells": [cell_items[cell] for cell in sorted(set(sight.cells))],
+                    "walls": [wall_items[edge] for edge in sorted(sight.edges)],
                 }
             )
         self._looked_at = (maze, maze.version, positions)
         self._sights, self._visions = adventurers, visions
         return adventurers
+
+
+@cache
+def _frame_items(n: int) -> tuple[dict[tuple[int, int], list[int]], list[list[int | str]]]:
+    """How a frame writes each cell ([row, col]) and each wall edge ([row, col, side]) of an
+    n×n maze: made once per size, and shared by every frame that shows them (frames are
+    never changed once made), instead of a new list per item per frame."""
+    cells = {(row, col): [row, col] for row in range(n) for col in range(n)}
+    walls = [[*divmod(edge >> 1, n), SIDES[edge & 1]] for edge in range(2 * n * n)]
+    return cells, walls
