@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import botarena
-from botarena.core.replay import ReplayError, load, save, verify
+from botarena.core.replay import FREEZE_EVERY_STEPS, ReplayError, load, save, verify
 
 
 def random_game(seed: int, path: Path) -> dict:
@@ -123,3 +124,41 @@ def test_replies_are_kept_verbatim_unless_the_game_packs_them(tmp_path: Path) ->
     acts = [act for step in document["steps"] for act in step["acts"]]
     assert all("packed" not in act and isinstance(act["reply"], str) for act in acts)
     assert all(act["ms"] == round(act["ms"], 1) for act in acts)
+
+
+class FreezeWatcher:
+    """An Ants bot that gives no orders and notes, at each turn, how many objects the
+    cyclic garbage collector has been told to leave alone (`gc.freeze`)."""
+
+    def __init__(self, raise_at: int | None = None) -> None:
+        self.frozen: list[int] = []
+        self.raise_at = raise_at
+
+    def act(self, observation: object) -> list:
+        self.frozen.append(gc.get_freeze_count())
+        if len(self.frozen) == self.raise_at:
+            raise KeyboardInterrupt  # the user stops the game: it ends at once
+        return []
+
+
+def test_a_long_recorded_game_hides_its_replay_from_full_collections_until_it_ends(
+    tmp_path: Path,
+) -> None:
+    """Every FREEZE_EVERY_STEPS steps what the process holds (the replay so far) is moved
+    out of the collector's sight, and given back as the game ends, also when it is stopped."""
+    assert gc.get_freeze_count() == 0
+    watcher = FreezeWatcher()
+    botarena.play("ants", [watcher, "builtin:ants/hold"], seed=3, map="ants:tutorial1",
+                  turns=FREEZE_EVERY_STEPS + 20, cutoff_turn=100_000,
+                  replay=tmp_path / "long.json")  # fmt: skip
+    turns = len(watcher.frozen)
+    assert turns == FREEZE_EVERY_STEPS + 20
+    assert not any(watcher.frozen[:FREEZE_EVERY_STEPS])  # step i is recorded after turn i
+    assert all(watcher.frozen[FREEZE_EVERY_STEPS:])
+    assert gc.get_freeze_count() == 0
+    stopped = FreezeWatcher(raise_at=FREEZE_EVERY_STEPS + 5)
+    with pytest.raises(KeyboardInterrupt):
+        botarena.play("ants", [stopped, "builtin:ants/hold"], seed=3, map="ants:tutorial1",
+                      turns=FREEZE_EVERY_STEPS + 20, cutoff_turn=100_000,
+                      replay=tmp_path / "stopped.json")  # fmt: skip
+    assert stopped.frozen[-1] > 0 and gc.get_freeze_count() == 0

@@ -8,6 +8,7 @@ whole exchange is recorded for the replay.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -329,5 +330,8 @@ def _run_match(
     if recorder is not None and observe is not None:
         observe(recorder.document)
     referee = Referee(game, state, players, recorder, seed, cpu_clock=options.get("clock") == "cpu")
-    referee.run()
+    try:
+        referee.run()
+    finally:
+        gc.unfreeze()  # what the recorder hid from the collector (replay.FREEZE_EVERY_STEPS)
     return referee.result(seed, replay_path)

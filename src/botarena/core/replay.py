@@ -7,6 +7,7 @@ step, the result). `verify` re-plays the inputs through the rules and compares t
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 from dataclasses import dataclass
@@ -22,6 +23,16 @@ if TYPE_CHECKING:
     from botarena.core.player import Reply
 
 SCHEMA_VERSION = 1
+
+FREEZE_EVERY_STEPS = 1000
+"""How often the recorder hides what the process holds from the cyclic garbage collector.
+
+A long game's replay is hundreds of thousands of containers that live until its end, and
+each full collection walks them all: three collections took 135 ms of a 19 000-step
+Labyrinth game. Every FREEZE_EVERY_STEPS steps the recorder moves every object alive to the
+collector's permanent generation (`gc.freeze`, constant time); the match gives them back
+(`gc.unfreeze`) as the game ends. Reference counting frees them as always; only a cycle
+that becomes garbage meanwhile waits for the game's end to be collected."""
 
 
 class ReplayRecorder:
@@ -92,7 +103,10 @@ class ReplayRecorder:
             if reply.fault is not None:
                 act["fault"] = [reply.fault.value, reply.detail]
             acts.append(act)
-        self.document["steps"].append({"acts": acts, "frame": frame})
+        steps = self.document["steps"]
+        steps.append({"acts": acts, "frame": frame})
+        if len(steps) % FREEZE_EVERY_STEPS == 0:
+            gc.freeze()
 
     def finish(self, result: dict[str, Any], stderr: list[str]) -> dict[str, Any]:
         # the result as `play --json` gives it, less where the replay was written: a file
