@@ -526,5 +526,8 @@ def _frame_items(n: int) -> tuple[dict[tuple[int, int], list[int]], list[list[in
     n×n maze: made once per size, and shared by every frame that shows them (frames are
     never changed once made), instead of a new list per item per frame."""
     cells = {(row, col): [row, col] for row in range(n) for col in range(n)}
-    walls = [[*divmod(edge >> 1, n), SIDES[edge & 1]] for edge in range(2 * n * n)]
+    walls: list[list[int | str]] = []
+    for edge in range(2 * n * n):
+        row, col = divmod(edge >> 1, n)
+        walls.append([row, col, SIDES[edge & 1]])
     return cells, walls
