@@ -2,10 +2,9 @@
 
 Bot names, file paths, seeds and the authors a scraper reads are the users' own text and may
 hold brackets, which rich's markup takes for styles and drops (`--replay x[bold]y.gz` was
-reported as `xy.gz`), and its emoji codes turned `hold:smile:x.py` into `hold😄x`; its
-highlighter would also recolour numbers and paths in them. A
-command styles its own words with `rich.text.Text` or an explicit `markup=True` on text it
-escapes.
+reported as `xy.gz`), or colons, which its emoji codes read (`hold:smile:x.py` was listed
+as `hold😄x`); its highlighter would also recolour numbers and paths in them. A command
+styles its own words with `rich.text.Text` or an explicit `markup=True` on text it escapes.
 """
 
 from __future__ import annotations

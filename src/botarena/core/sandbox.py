@@ -518,13 +518,14 @@ def _warn_unreadable(paths: list[str]) -> None:
     for path in paths:
         with contextlib.suppress(OSError):
             mode = os.stat(path).st_mode
-            folder = stat.S_ISDIR(mode)
-            usable = mode & 0o005 == 0o005 if folder else mode & 0o005 != 0
+            is_folder = stat.S_ISDIR(mode)
+            usable = mode & 0o005 == 0o005 if is_folder else mode & 0o005 != 0
             if not usable and path not in _unreadable:
                 _unreadable.add(path)
+                fix = "o+rx" if is_folder else "o+r"
                 log.warning(
                     f"botarena: WARNING: {path} is not readable by the bots' user"
-                    f" ({BOT_UID}): its bot cannot read it (chmod {'o+rx' if folder else 'o+r'})"
+                    f" ({BOT_UID}): its bot cannot read it (chmod {fix})"
                 )
 
 
