@@ -27,8 +27,7 @@ def unpacked(archive: str) -> Path:
     source = DATA / archive
     digest = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
     target = Path(tempfile.gettempdir()) / f"botarena-testdata-{source.name}-{digest}"
-    if not target.is_dir():
-        unpack_once(source, target)
+    unpack_once(source, target)
     return target
 
 

@@ -82,14 +82,15 @@ class MapShelf:
         data = shipped.read_bytes()
         key = f"{zlib.crc32(data):08x}{len(data):x}"  # hashlib's import alone is 3 ms
         target = Path(tempfile.gettempdir()) / f"botarena-maps-{self.package}-{key}"
-        if not target.is_dir():
-            unpack_once(str(shipped), target)
+        unpack_once(str(shipped), target)
         return target
 
 
 def unpack_once(archive: str | Path, target: Path) -> None:
-    """Unpack the archive `archive` into the folder `target`, all at once or not at all: a
-    run beside this one finds the whole folder or none of it."""
+    """Unpack the archive `archive` into the folder `target` unless it is there already, all
+    at once or not at all: a run beside this one finds the whole folder or none of it."""
+    if target.is_dir():
+        return
     import shutil
     import tarfile
     import tempfile
