@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import re
 import tarfile
 import tempfile
@@ -63,11 +64,26 @@ def reserved(name: str) -> bool:
 
 
 class ApiError(Exception):
-    """An answer other than 2xx: its code and one reason."""
+    """An answer other than 2xx: its code and one reason. A 429 or 503 must say when to try
+    again (`retry_after` seconds): it is sent as `Retry-After`, in whole seconds."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, retry_after: float | None = None) -> None:
         super().__init__(reason)
+        if status in (429, 503) and retry_after is None:
+            raise ValueError(f"a {status} answer says when to try again")
         self.status, self.reason = status, reason
+        self.headers = {} if retry_after is None else {"Retry-After": str(_seconds(retry_after))}
+
+
+def _seconds(wait: float) -> int:
+    """A wait as Retry-After gives it: whole seconds, at least 1 (0 would invite a flood)."""
+    return max(1, math.ceil(wait))
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    """An ApiError raised anywhere in a route: `{"error": reason}` with its code and headers."""
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.reason}, exc.status, headers=exc.headers)
 
 
 @dataclass
@@ -156,7 +172,11 @@ class Site:
             raise ApiError(400, f"the user name {name!r} is reserved")
         address = call.request.client.host if call.request.client else "?"
         if not self.signups.allow(address):
-            raise ApiError(429, "too many accounts made from this address: try again later")
+            raise ApiError(
+                429,
+                "too many accounts made from this address: try again later",
+                self.signups.retry_after(address),
+            )
         try:
             with self.store.transaction() as conn:
                 user = arena.add_user(conn, self.contest, name, hash_password(password))
@@ -170,10 +190,14 @@ class Site:
 
     def _limit(self, call: Call, name: str) -> None:
         address = call.request.client.host if call.request.client else "?"
-        if not self.logins.allow(f"{name.lower()}|{address}") or not self.per_user.allow(
-            name.lower()
-        ):
-            raise ApiError(429, "too many attempts: wait a minute and try again")
+        key = name.lower()
+        for limiter, limited in ((self.logins, f"{key}|{address}"), (self.per_user, key)):
+            if not limiter.allow(limited):
+                raise ApiError(
+                    429,
+                    "too many attempts: wait a minute and try again",
+                    limiter.retry_after(limited),
+                )
 
     def authenticate(self, call: Call) -> User:
         """The user whose password was given; 401 with the same words for an unknown user."""
@@ -275,8 +299,9 @@ class Site:
                 403, "the contest's deadline has passed: no new bots or updates"
             ) from None
         limit = int(self.contest.settings["uploads_per_hour"])
-        if arena.uploads_last_hour(self.reader, user) >= limit:
-            raise ApiError(429, f"at most {limit} uploads per hour: try again later")
+        count, wait = arena.uploads_last_hour(self.reader, user)
+        if count >= limit:
+            raise ApiError(429, f"at most {limit} uploads per hour: try again later", wait)
         try:
             checked = check_upload(
                 filename, data, max_source_bytes=int(self.contest.settings["max_source_bytes"])
@@ -770,16 +795,13 @@ async def _json_body(request: Request) -> Any:
 
 def endpoint(site: Site, handler: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
     """A route: the JSON body read (bounded), the caller identified, the handler run in the
-    thread pool; ApiError becomes {"error": reason} with its code."""
+    thread pool (an ApiError becomes its answer in `api_error`)."""
 
     async def route(request: Request) -> Response:
-        try:
-            body = await _json_body(request)
-            user, session = await run_in_threadpool(site.identify, request)
-            call = Call(request, body, user, session)
-            return _answer(await run_in_threadpool(handler, call, **request.path_params))
-        except ApiError as exc:
-            return JSONResponse({"error": exc.reason}, status_code=exc.status)
+        body = await _json_body(request)
+        user, session = await run_in_threadpool(site.identify, request)
+        call = Call(request, body, user, session)
+        return _answer(await run_in_threadpool(handler, call, **request.path_params))
 
     return route
 
@@ -788,14 +810,11 @@ def api_routes(site: Site) -> list[Route]:
     """The JSON API's routes (docs/site.md lists them)."""
 
     async def post_bot(request: Request) -> Response:
-        try:
-            user, session = await run_in_threadpool(site.identify, request)
-            call = Call(request, None, user, session)
-            site.needs_user(call)
-            filename, data, name = await _read_upload(request, site)
-            return _answer((202, await run_in_threadpool(site.upload, call, filename, data, name)))
-        except ApiError as exc:
-            return JSONResponse({"error": exc.reason}, status_code=exc.status)
+        user, session = await run_in_threadpool(site.identify, request)
+        call = Call(request, None, user, session)
+        site.needs_user(call)
+        filename, data, name = await _read_upload(request, site)
+        return _answer((202, await run_in_threadpool(site.upload, call, filename, data, name)))
 
     def session_post(call: Call) -> Response:
         from botarena.arena.auth import new_token
@@ -915,35 +934,10 @@ async def _read_upload(request: Request, site: Site) -> tuple[str, bytes, str | 
         await form.close()
 
 
-class ApiHeaders:
-    """The JSON API's answers are never cached and never read as a page (the pages set
-    their own headers: the viewer's differ)."""
-
-    def __init__(self, app: Any, headers: dict[str, str]) -> None:
-        self.app = app
-        self.extra = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
-        self.extra.append((b"cache-control", b"no-store"))
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
-            await self.app(scope, receive, send)
-            return
-
-        async def sending(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                present = {key.lower() for key, _ in message.get("headers", [])}
-                message["headers"] = [
-                    *message.get("headers", []),
-                    *((k, v) for k, v in self.extra if k not in present),
-                ]
-            await send(message)
-
-        await self.app(scope, receive, sending)
-
-
 def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
     """The whole site: the JSON API and the pages (arena/pages.py's shell and the viewer)."""
-    from botarena.arena.pages import SECURITY_HEADERS, page_routes
+    from botarena.arena.guard import ErrorBoundary, SecurityHeaders, http_error
+    from botarena.arena.pages import SECURITY_HEADERS, headers_by_path, page_routes
 
     site = Site(store, name, insecure)
 
@@ -954,7 +948,11 @@ def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
         except ApiError as exc:
             raise HTTPException(exc.status, exc.reason) from None
 
-    app = Starlette(routes=[*api_routes(site), *page_routes(replay_of)])
-    app.add_middleware(ApiHeaders, headers=SECURITY_HEADERS)
+    app = Starlette(
+        routes=[*api_routes(site), *page_routes(replay_of)],
+        exception_handlers={ApiError: api_error, HTTPException: http_error},
+    )
+    app.add_middleware(ErrorBoundary)  # inside the headers: a 500 carries them too
+    app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS, by_path=headers_by_path())
     app.state.site = site
     return app

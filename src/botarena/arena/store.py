@@ -269,14 +269,16 @@ def bot_row(conn: Connection, contest: Contest, name: str) -> Any:
     ).first()
 
 
-def uploads_last_hour(store: Store, user: User, now: float | None = None) -> int:
+def uploads_last_hour(store: Store, user: User, now: float | None = None) -> tuple[int, float]:
+    """(the user's uploads in the last hour, seconds until the oldest of them leaves it)."""
     now = time.time() if now is None else now
     with store.engine.connect() as conn:
-        return conn.execute(
-            sa.select(sa.func.count())
+        count, oldest = conn.execute(
+            sa.select(sa.func.count(), sa.func.min(uploads.c.created_at))
             .select_from(uploads.join(arena_bots, arena_bots.c.id == uploads.c.bot_id))
             .where(arena_bots.c.owner_id == user.id, uploads.c.created_at > now - 3600)
-        ).scalar_one()
+        ).one()
+    return count, 0.0 if oldest is None else max(0.0, oldest + 3600 - now)
 
 
 def add_upload(
