@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import logging
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena_helpers import (
     client,
@@ -157,3 +160,121 @@ def test_a_429_without_its_wait_is_a_bug() -> None:
         ApiError(429, "slow down")
     assert ApiError(503, "busy", 0.2).headers == {"Retry-After": "1"}
     assert ApiError(429, "slow down", 59.01).headers == {"Retry-After": "60"}
+
+
+# -- JSON bodies: bounded depth, Unicode text ---------------------------------------------------
+POSTS = [
+    "/api/register",
+    "/api/login",
+    "/api/session",
+    "/api/admin/bots/sample/disable",
+    "/api/admin/bots/sample/enable",
+    "/api/admin/games/1/void",
+    "/api/admin/deadline",
+    "/api/admin/finals",
+]
+DEEP = "the request body nests arrays or objects more than 64 deep"
+
+
+@pytest.mark.parametrize("path", POSTS)
+@pytest.mark.parametrize("depth", [65, 5000])
+def test_a_deep_body_is_a_400_on_every_post(web: Any, path: str, depth: int) -> None:
+    body = '{"user": ' + "[" * depth + "]" * depth + ', "password": "password-1"}'
+    answer = web.post(path, content=body.encode(), headers={"content-type": "application/json"})
+    assert (answer.status_code, answer.json()) == (400, {"error": DEEP})
+
+
+@pytest.mark.parametrize("number", [2**63, -(2**63) - 1, 10**30])
+def test_an_integer_beyond_64_bits_is_a_400(web: Any, number: int) -> None:
+    answer = web.post("/api/admin/finals", json={"top": number})
+    assert (answer.status_code, answer.json()) == (
+        400,
+        {"error": "the request body holds an integer beyond 64 bits"},
+    )
+
+
+def test_a_body_64_deep_is_read(web: Any) -> None:
+    body = b'{"user": ' + b"[" * 63 + b"]" * 63 + b', "password": "password-1"}'
+    answer = web.post("/api/login", content=body)
+    assert (answer.status_code, answer.json()) == (
+        400,
+        {"error": 'give {"user": NAME, "password": PASSWORD}'},
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"user": "bob", "password": "\\ud800-password"}',
+        b'{"user": "bob\\udfff", "password": "password-1"}',
+        b'{"user": "bob", "password": "password-1", "x": {"\\ud800": 1}}',
+        b'{"user": "bob", "password": "password-1\xff"}',
+    ],
+)
+@pytest.mark.parametrize("path", ["/api/register", "/api/login", "/api/session"])
+def test_text_that_is_not_unicode_never_reaches_the_hasher(
+    store: Store, web: Any, path: str, body: bytes
+) -> None:
+    import sqlalchemy as sa
+
+    from botarena.arena.store import users
+
+    answer = web.post(path, content=body)
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("the request body is not JSON of Unicode text")
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(users)).scalar() == 1
+
+
+TEXT = st.text() | st.text(st.sampled_from(["a", "\u00e9", "\ud800", "\udfff", "\U0001f600"]))
+VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=20,
+)
+
+
+def _readable(value: Any) -> bool:
+    """What the body reader takes: text that encodes, integers within 64 bits."""
+    if isinstance(value, str):
+        return not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return True
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**63
+    if isinstance(value, dict):
+        return all(_readable(k) and _readable(v) for k, v in value.items())
+    return all(_readable(item) for item in value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALUES)
+def test_the_body_reader_takes_text_and_64_bit_integers_only(value: Any) -> None:
+    from botarena.arena.api import ApiError, parse_body
+
+    body = json.dumps(value).encode()
+    expected = json.loads(body)  # an escaped surrogate pair is one character
+    if _readable(expected):
+        assert parse_body(body) == expected
+    else:
+        with pytest.raises(ApiError) as refused:
+            parse_body(body)
+        assert refused.value.status == 400
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.booleans(), max_size=3000))
+def test_the_body_reader_takes_64_levels_of_nesting(kinds: list[bool]) -> None:
+    from botarena.arena.api import ApiError, parse_body
+
+    body = "".join('{"k": ' if is_object else "[" for is_object in kinds) + "1"
+    body += "".join("}" if is_object else "]" for is_object in reversed(kinds))
+    if len(kinds) <= 64:
+        assert parse_body(body.encode()) == json.loads(body)
+    else:
+        with pytest.raises(ApiError, match="more than 64 deep"):
+            parse_body(body.encode())

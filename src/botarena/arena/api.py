@@ -778,19 +778,49 @@ def _answer(result: Any) -> Response:
 
 
 async def _json_body(request: Request) -> Any:
+    """The request's JSON body (None for a method that sends none, {} for an empty one),
+    read no further than JSON_LIMIT bytes."""
     if request.method in ("GET", "HEAD", "DELETE"):
         return None
-    body = b""
+    body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > JSON_LIMIT:
             raise ApiError(413, f"the request body is larger than {JSON_LIMIT} bytes")
-    if not body:
-        return {}
+    return parse_body(bytes(body)) if body else {}
+
+
+def parse_body(data: bytes) -> Any:
+    """`data` as strict JSON in UTF-8, or ApiError 400: the one reader of every JSON body, so
+    no handler sees what it cannot use. Arrays and objects nest at most MAX_NESTING deep
+    (core/reader.py's bound, checked here without recursion; a parse past Python's own
+    depth is refused as well), integers fit 64 bits (what the store holds), and every
+    string is Unicode text: a lone surrogate such as `\\ud800` is valid JSON but no text
+    (no hasher, store or page could encode it)."""
+    import msgspec
+
+    from botarena.core.reader import MAX_NESTING
+
+    deep = f"the request body nests arrays or objects more than {MAX_NESTING} deep"
     try:
-        return json.loads(body)
-    except ValueError:
-        raise ApiError(400, "the request body is not JSON") from None
+        value = msgspec.json.decode(data)
+    except RecursionError:
+        raise ApiError(400, deep) from None
+    except ValueError as exc:  # msgspec's DecodeError and UnicodeDecodeError
+        raise ApiError(
+            400, f"the request body is not JSON of Unicode text in UTF-8 ({exc})"
+        ) from None
+    stack = [(value, 0)]  # each value and the arrays or objects around it
+    while stack:
+        node, around = stack.pop()
+        if isinstance(node, dict | list):
+            if around == MAX_NESTING:
+                raise ApiError(400, deep)
+            items = node.values() if isinstance(node, dict) else node
+            stack.extend((item, around + 1) for item in items)
+        elif isinstance(node, int) and not -(2**63) <= node < 2**63:
+            raise ApiError(400, "the request body holds an integer beyond 64 bits")
+    return value
 
 
 def endpoint(site: Site, handler: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
