@@ -21,6 +21,7 @@ from arena_helpers import (
     game_ids,
     good_bot,
     new_contest,
+    organiser,
     register,
     settle,
     upload,
@@ -278,3 +279,42 @@ def test_the_body_reader_takes_64_levels_of_nesting(kinds: list[bool]) -> None:
     else:
         with pytest.raises(ApiError, match="more than 64 deep"):
             parse_body(body.encode())
+
+
+# -- ids beyond the store ------------------------------------------------------------------------
+@pytest.mark.parametrize("game", ["9" * 20, str(2**63), "1" + "0" * 30, "9" * 5000])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/games/{}"),
+        ("GET", "/api/games/{}/replay"),
+        ("GET", "/games/{}/view/"),
+        ("GET", "/games/{}/view/replay.json.gz"),
+        ("GET", "/games/{}"),
+        ("POST", "/api/admin/games/{}/void"),
+    ],
+)
+def test_an_id_beyond_the_store_is_a_404(web: Any, method: str, path: str, game: str) -> None:
+    answer = web.request(method, path.format(game), headers=organiser(web))
+    assert answer.status_code == 404
+    if path.startswith("/api/"):
+        assert answer.json() == {"error": "Not Found"}
+
+
+def test_the_largest_id_is_looked_up(web: Any) -> None:
+    largest = 2**63 - 1
+    answer = web.get(f"/api/games/{largest}")
+    assert (answer.status_code, answer.json()) == (404, {"error": f"no game {largest}"})
+    void = web.post(f"/api/admin/games/{largest}/void", headers=organiser(web))
+    assert (void.status_code, void.json()) == (404, {"error": f"no game {largest}"})
+
+
+@given(st.integers(min_value=0, max_value=2**70), st.integers(min_value=0, max_value=3))
+def test_the_id_path_type_takes_0_to_2_63_minus_1(number: int, zeros: int) -> None:
+    from botarena.web.server import MAX_ID, StoreId
+
+    text = "0" * zeros + str(number)
+    matched = re.fullmatch(StoreId.regex, text) is not None
+    assert matched == (number <= MAX_ID and len(text) <= 19)
+    if matched:
+        assert StoreId().convert(text) == number

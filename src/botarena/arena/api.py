@@ -37,6 +37,7 @@ from botarena.arena import store as arena
 from botarena.arena.store import ArenaError, User, arena_bots, uploads, users
 from botarena.tournament import ladder
 from botarena.tournament.store import Store, bots, games, ladder_bots, tournaments
+from botarena.web import server as _ids  # noqa: F401 - registers the `{game:id}` path type
 
 SESSION_COOKIE = "botarena_session"
 JSON_LIMIT = 16 << 10
@@ -900,8 +901,8 @@ def api_routes(site: Site) -> list[Route]:
         ("GET", "/api/contest"): site.contest_info,
         ("GET", "/api/starters/{language}"): starter,
         ("GET", "/api/bots/{bot:path}"): lambda call, bot: site.bot(call, bot),
-        ("GET", "/api/games/{game:int}"): lambda call, game: site.game(call, game),
-        ("GET", "/api/games/{game:int}/replay"): replay,
+        ("GET", "/api/games/{game:id}"): lambda call, game: site.game(call, game),
+        ("GET", "/api/games/{game:id}/replay"): replay,
         ("GET", "/api/standings"): standings,
         ("GET", "/api/me"): site.me,
         ("POST", "/api/admin/bots/{bot}/disable"): lambda call, bot: site.set_disabled(
@@ -910,7 +911,7 @@ def api_routes(site: Site) -> list[Route]:
         ("POST", "/api/admin/bots/{bot}/enable"): lambda call, bot: site.set_disabled(
             call, bot, False
         ),
-        ("POST", "/api/admin/games/{game:int}/void"): lambda call, game: site.void(call, game),
+        ("POST", "/api/admin/games/{game:id}/void"): lambda call, game: site.void(call, game),
         ("POST", "/api/admin/deadline"): site.deadline,
         ("POST", "/api/admin/finals"): site.finals,
         ("GET", "/api/admin/export"): site.export,

@@ -27,7 +27,7 @@ PAGE_PATHS = (
     "/me",
     "/admin",
     "/bots/{bot:path}",
-    "/games/{game:int}",
+    "/games/{game:id}",
 )
 VIEWER_PATHS = "/games/[0-9]+/view/"
 """The viewer's page and its replay (a pattern matched at the start of a path)."""
@@ -92,8 +92,8 @@ def page_routes(replay_of: ReplayOf) -> list[BaseRoute]:
 
     return [
         *(Route(path, html) for path in PAGE_PATHS),
-        Route("/games/{game:int}/view/", viewer),
-        Route("/games/{game:int}/view/replay.json.gz", replay),
+        Route("/games/{game:id}/view/", viewer),
+        Route("/games/{game:id}/view/replay.json.gz", replay),
         RENDERER_ROUTE,
         Mount("/static", StaticFiles(directory=STATIC)),
         Mount("/assets", StaticFiles(directory=str(ASSETS))),

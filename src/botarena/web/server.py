@@ -15,6 +15,7 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -23,6 +24,37 @@ from starlette.staticfiles import StaticFiles
 from botarena.web.viewdoc import BotIo, page, renderers, view_document
 
 STATIC = str(resources.files("botarena.web").joinpath("static"))
+MAX_ID = 2**63 - 1
+"""The largest row id a store holds (SQLite's integer, PostgreSQL's bigint)."""
+
+
+def _up_to(largest: int) -> str:
+    """A regular expression matching the decimal numbers 0 to `largest` (leading zeros
+    allowed within its digits' count), nothing larger."""
+    digits = str(largest)
+    shorter = [f"[0-9]{{1,{len(digits) - 1}}}"] if len(digits) > 1 else []
+    below = [
+        f"{digits[:at]}[0-{int(digit) - 1}][0-9]{{{len(digits) - at - 1}}}"
+        for at, digit in enumerate(digits)
+        if digit != "0"
+    ]
+    return "|".join([*shorter, *below, digits])
+
+
+class StoreId(Convertor[int]):
+    """`{NAME:id}` in a route's path: a row id, 0 to MAX_ID. A larger number matches no
+    route (404) instead of reaching a query that would overflow (a 500)."""
+
+    regex = f"(?:{_up_to(MAX_ID)})"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("id", StoreId())
 LIVE_INTERVAL_S = 0.5
 """How often a watched game's page gets the steps played since the last update."""
 
