@@ -318,3 +318,121 @@ def test_the_id_path_type_takes_0_to_2_63_minus_1(number: int, zeros: int) -> No
     assert matched == (number <= MAX_ID and len(text) <= 19)
     if matched:
         assert StoreId().convert(text) == number
+
+
+# -- deadlines: checked before they are written, shown or ignored after -------------------------
+FORM = (
+    "a deadline is an ISO time such as 2026-12-01T18:00 (UTC unless it says) or epoch"
+    " seconds, from 1970-01-01T00:00:00 to 9999-12-31T23:59:59 UTC"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        (b'{"at": 1893456000000}', "1893456000000"),
+        (b'{"at": "9999-12-31T23:00:00-05:00"}', "'9999-12-31T23:00:00-05:00'"),
+        (b'{"at": 1e300}', "1e+300"),
+        (b'{"at": -1e300}', "-1e+300"),
+        (b'{"at": -1}', "-1"),
+        (b'{"at": true}', "True"),
+        (b'{"at": "tomorrow"}', "'tomorrow'"),
+        (b'{"at": [2030]}', "[2030]"),
+        (b'{"deadline": 253402300800}', "253402300800"),
+    ],
+)
+def test_a_deadline_out_of_range_is_refused_before_it_is_written(
+    web: Any, body: bytes, shown: str
+) -> None:
+    admin = organiser(web)
+    answer = web.post("/api/admin/deadline", headers=admin, content=body)
+    assert (answer.status_code, answer.json()) == (
+        400,
+        {"error": f"not an ISO time or epoch seconds in range: {shown}; {FORM}"},
+    )
+    assert web.get("/api/contest").json()["deadline"] is None
+
+
+@pytest.mark.parametrize("body", [b'{"at": NaN}', b'{"at": Infinity}', b'{"at": -Infinity}'])
+def test_nan_and_infinity_are_not_json(web: Any, body: bytes) -> None:
+    answer = web.post("/api/admin/deadline", headers=organiser(web), content=body)
+    assert answer.status_code == 400
+    assert web.get("/api/contest").json()["deadline"] is None
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("9999-12-31T23:59:59", "9999-12-31T23:59:59+00:00"),
+        ("2030-01-01T05:00:00+05:00", "2030-01-01T00:00:00+00:00"),
+        (0, "1970-01-01T00:00:00+00:00"),
+        (1893456000.5, "2030-01-01T00:00:00+00:00"),
+    ],
+)
+def test_a_deadline_in_range_is_set_and_cleared(web: Any, given: Any, shown: str) -> None:
+    admin = organiser(web)
+    answer = web.post("/api/admin/deadline", headers=admin, json={"deadline": given})
+    assert (answer.status_code, answer.json()) == (200, {"deadline": shown})
+    assert web.get("/api/contest").json()["deadline"] == shown
+    cleared = web.post("/api/admin/deadline", headers=admin, json={"deadline": None})
+    assert (cleared.status_code, cleared.json()) == (200, {"deadline": None})
+    assert web.get("/api/contest").json()["deadline"] is None
+
+
+def test_a_deadline_body_names_one_time(web: Any) -> None:
+    admin = organiser(web)
+    for body in ({}, {"when": 5}, {"at": 5, "deadline": 6}):
+        answer = web.post("/api/admin/deadline", headers=admin, json=body)
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith('give {"at": TIME}, or {"at": null} for none')
+
+
+@pytest.mark.parametrize("stored", [1e300, -1e300, 1893456000000, "2030-01-01", True, [1]])
+def test_a_bad_stored_deadline_never_takes_the_site_down(
+    store: Store, web: Any, caplog: Any, stored: Any
+) -> None:
+    import sqlalchemy as sa
+
+    from botarena.tournament.store import tournaments
+
+    ladder = store.tournament("cup")
+    assert ladder is not None
+    with store.transaction() as conn:
+        conn.execute(
+            tournaments.update()
+            .where(tournaments.c.id == ladder.id)
+            .values(plan={**ladder.plan, "deadline": stored})
+        )
+        assert conn.execute(sa.select(tournaments.c.plan)).first() is not None
+    with caplog.at_level(logging.WARNING):
+        contest = web.get("/api/contest")
+        assert (contest.status_code, contest.json()["deadline"]) == (200, None)
+        alice = register(web, "alice")
+        assert upload(web, alice, "bot.py", good_bot()).status_code == 202
+    assert any("cup: its stored deadline is ignored" in r.getMessage() for r in caplog.records)
+    fixed = web.post("/api/admin/deadline", headers=organiser(web), json={"at": None})
+    assert fixed.status_code == 200
+
+
+@given(
+    st.floats()
+    | st.integers()
+    | st.integers(min_value=10**300, max_value=10**400)
+    | st.datetimes(timezones=st.timezones())
+)
+def test_deadline_at_takes_exactly_1970_to_9999_utc(value: Any) -> None:
+    import math
+    from datetime import UTC, datetime
+
+    from botarena.tournament.ladder import deadline_at
+
+    if isinstance(value, datetime):
+        seconds = value.timestamp() if value.tzinfo else value.replace(tzinfo=UTC).timestamp()
+        value = value.isoformat()
+    else:
+        seconds = float(value) if abs(value) < 10**308 else math.inf
+    if not math.isnan(seconds) and 0 <= seconds <= 253402300799:
+        assert deadline_at(value) == seconds
+    else:
+        with pytest.raises(ValueError, match="not an ISO time or epoch seconds in range"):
+            deadline_at(value)

@@ -254,7 +254,7 @@ class Site:
 
     # -- the contest -------------------------------------------------------------------------
     def contest_info(self, call: Call) -> dict[str, Any]:
-        deadline = self.ladder().plan.get("deadline")
+        deadline = ladder.stored_deadline(self.contest.name, self.ladder().plan)
         settings = self.contest.settings
         return {
             "name": self.contest.name,
@@ -577,9 +577,19 @@ class Site:
         return {"game": game_id, "status": "void"}
 
     def deadline(self, call: Call) -> dict[str, Any]:
+        """Set (`{"at": TIME}`, or `{"deadline": TIME}`) or clear (null) the deadline, checked
+        by the ladder's one reader of deadlines before anything is written."""
         self.needs_organiser(call)
-        at = call.body.get("at") if isinstance(call.body, dict) else None
-        when = _when(at)
+        body = call.body if isinstance(call.body, dict) else {}
+        keys = [key for key in ("at", "deadline") if key in body]
+        if len(keys) != 1:
+            form = ladder.DEADLINE_FORM
+            raise ApiError(400, f'give {{"at": TIME}}, or {{"at": null}} for none: {form}')
+        given = body[keys[0]]
+        try:
+            when = None if given is None else ladder.deadline_at(given)
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from None
         tournament = self.ladder()
         with self.store.transaction() as conn:
             conn.execute(
@@ -739,22 +749,6 @@ def _iso(when: float | None) -> str | None:
     if when is None:
         return None
     return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds")
-
-
-def _when(at: Any) -> float | None:
-    """The deadline given: an ISO time (UTC unless it says), epoch seconds, or null (none)."""
-    if at is None:
-        return None
-    if isinstance(at, int | float) and not isinstance(at, bool):
-        return float(at)
-    if isinstance(at, str):
-        try:
-            when = datetime.fromisoformat(at.strip())
-        except ValueError:
-            pass
-        else:
-            return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
-    raise ApiError(400, 'give {"at": an ISO time such as 2026-12-01T18:00, or null}')
 
 
 def _game_summary(row: Any) -> dict[str, Any]:
