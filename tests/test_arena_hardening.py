@@ -436,3 +436,122 @@ def test_deadline_at_takes_exactly_1970_to_9999_utc(value: Any) -> None:
     else:
         with pytest.raises(ValueError, match="not an ISO time or epoch seconds in range"):
             deadline_at(value)
+
+
+# -- names: one per spelling ---------------------------------------------------------------------
+ONE = "names differing in case or width are one"
+
+
+@pytest.mark.parametrize(("taken", "again"), [("alice", "ALICE"), ("Bob", "bob"), ("x.y", "X.Y")])
+def test_a_user_name_differing_only_in_case_is_taken(web: Any, taken: str, again: str) -> None:
+    register(web, taken)
+    answer = web.post("/api/register", json={"user": again, "password": "password-2"})
+    assert (answer.status_code, answer.json()) == (
+        409,
+        {"error": f"the user name {again!r} is taken as {taken!r} ({ONE})"},
+    )
+
+
+def test_the_organisers_and_the_sites_names_in_any_case_or_width(web: Any) -> None:
+    answer = web.post("/api/register", json={"user": "Admin", "password": "password-2"})
+    assert answer.status_code == 409
+    alice = register(web, "alice")
+    for name in ("Sample", "SAMPLE-2", "\uff33\uff21\uff2d\uff30\uff2c\uff25"):
+        answer = web.post("/api/register", json={"user": name, "password": "password-2"})
+        assert answer.status_code == 400
+        assert upload(web, alice, "bot.py", good_bot(), name=name).status_code == 400
+
+
+def test_a_user_logs_in_with_any_case_of_their_name(web: Any) -> None:
+    register(web, "Alice")
+    for spelling in ("Alice", "alice", "ALICE"):
+        answer = web.post("/api/login", json={"user": spelling, "password": "password-1"})
+        assert answer.status_code == 200, spelling
+        me = web.get("/api/me", headers={"Authorization": f"Bearer {answer.json()['token']}"})
+        assert me.json()["user"] == "Alice"  # shown as written
+    session = web.post("/api/session", json={"user": "aLiCe", "password": "password-1"})
+    assert session.json()["user"] == "Alice"
+
+
+def test_a_bot_name_differing_only_in_case_is_taken(web: Any) -> None:
+    alice, bob = register(web, "alice"), register(web, "bob")
+    assert upload(web, alice, "bot.py", good_bot(), name="bot").status_code == 202
+    for who in (bob, alice):
+        answer = upload(web, who, "bot.py", good_bot(), name="Bot")
+        assert (answer.status_code, answer.json()) == (
+            409,
+            {"error": "the bot name 'Bot' is taken as 'bot' (" + ONE + ")"},
+        )
+    assert upload(web, alice, "bot.py", good_bot(), name="bot").status_code == 202
+
+
+def test_the_store_key_refuses_a_racing_second_spelling(store: Store, web: Any) -> None:
+    import sqlalchemy as sa
+
+    from botarena.arena import store as arena
+
+    contest = arena.contest(store, "cup")
+    assert contest is not None
+    with pytest.raises(sa.exc.IntegrityError), store.transaction() as conn:
+        conn.execute(
+            arena.names.insert().values(
+                contest_id=contest.id, kind="user", folded="admin", name="ADMIN"
+            )
+        )
+
+
+def test_names_of_an_older_store_are_filled_in(store: Store) -> None:
+    """Users made before the names table (an older store) get their folded names when the
+    site opens; of two that already fold alike, the older keeps the name."""
+    import time
+
+    import sqlalchemy as sa
+
+    from botarena.arena import store as arena
+    from botarena.arena.auth import hash_password
+
+    contest = arena.contest(store, "cup")
+    assert contest is not None
+    with store.transaction() as conn:
+        conn.execute(arena.names.delete())
+        for name in ("dave", "DAVE", "Erin"):
+            conn.execute(
+                arena.users.insert().values(
+                    contest_id=contest.id,
+                    name=name,
+                    password_hash=hash_password(f"{name}-password"),
+                    organiser=False,
+                    created_at=time.time(),
+                )
+            )
+    with client(store) as web:
+        for name in ("erin", "Admin", "Dave"):
+            answer = web.post("/api/register", json={"user": name, "password": "password-2"})
+            assert answer.status_code == 409, name
+        assert (
+            web.post("/api/login", json={"user": "dAvE", "password": "dave-password"}).status_code
+            == 200
+        )
+        assert (
+            web.post("/api/login", json={"user": "DAVE", "password": "DAVE-password"}).status_code
+            == 200
+        )
+        assert (
+            web.post("/api/login", json={"user": "erin", "password": "Erin-password"}).status_code
+            == 200
+        )
+    with store.engine.connect() as conn:
+        kept = conn.execute(sa.select(arena.names.c.name).order_by(arena.names.c.name)).scalars()
+        assert list(kept) == ["Erin", "admin", "dave"]
+
+
+@given(st.text(max_size=8), st.text(max_size=8))
+def test_fold_is_a_key(a: str, b: str) -> None:
+    import unicodedata
+
+    from botarena.arena.store import fold
+
+    assert fold(fold(a)) == fold(a)
+    assert fold(unicodedata.normalize("NFKD", a)) == fold(a)
+    if a.casefold() == b.casefold():
+        assert fold(a) == fold(b)

@@ -34,7 +34,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from botarena.arena import store as arena
-from botarena.arena.store import ArenaError, User, arena_bots, uploads, users
+from botarena.arena.store import ArenaError, NameTaken, User, arena_bots, uploads, users
 from botarena.tournament import ladder
 from botarena.tournament.store import Store, bots, games, ladder_bots, tournaments
 from botarena.web import server as _ids  # noqa: F401 - registers the `{game:id}` path type
@@ -60,8 +60,8 @@ STDERR_CACHE = 256
 
 def reserved(name: str) -> bool:
     """Names the site uses itself: the sample bot's seats (`sample`, `sample-2`...), whose
-    stderr is the organiser's."""
-    return re.fullmatch(r"sample(-.*)?", name.lower()) is not None
+    stderr is the organiser's, in any case or width (names are compared folded)."""
+    return re.fullmatch(r"sample(-.*)?", arena.fold(name)) is not None
 
 
 class ApiError(Exception):
@@ -108,6 +108,7 @@ class Site:
         if found is None:
             raise ArenaError(f"no contest {name!r} in this --db (arena new makes one)")
         self.store, self.contest, self.insecure = store, found, insecure
+        arena.fill_names(store, found)
         self.reader = _reader(store)
         """Reads go here: on SQLite a reader takes no write lock (WAL), so pages and API
         readers never wait for a worker's result or for one another."""
@@ -191,7 +192,7 @@ class Site:
 
     def _limit(self, call: Call, name: str) -> None:
         address = call.request.client.host if call.request.client else "?"
-        key = name.lower()
+        key = arena.fold(name)  # every spelling of one user shares its limits
         for limiter, limited in ((self.logins, f"{key}|{address}"), (self.per_user, key)):
             if not limiter.allow(limited):
                 raise ApiError(
@@ -313,6 +314,8 @@ class Site:
             bot, version = arena.add_upload(
                 self.store, self.contest, user, name, filename, data, checked.language
             )
+        except NameTaken as exc:
+            raise ApiError(409, str(exc)) from None
         except ArenaError as exc:
             raise ApiError(403, str(exc)) from None
         except sa.exc.IntegrityError:  # two first uploads of one name at once
