@@ -555,3 +555,34 @@ def test_fold_is_a_key(a: str, b: str) -> None:
     assert fold(unicodedata.normalize("NFKD", a)) == fold(a)
     if a.casefold() == b.casefold():
         assert fold(a) == fold(b)
+
+
+# -- password hashes: bounded at once ------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/api/login", "/api/register", "/api/session"])
+def test_a_hash_with_no_free_slot_is_a_503_with_retry_after(
+    web: Any, monkeypatch: Any, path: str
+) -> None:
+    from botarena.arena import auth
+
+    register(web, "alice")
+    slots = auth.HashSlots(1, wait_s=0.05)
+    monkeypatch.setattr(auth, "hash_slots", slots)
+    body = {"user": "alice" if path != "/api/register" else "bob", "password": "password-1"}
+    with slots.held():
+        busy = web.post(path, json=body)
+    assert (busy.status_code, busy.json(), busy.headers["retry-after"]) == (
+        503,
+        {"error": "the server is busy checking passwords: try again in a moment"},
+        "1",
+    )
+    assert web.post(path, json=body).status_code in (200, 201)
+
+
+@pytest.mark.parametrize(
+    ("cores", "memory", "slots"),
+    [(2, 8 << 30, 4), (64, 1 << 30, 4), (1, 100 << 20, 1), (16, 16 << 30, 32), (0, 0, 1)],
+)
+def test_hash_slots_follow_cores_and_memory(cores: int, memory: int, slots: int) -> None:
+    from botarena.arena.auth import slots_for
+
+    assert slots_for(cores, memory) == slots

@@ -82,7 +82,13 @@ def _seconds(wait: float) -> int:
 
 
 async def api_error(request: Request, exc: Exception) -> Response:
-    """An ApiError raised anywhere in a route: `{"error": reason}` with its code and headers."""
+    """An ApiError raised anywhere in a route: `{"error": reason}` with its code and headers.
+    A password hash that found no free slot (auth.HashesBusy, on any route that hashes or
+    checks one) is a 503 saying when to try again."""
+    from botarena.arena.auth import HashesBusy
+
+    if isinstance(exc, HashesBusy):
+        exc = ApiError(503, str(exc), exc.retry_after)
     assert isinstance(exc, ApiError)
     return JSONResponse({"error": exc.reason}, exc.status, headers=exc.headers)
 
@@ -179,9 +185,10 @@ class Site:
                 "too many accounts made from this address: try again later",
                 self.signups.retry_after(address),
             )
+        hashed = hash_password(password)  # before the write lock: it may wait for a slot
         try:
             with self.store.transaction() as conn:
-                user = arena.add_user(conn, self.contest, name, hash_password(password))
+                user = arena.add_user(conn, self.contest, name, hashed)
         except ArenaError as exc:
             raise ApiError(409, str(exc)) from None
         except sa.exc.IntegrityError:
@@ -964,6 +971,7 @@ async def _read_upload(request: Request, site: Site) -> tuple[str, bytes, str | 
 
 def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
     """The whole site: the JSON API and the pages (arena/pages.py's shell and the viewer)."""
+    from botarena.arena.auth import HashesBusy
     from botarena.arena.guard import ErrorBoundary, SecurityHeaders, http_error
     from botarena.arena.pages import SECURITY_HEADERS, headers_by_path, page_routes
 
@@ -978,7 +986,7 @@ def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
 
     app = Starlette(
         routes=[*api_routes(site), *page_routes(replay_of)],
-        exception_handlers={ApiError: api_error, HTTPException: http_error},
+        exception_handlers={ApiError: api_error, HashesBusy: api_error, HTTPException: http_error},
     )
     app.add_middleware(ErrorBoundary)  # inside the headers: a 500 carries them too
     app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS, by_path=headers_by_path())
