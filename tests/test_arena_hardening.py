@@ -81,7 +81,7 @@ def test_starlettes_own_refusals_are_json_on_the_api(web: Any) -> None:
     assert (missing.status_code, missing.json()) == (404, {"error": "Not Found"})
     wrong = web.delete("/api/contest")
     assert (wrong.status_code, wrong.json()) == (405, {"error": "Method Not Allowed"})
-    assert wrong.headers["allow"] == "GET, HEAD"
+    assert set(wrong.headers["allow"].split(", ")) == {"GET", "HEAD"}
     page = web.get("/nothing-here")
     assert (page.status_code, page.text) == (404, "Not Found")
 
@@ -586,3 +586,64 @@ def test_hash_slots_follow_cores_and_memory(cores: int, memory: int, slots: int)
     from botarena.arena.auth import slots_for
 
     assert slots_for(cores, memory) == slots
+
+
+# -- connections that send half a header ---------------------------------------------------------
+def _closed_after(sock: Any, limit: float = 5.0) -> float:
+    """Seconds until the server closes `sock` (reading whatever it sent first)."""
+    import time
+
+    sock.settimeout(limit)
+    began = time.monotonic()
+    while sock.recv(4096):
+        pass
+    return time.monotonic() - began
+
+
+def test_a_connection_that_sends_half_a_header_is_closed(store: Store, caplog: Any) -> None:
+    import socket
+    import time
+
+    from botarena.arena.api import arena_app
+    from botarena.web.server import Server
+
+    server = Server(arena_app(store, "cup"), "127.0.0.1", 0, head_timeout_s=0.5)
+    stop = server.start()
+    port = int(server.url.rsplit(":", 1)[1].strip("/"))
+    try:
+        with socket.create_connection(("127.0.0.1", port)) as half:
+            half.sendall(b"GET /api/contest HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            assert 0.3 < _closed_after(half) < 3
+        with socket.create_connection(("127.0.0.1", port)) as silent:
+            assert 0.3 < _closed_after(silent) < 3
+        with socket.create_connection(("127.0.0.1", port)) as polite:
+            polite.sendall(b"GET /api/contest HTTP/1.1\r\nHost: x\r\n\r\n")
+            time.sleep(0.1)
+            assert polite.recv(65536).startswith(b"HTTP/1.1 200 ")
+            polite.sendall(b"GET /api/contest HTTP/1.1\r\nHo")  # a second head, never ended
+            assert 0.3 < _closed_after(polite) < 3
+    finally:
+        stop()
+
+
+def test_the_served_site_logs_an_error_with_its_id_and_traceback(store: Store, capfd: Any) -> None:
+    import urllib.error
+    import urllib.request
+
+    from botarena.arena.api import arena_app
+    from botarena.web.server import Server
+
+    app = arena_app(store, "cup")
+    app.state.site.ladder = _broken
+    server = Server(app, "127.0.0.1", 0)
+    stop = server.start()
+    try:
+        with pytest.raises(urllib.error.HTTPError) as failed:
+            urllib.request.urlopen(server.url + "api/contest", timeout=10)
+    finally:
+        stop()
+    assert failed.value.code == 500
+    ident = json.loads(failed.value.read())["id"]
+    err = capfd.readouterr().err
+    assert f"internal error {ident} on GET '/api/contest'" in err
+    assert "Traceback" in err and "RuntimeError: a bug the site did not foresee" in err
