@@ -7,7 +7,8 @@ ladder tournament plus its site settings (sample bot, source limit, uploads per 
 deadline is the ladder's own (`plan.deadline`). An upload is a new version of a bot, kept
 with its source; it moves building -> testing -> active (or build-failed, test-failed), and
 an active version becomes `retired` when a later one passes. Tokens and session cookies are
-stored as their SHA-256 digests only, each revocable.
+stored as their SHA-256 digests only, each revocable. User and bot names are unique per
+contest once folded (`fold`: NFKC and case folding), held by the key of `arena_names`.
 """
 
 from __future__ import annotations
