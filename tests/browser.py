@@ -44,6 +44,11 @@ def open_viewer(browser: Any, url: str, *, ready: bool = True) -> Viewer:
     )
     page.on("pageerror", lambda error: viewer.errors.append(str(error)))
     page.goto(url)
-    if ready:
-        page.wait_for_function("window.botarenaView !== undefined", timeout=20000)
+    if ready:  # polled from outside: wait_for_function evals in the page, which a CSP forbids
+        waited = 0
+        while not page.evaluate("window.botarenaView !== undefined"):
+            if waited >= 20_000:
+                raise TimeoutError(f"{url}: the viewer did not start within 20 s")
+            page.wait_for_timeout(50)
+            waited += 50
     return viewer

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import re
 import tarfile
 import tempfile
@@ -33,9 +34,10 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response, Strea
 from starlette.routing import Route
 
 from botarena.arena import store as arena
-from botarena.arena.store import ArenaError, User, arena_bots, uploads, users
+from botarena.arena.store import ArenaError, NameTaken, User, arena_bots, uploads, users
 from botarena.tournament import ladder
 from botarena.tournament.store import Store, bots, games, ladder_bots, tournaments
+from botarena.web import server as _ids  # noqa: F401 - registers the `{game:id}` path type
 
 SESSION_COOKIE = "botarena_session"
 JSON_LIMIT = 16 << 10
@@ -58,16 +60,37 @@ STDERR_CACHE = 256
 
 def reserved(name: str) -> bool:
     """Names the site uses itself: the sample bot's seats (`sample`, `sample-2`...), whose
-    stderr is the organiser's."""
-    return re.fullmatch(r"sample(-.*)?", name.lower()) is not None
+    stderr is the organiser's, in any case or width (names are compared folded)."""
+    return re.fullmatch(r"sample(-.*)?", arena.fold(name)) is not None
 
 
 class ApiError(Exception):
-    """An answer other than 2xx: its code and one reason."""
+    """An answer other than 2xx: its code and one reason. A 429 or 503 must say when to try
+    again (`retry_after` seconds): it is sent as `Retry-After`, in whole seconds."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, retry_after: float | None = None) -> None:
         super().__init__(reason)
+        if status in (429, 503) and retry_after is None:
+            raise ValueError(f"a {status} answer says when to try again")
         self.status, self.reason = status, reason
+        self.headers = {} if retry_after is None else {"Retry-After": str(_seconds(retry_after))}
+
+
+def _seconds(wait: float) -> int:
+    """A wait as Retry-After gives it: whole seconds, at least 1 (0 would invite a flood)."""
+    return max(1, math.ceil(wait))
+
+
+async def api_error(request: Request, exc: Exception) -> Response:
+    """An ApiError raised anywhere in a route: `{"error": reason}` with its code and headers.
+    A password hash that found no free slot (auth.HashesBusy, on any route that hashes or
+    checks one) is a 503 saying when to try again."""
+    from botarena.arena.auth import HashesBusy
+
+    if isinstance(exc, HashesBusy):
+        exc = ApiError(503, str(exc), exc.retry_after)
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.reason}, exc.status, headers=exc.headers)
 
 
 @dataclass
@@ -91,6 +114,7 @@ class Site:
         if found is None:
             raise ArenaError(f"no contest {name!r} in this --db (arena new makes one)")
         self.store, self.contest, self.insecure = store, found, insecure
+        arena.fill_names(store, found)
         self.reader = _reader(store)
         """Reads go here: on SQLite a reader takes no write lock (WAL), so pages and API
         readers never wait for a worker's result or for one another."""
@@ -156,10 +180,15 @@ class Site:
             raise ApiError(400, f"the user name {name!r} is reserved")
         address = call.request.client.host if call.request.client else "?"
         if not self.signups.allow(address):
-            raise ApiError(429, "too many accounts made from this address: try again later")
+            raise ApiError(
+                429,
+                "too many accounts made from this address: try again later",
+                self.signups.retry_after(address),
+            )
+        hashed = hash_password(password)  # before the write lock: it may wait for a slot
         try:
             with self.store.transaction() as conn:
-                user = arena.add_user(conn, self.contest, name, hash_password(password))
+                user = arena.add_user(conn, self.contest, name, hashed)
         except ArenaError as exc:
             raise ApiError(409, str(exc)) from None
         except sa.exc.IntegrityError:
@@ -170,10 +199,14 @@ class Site:
 
     def _limit(self, call: Call, name: str) -> None:
         address = call.request.client.host if call.request.client else "?"
-        if not self.logins.allow(f"{name.lower()}|{address}") or not self.per_user.allow(
-            name.lower()
-        ):
-            raise ApiError(429, "too many attempts: wait a minute and try again")
+        key = arena.fold(name)  # every spelling of one user shares its limits
+        for limiter, limited in ((self.logins, f"{key}|{address}"), (self.per_user, key)):
+            if not limiter.allow(limited):
+                raise ApiError(
+                    429,
+                    "too many attempts: wait a minute and try again",
+                    limiter.retry_after(limited),
+                )
 
     def authenticate(self, call: Call) -> User:
         """The user whose password was given; 401 with the same words for an unknown user."""
@@ -229,7 +262,7 @@ class Site:
 
     # -- the contest -------------------------------------------------------------------------
     def contest_info(self, call: Call) -> dict[str, Any]:
-        deadline = self.ladder().plan.get("deadline")
+        deadline = ladder.stored_deadline(self.contest.name, self.ladder().plan)
         settings = self.contest.settings
         return {
             "name": self.contest.name,
@@ -275,8 +308,9 @@ class Site:
                 403, "the contest's deadline has passed: no new bots or updates"
             ) from None
         limit = int(self.contest.settings["uploads_per_hour"])
-        if arena.uploads_last_hour(self.reader, user) >= limit:
-            raise ApiError(429, f"at most {limit} uploads per hour: try again later")
+        count, wait = arena.uploads_last_hour(self.reader, user)
+        if count >= limit:
+            raise ApiError(429, f"at most {limit} uploads per hour: try again later", wait)
         try:
             checked = check_upload(
                 filename, data, max_source_bytes=int(self.contest.settings["max_source_bytes"])
@@ -287,6 +321,8 @@ class Site:
             bot, version = arena.add_upload(
                 self.store, self.contest, user, name, filename, data, checked.language
             )
+        except NameTaken as exc:
+            raise ApiError(409, str(exc)) from None
         except ArenaError as exc:
             raise ApiError(403, str(exc)) from None
         except sa.exc.IntegrityError:  # two first uploads of one name at once
@@ -551,9 +587,19 @@ class Site:
         return {"game": game_id, "status": "void"}
 
     def deadline(self, call: Call) -> dict[str, Any]:
+        """Set (`{"at": TIME}`, or `{"deadline": TIME}`) or clear (null) the deadline, checked
+        by the ladder's one reader of deadlines before anything is written."""
         self.needs_organiser(call)
-        at = call.body.get("at") if isinstance(call.body, dict) else None
-        when = _when(at)
+        body = call.body if isinstance(call.body, dict) else {}
+        keys = [key for key in ("at", "deadline") if key in body]
+        if len(keys) != 1:
+            form = ladder.DEADLINE_FORM
+            raise ApiError(400, f'give {{"at": TIME}}, or {{"at": null}} for none: {form}')
+        given = body[keys[0]]
+        try:
+            when = None if given is None else ladder.deadline_at(given)
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from None
         tournament = self.ladder()
         with self.store.transaction() as conn:
             conn.execute(
@@ -715,22 +761,6 @@ def _iso(when: float | None) -> str | None:
     return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds")
 
 
-def _when(at: Any) -> float | None:
-    """The deadline given: an ISO time (UTC unless it says), epoch seconds, or null (none)."""
-    if at is None:
-        return None
-    if isinstance(at, int | float) and not isinstance(at, bool):
-        return float(at)
-    if isinstance(at, str):
-        try:
-            when = datetime.fromisoformat(at.strip())
-        except ValueError:
-            pass
-        else:
-            return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
-    raise ApiError(400, 'give {"at": an ISO time such as 2026-12-01T18:00, or null}')
-
-
 def _game_summary(row: Any) -> dict[str, Any]:
     return {
         "id": row.id,
@@ -753,33 +783,60 @@ def _answer(result: Any) -> Response:
 
 
 async def _json_body(request: Request) -> Any:
+    """The request's JSON body (None for a method that sends none, {} for an empty one),
+    read no further than JSON_LIMIT bytes."""
     if request.method in ("GET", "HEAD", "DELETE"):
         return None
-    body = b""
+    body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > JSON_LIMIT:
             raise ApiError(413, f"the request body is larger than {JSON_LIMIT} bytes")
-    if not body:
-        return {}
+    return parse_body(bytes(body)) if body else {}
+
+
+def parse_body(data: bytes) -> Any:
+    """`data` as strict JSON in UTF-8, or ApiError 400: the one reader of every JSON body, so
+    no handler sees what it cannot use. Arrays and objects nest at most MAX_NESTING deep
+    (core/reader.py's bound, checked here without recursion; a parse past Python's own
+    depth is refused as well), integers fit 64 bits (what the store holds), and every
+    string is Unicode text: a lone surrogate such as `\\ud800` is valid JSON but no text
+    (no hasher, store or page could encode it)."""
+    import msgspec
+
+    from botarena.core.reader import MAX_NESTING
+
+    deep = f"the request body nests arrays or objects more than {MAX_NESTING} deep"
     try:
-        return json.loads(body)
-    except ValueError:
-        raise ApiError(400, "the request body is not JSON") from None
+        value = msgspec.json.decode(data)
+    except RecursionError:
+        raise ApiError(400, deep) from None
+    except ValueError as exc:  # msgspec's DecodeError and UnicodeDecodeError
+        raise ApiError(
+            400, f"the request body is not JSON of Unicode text in UTF-8 ({exc})"
+        ) from None
+    stack = [(value, 0)]  # each value and the arrays or objects around it
+    while stack:
+        node, around = stack.pop()
+        if isinstance(node, dict | list):
+            if around == MAX_NESTING:
+                raise ApiError(400, deep)
+            items = node.values() if isinstance(node, dict) else node
+            stack.extend((item, around + 1) for item in items)
+        elif isinstance(node, int) and not -(2**63) <= node < 2**63:
+            raise ApiError(400, "the request body holds an integer beyond 64 bits")
+    return value
 
 
 def endpoint(site: Site, handler: Callable[..., Any]) -> Callable[[Request], Awaitable[Response]]:
     """A route: the JSON body read (bounded), the caller identified, the handler run in the
-    thread pool; ApiError becomes {"error": reason} with its code."""
+    thread pool (an ApiError becomes its answer in `api_error`)."""
 
     async def route(request: Request) -> Response:
-        try:
-            body = await _json_body(request)
-            user, session = await run_in_threadpool(site.identify, request)
-            call = Call(request, body, user, session)
-            return _answer(await run_in_threadpool(handler, call, **request.path_params))
-        except ApiError as exc:
-            return JSONResponse({"error": exc.reason}, status_code=exc.status)
+        body = await _json_body(request)
+        user, session = await run_in_threadpool(site.identify, request)
+        call = Call(request, body, user, session)
+        return _answer(await run_in_threadpool(handler, call, **request.path_params))
 
     return route
 
@@ -788,14 +845,11 @@ def api_routes(site: Site) -> list[Route]:
     """The JSON API's routes (docs/site.md lists them)."""
 
     async def post_bot(request: Request) -> Response:
-        try:
-            user, session = await run_in_threadpool(site.identify, request)
-            call = Call(request, None, user, session)
-            site.needs_user(call)
-            filename, data, name = await _read_upload(request, site)
-            return _answer((202, await run_in_threadpool(site.upload, call, filename, data, name)))
-        except ApiError as exc:
-            return JSONResponse({"error": exc.reason}, status_code=exc.status)
+        user, session = await run_in_threadpool(site.identify, request)
+        call = Call(request, None, user, session)
+        site.needs_user(call)
+        filename, data, name = await _read_upload(request, site)
+        return _answer((202, await run_in_threadpool(site.upload, call, filename, data, name)))
 
     def session_post(call: Call) -> Response:
         from botarena.arena.auth import new_token
@@ -851,8 +905,8 @@ def api_routes(site: Site) -> list[Route]:
         ("GET", "/api/contest"): site.contest_info,
         ("GET", "/api/starters/{language}"): starter,
         ("GET", "/api/bots/{bot:path}"): lambda call, bot: site.bot(call, bot),
-        ("GET", "/api/games/{game:int}"): lambda call, game: site.game(call, game),
-        ("GET", "/api/games/{game:int}/replay"): replay,
+        ("GET", "/api/games/{game:id}"): lambda call, game: site.game(call, game),
+        ("GET", "/api/games/{game:id}/replay"): replay,
         ("GET", "/api/standings"): standings,
         ("GET", "/api/me"): site.me,
         ("POST", "/api/admin/bots/{bot}/disable"): lambda call, bot: site.set_disabled(
@@ -861,7 +915,7 @@ def api_routes(site: Site) -> list[Route]:
         ("POST", "/api/admin/bots/{bot}/enable"): lambda call, bot: site.set_disabled(
             call, bot, False
         ),
-        ("POST", "/api/admin/games/{game:int}/void"): lambda call, game: site.void(call, game),
+        ("POST", "/api/admin/games/{game:id}/void"): lambda call, game: site.void(call, game),
         ("POST", "/api/admin/deadline"): site.deadline,
         ("POST", "/api/admin/finals"): site.finals,
         ("GET", "/api/admin/export"): site.export,
@@ -915,35 +969,11 @@ async def _read_upload(request: Request, site: Site) -> tuple[str, bytes, str | 
         await form.close()
 
 
-class ApiHeaders:
-    """The JSON API's answers are never cached and never read as a page (the pages set
-    their own headers: the viewer's differ)."""
-
-    def __init__(self, app: Any, headers: dict[str, str]) -> None:
-        self.app = app
-        self.extra = [(k.lower().encode(), v.encode()) for k, v in headers.items()]
-        self.extra.append((b"cache-control", b"no-store"))
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
-            await self.app(scope, receive, send)
-            return
-
-        async def sending(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                present = {key.lower() for key, _ in message.get("headers", [])}
-                message["headers"] = [
-                    *message.get("headers", []),
-                    *((k, v) for k, v in self.extra if k not in present),
-                ]
-            await send(message)
-
-        await self.app(scope, receive, sending)
-
-
 def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
     """The whole site: the JSON API and the pages (arena/pages.py's shell and the viewer)."""
-    from botarena.arena.pages import SECURITY_HEADERS, page_routes
+    from botarena.arena.auth import HashesBusy
+    from botarena.arena.guard import ErrorBoundary, SecurityHeaders, http_error
+    from botarena.arena.pages import SECURITY_HEADERS, headers_by_path, page_routes
 
     site = Site(store, name, insecure)
 
@@ -954,7 +984,11 @@ def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
         except ApiError as exc:
             raise HTTPException(exc.status, exc.reason) from None
 
-    app = Starlette(routes=[*api_routes(site), *page_routes(replay_of)])
-    app.add_middleware(ApiHeaders, headers=SECURITY_HEADERS)
+    app = Starlette(
+        routes=[*api_routes(site), *page_routes(replay_of)],
+        exception_handlers={ApiError: api_error, HashesBusy: api_error, HTTPException: http_error},
+    )
+    app.add_middleware(ErrorBoundary)  # inside the headers: a 500 carries them too
+    app.add_middleware(SecurityHeaders, headers=SECURITY_HEADERS, by_path=headers_by_path())
     app.state.site = site
     return app

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from argon2 import PasswordHasher
@@ -32,18 +34,64 @@ _hasher = PasswordHasher()
 """argon2id with argon2-cffi's defaults (RFC 9106's low-memory choice: 3 passes, 64 MiB,
 4 lanes); a hash made with other parameters is checked and flagged by `needs_rehash`."""
 
+HASH_WAIT_S = 2.0
+"""How long a hash or check waits for a slot before it is refused (the site answers 503)."""
+
+
+def slots_for(cores: int, memory: int) -> int:
+    """Hashes at once on a machine of `cores` and `memory` bytes: two a core (argon2 runs
+    its 4 lanes on one thread here), and no more than a quarter of the memory in hashes
+    (each costs `_hasher.memory_cost` KiB, 64 MiB); at least one."""
+    return max(1, min(2 * cores, memory // 4 // (_hasher.memory_cost * 1024)))
+
+
+class HashesBusy(Exception):
+    """Every hash slot stayed taken for HASH_WAIT_S: try again in `retry_after` seconds."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__("the server is busy checking passwords: try again in a moment")
+        self.retry_after = retry_after
+
+
+class HashSlots:
+    """A bound on the password hashes running at once, so a burst of log-ins costs at most
+    `count` times a hash's memory; a hash that finds no slot within `wait_s` is refused."""
+
+    def __init__(self, count: int, wait_s: float = HASH_WAIT_S) -> None:
+        self.count, self.wait_s = count, wait_s
+        self.free = threading.BoundedSemaphore(count)
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        if not self.free.acquire(timeout=self.wait_s):
+            raise HashesBusy(self.wait_s)
+        try:
+            yield
+        finally:
+            self.free.release()
+
+
+hash_slots = HashSlots(
+    slots_for(os.cpu_count() or 1, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+)
+"""This process's slots: every hash and check of `hash_password` and `check_password`."""
+
 
 def hash_password(password: str) -> str:
-    """The argon2id hash of `password` to store (salted: two calls give two hashes)."""
-    return _hasher.hash(password)
+    """The argon2id hash of `password` to store (salted: two calls give two hashes);
+    HashesBusy when no hash slot frees in time."""
+    with hash_slots.held():
+        return _hasher.hash(password)
 
 
 def check_password(stored: str | None, password: str) -> bool:
     """Whether `password` matches the `stored` hash. `None` (an unknown user) checks against
     a dummy hash, so an unknown name takes as long to refuse as a wrong password. A hash that
-    is not argon2 (damaged) never matches."""
+    is not argon2 (damaged) never matches. HashesBusy when no hash slot frees in time."""
+    against = stored or _dummy_hash()
     try:
-        return _hasher.verify(stored or _dummy_hash(), password) and stored is not None
+        with hash_slots.held():
+            return _hasher.verify(against, password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
 

@@ -46,14 +46,13 @@ def _settings(pairs: list[str]) -> tuple[dict[str, Any], dict[str, str], float |
             settings[key] = int(text)
     deadline = None
     if "deadline" in given:
-        from datetime import UTC, datetime
+        from botarena.tournament.ladder import deadline_at
 
         text = given.pop("deadline")
         try:
-            when = datetime.fromisoformat(text)
-        except ValueError:
-            fail(f"-o deadline={text}: not an ISO time such as 2026-12-01T18:00")
-        deadline = (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
+            deadline = deadline_at(text)
+        except ValueError as exc:
+            fail(f"-o deadline={text}: {exc}")
     return settings, given, deadline
 
 

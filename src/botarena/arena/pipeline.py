@@ -313,11 +313,10 @@ class Uploads:
         ).one()
         if bot.disabled:
             return dict(status="retired", reason="the organiser disabled this bot")
-        deadline = (
-            conn.execute(sa.select(tournaments.c.plan).where(tournaments.c.id == contest.ladder.id))
-            .scalar_one()
-            .get("deadline")
-        )
+        plan = conn.execute(
+            sa.select(tournaments.c.plan).where(tournaments.c.id == contest.ladder.id)
+        ).scalar_one()
+        deadline = ladder.stored_deadline(contest.ladder.name, plan)
         if deadline is not None and time.time() >= deadline:
             return dict(
                 status="test-failed", reason="the contest's deadline passed before it was tested"

@@ -7,13 +7,15 @@ ladder tournament plus its site settings (sample bot, source limit, uploads per 
 deadline is the ladder's own (`plan.deadline`). An upload is a new version of a bot, kept
 with its source; it moves building -> testing -> active (or build-failed, test-failed), and
 an active version becomes `retired` when a later one passes. Tokens and session cookies are
-stored as their SHA-256 digests only, each revocable.
+stored as their SHA-256 digests only, each revocable. User and bot names are unique per
+contest once folded (`fold`: NFKC and case folding), held by the key of `arena_names`.
 """
 
 from __future__ import annotations
 
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,8 +96,72 @@ uploads = sa.Table(
 )
 
 
+names = sa.Table(
+    "arena_names",
+    metadata,
+    sa.Column("contest_id", sa.ForeignKey("arena_contests.id"), nullable=False),
+    sa.Column("kind", sa.String(4), nullable=False),  # user or bot
+    sa.Column("folded", sa.String(200), nullable=False),  # fold(name): the unique key
+    sa.Column("name", sa.String(64), nullable=False),  # as written: the user or bot it keeps
+    sa.PrimaryKeyConstraint("contest_id", "kind", "folded"),
+)
+"""Every user and bot name of a contest, folded: its key makes names that differ only in
+case or width one name, even when two sign-ups race (an additive table; `fill_names` adds
+the names of a store made before it)."""
+
+
 class ArenaError(ValueError):
     """A user's mistake with a contest; the message is one line."""
+
+
+class NameTaken(ArenaError):
+    """A name that folds like one already taken."""
+
+
+def fold(name: str) -> str:
+    """The key two names share when they are one: Unicode NFKC and case folding, so `Admin`,
+    `ADMIN` and the fullwidth `ＡＤＭＩＮ` are `admin`. Names are shown as written."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _claim(conn: Connection, contest: Contest, kind: str, name: str) -> None:
+    """Take `name` for a new user or bot, in the transaction that makes it: NameTaken when a
+    name folding the same is taken (the table's key refuses a racing second one)."""
+    taken = conn.execute(
+        sa.select(names.c.name).where(
+            names.c.contest_id == contest.id, names.c.kind == kind, names.c.folded == fold(name)
+        )
+    ).scalar()
+    if taken is not None:
+        like = "" if taken == name else f" as {taken!r} (names differing in case or width are one)"
+        raise NameTaken(f"the {kind} name {name!r} is taken{like}")
+    conn.execute(
+        names.insert().values(contest_id=contest.id, kind=kind, folded=fold(name), name=name)
+    )
+
+
+def fill_names(store: Store, contest: Contest) -> None:
+    """Add the folded names of users and bots made before `arena_names` existed. When two of
+    them already fold alike, the older keeps the name (the other still logs in as written)."""
+    with store.transaction() as conn:
+        known = {
+            (row.kind, row.folded)
+            for row in conn.execute(
+                sa.select(names.c.kind, names.c.folded).where(names.c.contest_id == contest.id)
+            )
+        }
+        for kind, table in (("user", users), ("bot", arena_bots)):
+            rows = conn.execute(
+                sa.select(table.c.name).where(table.c.contest_id == contest.id).order_by(table.c.id)
+            ).scalars()
+            for name in rows:
+                if (kind, fold(name)) not in known:
+                    known.add((kind, fold(name)))
+                    conn.execute(
+                        names.insert().values(
+                            contest_id=contest.id, kind=kind, folded=fold(name), name=name
+                        )
+                    )
 
 
 @dataclass(frozen=True)
@@ -169,12 +235,8 @@ def add_contest(
 def add_user(
     conn: Connection, contest: Contest, name: str, password_hash: str, organiser: bool = False
 ) -> User:
-    """A new user; ArenaError when the name is taken."""
-    taken = conn.execute(
-        sa.select(users.c.id).where(users.c.contest_id == contest.id, users.c.name == name)
-    ).first()
-    if taken is not None:
-        raise ArenaError(f"the user name {name!r} is taken")
+    """A new user; NameTaken when a name folding the same is taken."""
+    _claim(conn, contest, "user", name)
     uid = conn.execute(
         users.insert().values(
             contest_id=contest.id,
@@ -189,10 +251,25 @@ def add_user(
 
 
 def user_row(store: Store, contest: Contest, name: str) -> Any:
-    """The user's row (with its password hash), None if unknown."""
+    """The user's row (with its password hash), None if unknown: the user named so, else
+    the one whose name folds the same (a log-in as `ALICE` is alice's)."""
     with store.engine.connect() as conn:
-        return conn.execute(
+        exact = conn.execute(
             sa.select(users).where(users.c.contest_id == contest.id, users.c.name == name)
+        ).first()
+        if exact is not None:
+            return exact
+        return conn.execute(
+            sa.select(users)
+            .join(
+                names,
+                sa.and_(names.c.contest_id == users.c.contest_id, names.c.name == users.c.name),
+            )
+            .where(
+                users.c.contest_id == contest.id,
+                names.c.kind == "user",
+                names.c.folded == fold(name),
+            )
         ).first()
 
 
@@ -269,14 +346,16 @@ def bot_row(conn: Connection, contest: Contest, name: str) -> Any:
     ).first()
 
 
-def uploads_last_hour(store: Store, user: User, now: float | None = None) -> int:
+def uploads_last_hour(store: Store, user: User, now: float | None = None) -> tuple[int, float]:
+    """(the user's uploads in the last hour, seconds until the oldest of them leaves it)."""
     now = time.time() if now is None else now
     with store.engine.connect() as conn:
-        return conn.execute(
-            sa.select(sa.func.count())
+        count, oldest = conn.execute(
+            sa.select(sa.func.count(), sa.func.min(uploads.c.created_at))
             .select_from(uploads.join(arena_bots, arena_bots.c.id == uploads.c.bot_id))
             .where(arena_bots.c.owner_id == user.id, uploads.c.created_at > now - 3600)
-        ).scalar_one()
+        ).one()
+    return count, 0.0 if oldest is None else max(0.0, oldest + 3600 - now)
 
 
 def add_upload(
@@ -290,10 +369,11 @@ def add_upload(
 ) -> tuple[str, int]:
     """A new version of the bot `name` (made for `user` if new), status `building`, for a
     worker to build; (bot, version). ArenaError when another user owns the name or the bot
-    is disabled."""
+    is disabled, NameTaken when a new name folds like another bot's."""
     with store.transaction() as conn:
         row = bot_row(conn, contest, name)
         if row is None:
+            _claim(conn, contest, "bot", name)
             bid = conn.execute(
                 arena_bots.insert().values(
                     contest_id=contest.id,

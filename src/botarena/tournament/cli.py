@@ -587,23 +587,23 @@ def stage(
     """Set the ladder's deadline: after it, new bots and updates are refused."""
     from datetime import UTC, datetime
 
+    from botarena.tournament.ladder import deadline_at
     from botarena.tournament.store import tournaments
 
     try:
-        when = datetime.fromisoformat(deadline)
-    except ValueError:
-        fail(f"--deadline {deadline!r}: not an ISO time such as 2026-12-01T18:00")
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
+        at = deadline_at(deadline)
+    except ValueError as exc:
+        fail(f"--deadline: {exc}")
     with open_store(db) as store:
         tournament = _ladder(store, name)
         with store.transaction() as conn:
             conn.execute(
                 tournaments.update()
                 .where(tournaments.c.id == tournament.id)
-                .values(plan={**tournament.plan, "deadline": when.timestamp()})
+                .values(plan={**tournament.plan, "deadline": at})
             )
-    print(f"{name}: deadline {when.isoformat(timespec='seconds')}; after it no new bots or updates")
+    when = datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
+    print(f"{name}: deadline {when}; after it no new bots or updates")
 
 
 @app.command()

@@ -17,8 +17,10 @@ counted twice.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
+import logging
 import math
 import random
 import re
@@ -26,6 +28,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +48,7 @@ from botarena.tournament.store import (
     tournaments,
 )
 
+log = logging.getLogger(__name__)
 MU, SIGMA = 25.0, 25.0 / 3
 """openskill's Plackett–Luce prior (the 2011 contest's TrueSkill prior, scaled by 1/2)."""
 BETA = SIGMA / 2
@@ -480,6 +484,52 @@ def children(store: Store, tournament: Tournament, kind: str) -> list[Tournament
     ]
 
 
+DEADLINES = (0.0, 253_402_300_799.0)
+"""The deadlines a ladder takes, in epoch seconds: 1970-01-01T00:00:00 to
+9999-12-31T23:59:59 UTC (what a date can show)."""
+DEADLINE_FORM = (
+    "a deadline is an ISO time such as 2026-12-01T18:00 (UTC unless it says) or epoch"
+    " seconds, from 1970-01-01T00:00:00 to 9999-12-31T23:59:59 UTC"
+)
+
+
+def deadline_at(value: Any) -> float:
+    """`value` (an ISO time, UTC unless it says, or epoch seconds) as a ladder's plan stores
+    its deadline; ValueError naming the accepted form and range otherwise. Every writer of
+    a deadline comes through here, so no stored deadline is one no page can show (epoch
+    milliseconds, year 9999 west of UTC, 1e300, NaN, a bool)."""
+    when: float | None = None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        with contextlib.suppress(OverflowError):  # an integer beyond any float
+            when = float(value)
+    elif isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.strip())
+            when = (parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)).timestamp()
+        except (ValueError, OverflowError):
+            pass
+    if when is None or not DEADLINES[0] <= when <= DEADLINES[1]:  # NaN is in no range
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+        raise ValueError(f"not an ISO time or epoch seconds in range: {shown}; {DEADLINE_FORM}")
+    return when
+
+
+def stored_deadline(name: str, plan: dict[str, Any]) -> float | None:
+    """The deadline the plan of tournament `name` holds, None for none. One a plan cannot
+    hold (put there by an older botarena or by hand) is warned about and read as none: it
+    never takes a page, an upload or a worker down."""
+    value = plan.get("deadline")
+    if value is None:
+        return None
+    try:
+        if isinstance(value, str):
+            raise ValueError("a deadline is stored as epoch seconds")
+        return deadline_at(value)
+    except ValueError as exc:
+        log.warning("%s: its stored deadline is ignored (set it again): %s", name, exc)
+        return None
+
+
 def start_finals(
     store: Store, ladder: Tournament, top: int | None, schedule_kind: str, games_per_pair: int
 ) -> tuple[Tournament, int, list[Standing]]:
@@ -493,7 +543,7 @@ def start_finals(
     if len(table) < 2:
         raise ValueError(f"{ladder.name}: {len(table)} active bot(s), finals need 2")
     with store.transaction() as conn:
-        deadline = ladder.plan.get("deadline")
+        deadline = stored_deadline(ladder.name, ladder.plan)
         if deadline is None or deadline > time.time():
             conn.execute(
                 tournaments.update()

@@ -406,7 +406,7 @@ def refuse_if_frozen(tournament: Tournament, now: float | None = None) -> None:
             f"tournament {tournament.name!r} is the {stage} of"
             f" {tournament.plan.get('parent')!r}: its bots are frozen"
         )
-    deadline = tournament.plan.get("deadline")
+    deadline = ladder.stored_deadline(tournament.name, tournament.plan)
     if deadline is not None and (time.time() if now is None else now) >= deadline:
         from datetime import datetime
 

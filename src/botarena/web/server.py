@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import copy
 import gzip
 import json
 import socket
@@ -14,15 +15,49 @@ from importlib import resources
 from typing import Any
 
 import uvicorn
+import uvicorn.config
 from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from botarena.web.viewdoc import BotIo, page, renderers, view_document
 
 STATIC = str(resources.files("botarena.web").joinpath("static"))
+MAX_ID = 2**63 - 1
+"""The largest row id a store holds (SQLite's integer, PostgreSQL's bigint)."""
+
+
+def _up_to(largest: int) -> str:
+    """A regular expression matching the decimal numbers 0 to `largest` (leading zeros
+    allowed within its digits' count), nothing larger."""
+    digits = str(largest)
+    shorter = [f"[0-9]{{1,{len(digits) - 1}}}"] if len(digits) > 1 else []
+    below = [
+        f"{digits[:at]}[0-{int(digit) - 1}][0-9]{{{len(digits) - at - 1}}}"
+        for at, digit in enumerate(digits)
+        if digit != "0"
+    ]
+    return "|".join([*shorter, *below, digits])
+
+
+class StoreId(Convertor[int]):
+    """`{NAME:id}` in a route's path: a row id, 0 to MAX_ID. A larger number matches no
+    route (404) instead of reaching a query that would overflow (a 500)."""
+
+    regex = f"(?:{_up_to(MAX_ID)})"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("id", StoreId())
 LIVE_INTERVAL_S = 0.5
 """How often a watched game's page gets the steps played since the last update."""
 
@@ -139,11 +174,67 @@ def live_app(game: LiveGame) -> Starlette:
     )
 
 
+HEAD_TIMEOUT_S = 10.0
+"""How long a connection may take to send a whole request head (its request line and
+headers) before it is closed: one that sends half a header and waits holds nothing for long.
+The head's size is bounded by uvicorn (h11: 16 KiB)."""
+
+
+def head_timeout(seconds: float) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol, closing a connection that has not sent a whole request head
+    within `seconds` of opening or of its last answer (uvicorn alone waits for a first head
+    forever, and a started second head stops its keep-alive timer)."""
+
+    class HeadTimeout(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self.head_wait: asyncio.TimerHandle | None = None
+            self.await_head()
+
+        def await_head(self) -> None:
+            self.head_wait = self.loop.call_later(seconds, self.head_late)
+
+        def head_late(self) -> None:
+            self.head_wait = None
+            if self.cycle is None or self.cycle.response_complete:  # no head since
+                self.transport.close()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.head_wait is not None and self.cycle and not self.cycle.response_complete:
+                self.head_wait.cancel()  # a whole head arrived: the answer is the app's
+                self.head_wait = None
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            idle = self.cycle is None or self.cycle.response_complete  # not a pipelined next
+            if idle and self.head_wait is None and not self.transport.is_closing():
+                self.await_head()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.head_wait is not None:
+                self.head_wait.cancel()
+            super().connection_lost(exc)
+
+    return HeadTimeout
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's logging, with botarena's own loggers on the same stream and format: the
+    contest site's errors (with their id and traceback) show in `arena serve`'s log."""
+    config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
+    config["loggers"]["botarena"] = {"handlers": ["default"], "level": "INFO"}
+    return config
+
+
 class Server:
     """uvicorn on a socket bound here, so port 0 gets a free port whose URL is known
-    before serving starts."""
+    before serving starts; a connection slow to send its request head is closed after
+    `head_timeout_s`."""
 
-    def __init__(self, app: Starlette, host: str, port: int) -> None:
+    def __init__(
+        self, app: Starlette, host: str, port: int, head_timeout_s: float = HEAD_TIMEOUT_S
+    ) -> None:
         self.socket = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind((host, port))
@@ -152,7 +243,14 @@ class Server:
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{bound}/"
         self.server = uvicorn.Server(
-            uvicorn.Config(app, log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
+            uvicorn.Config(
+                app,
+                http=head_timeout(head_timeout_s),
+                log_level="warning",
+                log_config=_log_config(),
+                lifespan="off",
+                timeout_graceful_shutdown=1,
+            )
         )
 
     def run(self) -> None:
