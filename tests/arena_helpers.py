@@ -3,6 +3,9 @@ in this process, and the bots the tests upload."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +112,44 @@ def game_ids(store: Store) -> list[int]:
     contest = arena.contest(store, "cup")
     assert contest is not None
     return [g.id for t in (contest.tests, contest.ladder) for g in store.games(t)]
+
+
+def call_live(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """A JSON call to a live site at `url` (GET, or POST with `body`), its answer parsed."""
+    request = urllib.request.Request(url.rstrip("/") + path, method="POST" if body else "GET")
+    if body is not None:
+        request.data = json.dumps(body).encode()
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def register_live(url: str, user: str, password: str = "password-1") -> str:
+    """A new user's token on a live site."""
+    return call_live(url, "/api/register", {"user": user, "password": password})["token"]
+
+
+def upload_live(url: str, token: str, filename: str, data: bytes) -> int:
+    """Upload a source to a live site; the answer's status."""
+    body, kind = multipart(filename, data)
+    request = urllib.request.Request(url.rstrip("/") + "/api/bots", data=body, method="POST")
+    request.add_header("Content-Type", kind)
+    request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return answer.status
+
+
+def multipart(filename: str, data: bytes) -> tuple[bytes, str]:
+    """An upload's multipart body and its Content-Type, for a live site."""
+    boundary = uuid.uuid4().hex
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"'
+            "\r\nContent-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    return body, f"multipart/form-data; boundary={boundary}"

@@ -3,14 +3,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
-import urllib.request
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +18,7 @@ from arena_helpers import (
     BROKEN,
     CRASHES,
     PASSWORD,
+    call_live,
     client,
     good_bot,
     new_contest,
@@ -28,6 +26,7 @@ from arena_helpers import (
     register,
     settle,
     upload,
+    upload_live,
 )
 from botarena.arena import store as arena
 from botarena.tournament.store import Store
@@ -300,30 +299,6 @@ def test_insecure_site_says_so(store: Store) -> None:
         assert 'id="insecure"' in page and "without a sandbox" in page
 
 
-def _call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    request = urllib.request.Request(url.rstrip("/") + path, method="POST" if body else "GET")
-    if body is not None:
-        request.data = json.dumps(body).encode()
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
-def _multipart(filename: str, data: bytes) -> tuple[bytes, str]:
-    boundary = uuid.uuid4().hex
-    body = (
-        (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"'
-            "\r\nContent-Type: application/octet-stream\r\n\r\n"
-        ).encode()
-        + data
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    return body, f"multipart/form-data; boundary={boundary}"
-
-
 @pytest.mark.slow
 def test_serve_with_its_workers(tmp_path: Path) -> None:
     """`arena new` and `arena serve --port 0 --workers 1` as a user runs them: an upload over
@@ -381,21 +356,18 @@ def test_serve_with_its_workers(tmp_path: Path) -> None:
         first = serve.stdout.readline()
         url = first.split()[2]
         assert url.startswith("http://127.0.0.1:"), first
-        token = _call(url, "/api/register", {"user": "alice", "password": "password-1"})["token"]
-        body, kind = _multipart("bot.py", good_bot().encode())
-        request = urllib.request.Request(url + "api/bots", data=body, method="POST")
-        request.add_header("Content-Type", kind)
-        request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            assert answer.status == 202
+        token = call_live(url, "/api/register", {"user": "alice", "password": "password-1"})[
+            "token"
+        ]
+        assert upload_live(url, token, "bot.py", good_bot().encode()) == 202
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            table = {row["bot"]: row for row in _call(url, "/api/standings")}
+            table = {row["bot"]: row for row in call_live(url, "/api/standings")}
             if table.get("alice", {}).get("games", 0) >= 2:
                 break
             time.sleep(0.5)
         assert table["alice"]["games"] >= 2
-        assert _call(url, "/api/bots/alice", token=token)["status"] == "active"
+        assert call_live(url, "/api/bots/alice", token=token)["status"] == "active"
     finally:
         serve.send_signal(signal.SIGINT)
         serve.wait(timeout=60)

@@ -39,7 +39,37 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     conn.close()
     garbage = folder / "garbage.db"
     garbage.write_bytes(bytes(range(256)) * 40)
-    return {"newer": newer, "garbage": garbage}
+    made = {"newer": newer, "garbage": garbage, "damaged": folder / "damaged.db"}
+    made["damaged"].write_bytes((folder / "botarena.db").read_bytes())
+    conn = sqlite3.connect(made["damaged"])
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    (size,) = conn.execute("PRAGMA page_size").fetchone()
+    conn.close()
+    with open(made["damaged"], "r+b") as file:  # the games' page: the store opens, reads fail
+        file.seek((root - 1) * size)
+        file.write(bytes(range(256)) * (size // 256))
+    for kind, rows in VERSION_ROWS.items():
+        made[kind] = folder / f"{kind}.db"
+        made[kind].write_bytes((folder / "botarena.db").read_bytes())
+        conn = sqlite3.connect(made[kind])
+        with conn:
+            conn.execute("DELETE FROM schema_version")
+            conn.executemany("INSERT INTO schema_version VALUES (?)", [(v,) for v in rows])
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
+    return made
+
+
+VERSION_ROWS: dict[str, list[object]] = {
+    "version 0": [0],
+    "version text": ["abc"],
+    "version -1": [-1],
+    "version 1.5": [1.5],
+    "no version row": [],
+    "two version rows": [1, 1],
+}
+"""Schema version rows no botarena writes: each store is otherwise whole."""
 
 
 @pytest.mark.parametrize("kind", ["newer", "garbage"])
@@ -55,6 +85,34 @@ def test_one_line_and_exit_2(
     expected = "newer than this botarena" if kind == "newer" else "file is not a database"
     assert expected in run.stderr
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", COMMANDS[:-1], ids=" ".join)
+def test_a_store_with_damaged_pages_is_one_line_for_every_command(
+    stores: dict[str, Path], command: tuple[str, ...], tmp_path: Path
+) -> None:
+    """The store opens (its schema page is whole) and breaks at the first read of a game:
+    deep inside the command, the same line as at open. (`serve` reads no game before a
+    page asks: tests/test_web_server.py shows what a page of a damaged store answers.)"""
+    path = stores["damaged"]
+    run = run_botarena(*command, "--db", f"sqlite:///{path}", cwd=tmp_path)
+    assert (run.returncode, run.stderr) == (
+        2,
+        f"botarena: error: --db sqlite:///{path}: the store is damaged (database disk image"
+        " is malformed); restore it from a backup\n",
+    )
+
+
+@pytest.mark.parametrize("kind", VERSION_ROWS)
+@pytest.mark.parametrize("command", [COMMANDS[2], COMMANDS[5]], ids=" ".join)
+def test_a_schema_version_no_botarena_writes_is_one_line(
+    stores: dict[str, Path], kind: str, command: tuple[str, ...], tmp_path: Path
+) -> None:
+    run = run_botarena(*command, "--db", f"sqlite:///{stores[kind]}", cwd=tmp_path)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1, run.stderr
+    assert run.stderr.startswith("botarena: error: ")
+    assert "which no botarena writes: the store is damaged; restore it from a backup" in run.stderr
 
 
 def test_serve_reads_a_store_it_may_not_write(tmp_path: Path) -> None:

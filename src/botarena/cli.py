@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from botarena.cliparts import fail, parse_options
+from botarena.core.errors import UserError
 from botarena.core.registry import all_infos, entries, game_info, get_game
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError, GameInfo
@@ -116,7 +117,7 @@ class _LazyConsole:
 
 console = _LazyConsole()
 
-USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError)
+USER_ERRORS = (UserError, GameError, BotSpecError, ReplayError, OSError)
 
 
 def _print_version(value: bool) -> None:
@@ -330,8 +331,10 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
 
 
 def main() -> None:
-    """Entry point: never a traceback for a user's mistake; a stopping signal stops the
-    bots and exits 128 + its number (core/stopping.py)."""
+    """Entry point: never a traceback. A user's mistake is one line and exit 2; a stopping
+    signal stops the bots and exits 128 + its number (core/stopping.py); anything else is
+    a bug: one line naming the log file that holds its traceback, exit 70
+    (core/crashlog.py)."""
     from botarena.core.stopping import Stopped, install
 
     install()
@@ -342,6 +345,15 @@ def main() -> None:
         sys.exit(2)
     except Stopped as stop:
         sys.exit(stop.exit_status)
+    except Exception as exc:
+        from botarena.core import crashlog
+
+        log = crashlog.write(exc)
+        print(
+            f"botarena: internal error ({crashlog.one_line(exc)}); the traceback is in {log}",
+            file=sys.stderr,
+        )
+        sys.exit(crashlog.EXIT_INTERNAL)
     finally:
         # The interpreter's exit collects every object left, modules and all: 12-15 ms of
         # every command (a fifth of `play`'s own work in a short game). Frozen objects are

@@ -895,6 +895,11 @@ def api_routes(site: Site) -> list[Route]:
     def replay(call: Call, game: int) -> dict[str, Any]:
         return site.replay_for(call.user, game)
 
+    def openapi(call: Call) -> dict[str, Any]:
+        from botarena.arena.openapi import document
+
+        return document()
+
     routes: dict[tuple[str, str], Handler] = {
         ("POST", "/api/register"): site.register,
         ("POST", "/api/login"): site.login,
@@ -919,6 +924,7 @@ def api_routes(site: Site) -> list[Route]:
         ("POST", "/api/admin/deadline"): site.deadline,
         ("POST", "/api/admin/finals"): site.finals,
         ("GET", "/api/admin/export"): site.export,
+        ("GET", "/api/openapi.json"): openapi,
     }
     by_path: dict[str, dict[str, Handler]] = {}
     for (method, path), handler in routes.items():

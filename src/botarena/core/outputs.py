@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from botarena.core.names import name_problem, shown
 from botarena.core.rules import GameError
 
 
@@ -20,6 +21,9 @@ def output_path(path: str | Path, option: str, *, not_same_as: str | Path | None
     text = str(path)
     if not text.strip():
         raise GameError(f"{option} is empty; give a file name")
+    problem = name_problem(text)
+    if problem is not None:
+        raise GameError(f"{option} {shown(text)}: the file name {problem}")
     target = Path(text)
     if target.is_dir():
         raise GameError(f"{option} {text}: is a folder; give a file name inside it")

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from botarena.core.names import name_problem, shown
 from botarena.core.rules import GameError
 
 MiB = 1 << 20
@@ -64,6 +65,9 @@ def read_bytes(path: str | Path, kind: Kind) -> bytearray:
     """The file's bytes (inflated when `kind` takes gzip), within `kind`'s cap."""
     cap = limit(kind)
     name = str(path)
+    problem = name_problem(name)
+    if problem is not None:
+        raise ReadError(f"{shown(name)}: the {kind.noun}'s file name {problem}")
     try:
         with open(path, "rb") as handle:
             mode = os.fstat(handle.fileno()).st_mode

@@ -10,7 +10,9 @@ access (`botarena.core.game.lazy_game`). botarena's own four games are registere
 way. Listing the games reads only the installed packages' metadata; a game's module is
 imported when its facts are asked for, its rules when it is played. A broken plug-in (its
 module does not import, has no `INFO`, or its name is taken) is reported in one line on
-stderr and left out: the other games and the command line still work.
+stderr and left out: the other games and the command line still work. That holds whatever
+the plug-in does: raises, calls `sys.exit`, ships an entry_points.txt that is not UTF-8, or
+is a single module with no files beside it.
 """
 
 from __future__ import annotations
@@ -22,9 +24,14 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from botarena.core.game import Game
 from botarena.core.rules import GameInfo
+from botarena.core.stopping import Stopped
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 GROUP = "botarena.games"
 """The entry-point group a package registers its games in."""
@@ -90,10 +97,13 @@ def _declared(metadata: str) -> list[tuple[str, str]]:
     """The `NAME = module` lines of the `botarena.games` section of a package's
     entry_points.txt (an INI file), in file order."""
     try:
-        with open(os.path.join(metadata, "entry_points.txt"), encoding="utf-8") as file:
-            text = file.read()
+        with open(os.path.join(metadata, "entry_points.txt"), "rb") as file:
+            raw = file.read()
     except OSError:
         return []
+    # Any package may ship a file that is not UTF-8: it must cost no other command anything.
+    # A botarena game named in it then names no module that imports: reported as broken.
+    text = raw.decode("utf-8", errors="replace")
     if f"[{GROUP}]" not in text:
         return []
     lines: list[tuple[str, str]] = []
@@ -162,8 +172,10 @@ def _broken(name: str) -> str | None:
     try:
         module = importlib.import_module(entry.module)
         info = module.INFO
-    except Exception as exc:  # a plug-in's bug must not break the others
-        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    except Stopped:
+        raise
+    except BaseException as exc:  # a plug-in's bug (even sys.exit) must not break the others
+        why = _why(exc)
     else:
         if not isinstance(info, GameInfo):
             why = f"{entry.module}.INFO is not a GameInfo"
@@ -174,6 +186,23 @@ def _broken(name: str) -> str | None:
     message = f"game {name!r} of package {entry.package} is broken: {why}"
     _report(message)
     return message
+
+
+def _why(exc: BaseException) -> str:
+    """A plug-in's failure in one line (`SystemExit: 3`, `ImportError: no module x`)."""
+    told = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {told}" if told else type(exc).__name__
+
+
+def game_files(name: str) -> Traversable | None:
+    """The folder of what the game `name` ships beside its code (its renderer, starters,
+    maps), or None for a game whose plug-in is a single module: it ships no files."""
+    module = _module(name)
+    if not hasattr(module, "__path__"):
+        return None
+    from importlib import resources
+
+    return resources.files(module)
 
 
 def _module(name: str) -> ModuleType:
@@ -211,10 +240,11 @@ def get_game(name: str) -> Game:
     module = _module(name)
     try:
         game = module.GAME
-    except Exception as exc:
-        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
+    except Stopped:
+        raise
+    except BaseException as exc:
         raise BrokenGame(
-            f"game {name!r} of package {entries()[name].package} is broken: {why}"
+            f"game {name!r} of package {entries()[name].package} is broken: {_why(exc)}"
         ) from exc
     if not isinstance(game, Game):
         raise BrokenGame(f"game {name!r}: {entries()[name].module}.GAME is not a Game")

@@ -4,7 +4,6 @@ games/GAME/starters/) into a folder and say how to build and play it."""
 import shlex
 import sys
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,13 +31,12 @@ def file_name(stem: str, language: str) -> str:
 
 def source(game: str, stem: str, language: str) -> str:
     """The starter's text, as shipped in the game's package."""
-    from botarena.core.registry import entries
+    from botarena.core.registry import game_files
 
-    return (
-        resources.files(entries()[game].module)
-        .joinpath("starters", file_name(stem, language))
-        .read_text("utf-8")
-    )
+    folder = game_files(game)
+    if folder is None:
+        raise FileNotFoundError(f"{game} is a single module: it ships no starters")
+    return folder.joinpath("starters", file_name(stem, language)).read_text("utf-8")
 
 
 def how_to(starter: Starter, role: str, language: str, folder: Path) -> tuple[str | None, str]:

@@ -23,6 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from botarena.core.errors import UserError
 from botarena.tournament.records import GameRecord
 
 SCHEMA_VERSION = 1
@@ -144,7 +145,7 @@ MIGRATIONS: dict[int, Any] = {}
 release that changes the tables adds one here and bumps SCHEMA_VERSION."""
 
 
-class StoreError(Exception):
+class StoreError(UserError):
     """A database that cannot be opened or used; the message is for the user."""
 
 
@@ -265,6 +266,36 @@ def _sqlite_pragmas(engine: Engine, read_only: bool = False) -> None:
         conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
+def _name_damage(engine: Engine, shown: str) -> None:
+    """Every query of `engine`, at open or deep inside any command, site route or worker:
+    an error that says the store itself is damaged becomes one StoreError naming it."""
+
+    @sa.event.listens_for(engine, "handle_error")
+    def damaged(context: Any) -> None:
+        reason = damage(context.original_exception)
+        if reason is not None:
+            raise StoreError(
+                f"--db {shown}: the store is damaged ({reason}); restore it from a backup"
+            ) from context.original_exception
+
+
+def damage(exc: BaseException) -> str | None:
+    """Why `exc`, raised by a database driver, says the store's own content is damaged,
+    or None when it says something else (a lock, a constraint, a lost connection).
+    SQLite: a plain DatabaseError (a malformed page, a file that is not a database) or
+    an I/O error; PostgreSQL: an error of class XX (data or an index corrupted)."""
+    import sqlite3
+
+    told = " ".join(str(exc).split())[:200]
+    if type(exc) is sqlite3.DatabaseError:
+        return told
+    if isinstance(exc, sqlite3.OperationalError) and "disk I/O error" in told:
+        return told
+    if str(getattr(exc, "sqlstate", "") or "").startswith("XX"):
+        return told
+    return None
+
+
 def describe_url(url: str) -> str:
     """The URL without its password, for messages."""
     try:
@@ -297,6 +328,20 @@ def sqlite_folder(url: str) -> Path | None:
     return None if path is None else path.parent
 
 
+def _version(conn: Connection) -> int:
+    """The schema version the store says it has: one row, a whole number from 1 on.
+    Anything else (no row, two, 0, text, NULL) was written by no botarena: StoreError."""
+    rows = conn.execute(sa.text("SELECT version FROM schema_version")).all()
+    found = rows[0][0] if len(rows) == 1 else None
+    if isinstance(found, int) and not isinstance(found, bool) and found >= 1:
+        return found
+    shown = f"{len(rows)} rows" if len(rows) != 1 else repr(found)[:40]
+    raise StoreError(
+        f"the store's schema version is {shown}, which no botarena writes: the store is"
+        " damaged; restore it from a backup"
+    )
+
+
 class Store:
     """One database: open it with `Store.open(url)` (creates or upgrades the tables)."""
 
@@ -322,6 +367,7 @@ class Store:
             ) from None
         if engine.dialect.name == "sqlite":
             _sqlite_pragmas(engine, read_only)
+        _name_damage(engine, describe_url(url))
         store = cls(engine)
         try:
             store._check_version() if read_only else store._migrate()
@@ -345,7 +391,7 @@ class Store:
         with self.engine.connect() as conn:
             if not sa.inspect(conn).has_table("schema_version"):
                 raise StoreError("the database holds no botarena store (tournament new makes one)")
-            found = conn.execute(sa.select(schema_version.c.version)).scalar_one()
+            found = _version(conn)
         if found > SCHEMA_VERSION:
             raise StoreError(
                 f"the database has schema version {found}, newer than this"
@@ -364,7 +410,7 @@ class Store:
                 metadata.create_all(conn)
                 conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
                 return
-            found = conn.execute(sa.select(schema_version.c.version)).scalar_one()
+            found = _version(conn)
             if found > SCHEMA_VERSION:
                 raise StoreError(
                     f"the database has schema version {found}, newer than this"

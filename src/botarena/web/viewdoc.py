@@ -24,12 +24,13 @@ RENDERER = "renderer.js"
 def renderers() -> dict[str, str]:
     """The installed games' renderers: game -> its script (imports only each game's cheap
     module, to find its folder)."""
-    from botarena.core.registry import available, entries
+    from botarena.core.registry import available, game_files
 
     found = {}
     for name in available():
-        file = resources.files(entries()[name].module).joinpath(RENDERER)
-        if file.is_file():
+        folder = game_files(name)
+        file = None if folder is None else folder.joinpath(RENDERER)
+        if file is not None and file.is_file():
             found[name] = file.read_text("utf-8")
     return found
 

@@ -1,0 +1,213 @@
+"""The contest site's JSON shapes, as typed structures: what each route takes and answers.
+
+Written once here, they give the OpenAPI document (arena/openapi.py) that contestants'
+scripts read and the API fuzzer checks every answer against. A field that only the bot's
+owner or the organiser sees is optional (`UNSET`): absent for everyone else.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from botarena.arena.auth import MAX_PASSWORD, MIN_PASSWORD
+
+NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}$"
+"""A user's or a bot's name (arena/auth.py's `valid_user`): 1 to 32 ASCII letters, digits
+and `_ . -`, not starting with `.` or `-`."""
+Name = Annotated[str, msgspec.Meta(pattern=NAME_PATTERN)]
+Password = Annotated[str, msgspec.Meta(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)]
+
+UploadStatus = Literal["building", "build-failed", "testing", "test-failed", "active", "retired"]
+
+
+class Shape(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """A JSON object of the API (unknown fields in a request are refused)."""
+
+
+class Error(Shape):
+    """Every answer other than 2xx: one reason; a 500 also names its log entry."""
+
+    error: str
+    id: str | UnsetType = UNSET
+
+
+class Credentials(Shape):
+    """A user name and password to log in with."""
+
+    user: str
+    password: str
+
+
+class NewAccount(Shape):
+    """A user name and password to sign up with (names are unique whatever their case)."""
+
+    user: Name
+    password: Password
+
+
+class Registered(Shape):
+    user: str
+    token: str
+    """The API token: send it as `Authorization: Bearer TOKEN`."""
+
+
+class Token(Shape):
+    token: str
+
+
+class Revoked(Shape):
+    user: str
+    revoked: bool
+
+
+class Session(Shape):
+    """A browser session (the cookie is set too); send `csrf` as `X-CSRF-Token` on changes."""
+
+    user: str
+    organiser: bool
+    csrf: str
+
+
+class LoggedOut(Shape):
+    logged_out: bool
+
+
+class Contest(Shape):
+    name: str
+    game: str
+    languages: list[str]
+    insecure: bool
+    deadline: str | None
+    max_source_bytes: int
+    uploads_per_hour: int
+    organiser: bool
+
+
+class Accepted(Shape):
+    """An upload taken: it waits for a worker to build and test it."""
+
+    bot: str
+    version: int
+    status: UploadStatus
+
+
+class TestGame(Shape):
+    id: int
+    result: str
+    stderr: str
+
+
+class Version(Shape):
+    version: int
+    status: UploadStatus
+    file: str
+    language: str | None
+    uploaded: str | None
+    reason: str | None
+    test_game: int | None
+
+
+class Bot(Shape):
+    bot: str
+    owner: str | None
+    version: int
+    status: UploadStatus
+    rating: float | None
+    rank: int | None
+    games: int
+    active_version: int | None
+    disabled: bool
+    build_log: str | UnsetType = UNSET
+    reason: str | UnsetType | None = UNSET
+    test_game: TestGame | UnsetType | None = UNSET
+    versions: list[Version] | UnsetType = UNSET
+
+
+class GameSummary(Shape):
+    id: int
+    bots: list[str]
+    scores: list[float] | None
+    status: str
+
+
+class Me(Shape):
+    user: str
+    organiser: bool
+    bots: list[Bot]
+    games: list[GameSummary]
+
+
+class Seat(Shape):
+    seat: int
+    bot: str
+    version: str
+    owner: str | None
+    score: float | None
+    rank: int | None
+    status: str | None
+    stderr: str | UnsetType = UNSET
+
+
+class Game(Shape):
+    id: int
+    bots: list[str]
+    scores: list[float] | None
+    status: str
+    kind: str
+    seats: list[Seat]
+    statuses: list[str] | None
+    ranks: list[int] | None
+    turns: int | None
+    reason: str | None
+    voided: bool
+    finished: str | None
+
+
+class Standing(Shape):
+    rank: int
+    bot: str
+    label: str
+    ordinal: float
+    mu: float
+    sigma: float
+    games: int
+    last_hour: int
+
+
+class Disabled(Shape):
+    bot: str
+    disabled: bool
+
+
+class Voided(Shape):
+    game: int
+    status: Literal["void"]
+
+
+class DeadlineChange(Shape):
+    """An ISO time (UTC unless it says), or null for no deadline."""
+
+    at: str | float | None
+
+
+class Deadline(Shape):
+    deadline: str | None
+
+
+class FinalsChange(Shape):
+    top: int | UnsetType | None = UNSET
+    schedule: str | UnsetType = UNSET
+    games_per_pair: int | UnsetType = UNSET
+
+
+class Finals(Shape):
+    tournament: str
+    bots: list[str]
+    games: int
+
+
+Replay: Any = dict[str, Any]
+"""A game's replay document (docs/viewer.md); other owners' stderr emptied."""
