@@ -15,11 +15,10 @@ from typing import Any
 import msgspec
 
 from botarena.arena import shapes
+from botarena.web.server import MAX_ID
 
 REF = "#/components/schemas/{name}"
 
-ID_MAX = 2**63 - 1
-"""The largest game id the store holds; a larger one is no game (404)."""
 
 BOT_NAME = {"type": "string", "pattern": shapes.NAME_PATTERN}
 
@@ -229,7 +228,7 @@ PARAMETERS = {
         "name": "game",
         "in": "path",
         "required": True,
-        "schema": {"type": "integer", "minimum": 0, "maximum": ID_MAX},
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID},
     },
 }
 
