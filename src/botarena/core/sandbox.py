@@ -255,12 +255,14 @@ def become_subreaper() -> None:
 PR_SET_PDEATHSIG = 1
 
 
-def death_signal_setter(parent: int | None = None) -> Callable[[], None] | None:
+def death_signal_setter(
+    parent: int | None = None, signum: int = signal.SIGKILL
+) -> Callable[[], None] | None:
     """A function for a child (between fork and exec, or a pool worker's start) that has
-    the kernel SIGKILL it when its parent (`parent`, default this process) dies, even by
-    SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the *thread* that started the child
-    ends, so a bot must be started by a thread that outlives its game (the referee's).
-    None off Linux."""
+    the kernel send it `signum` (SIGKILL) when its parent (`parent`, default this process)
+    dies, even by SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the *thread* that
+    started the child ends, so a bot must be started by a thread that outlives its game
+    (the referee's). None off Linux."""
     try:
         import ctypes
 
@@ -270,7 +272,7 @@ def death_signal_setter(parent: int | None = None) -> Callable[[], None] | None:
     jury = os.getpid() if parent is None else parent
 
     def set_death_signal() -> None:
-        prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        prctl(PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
         if os.getppid() != jury:  # the jury died before the line above: follow it
             os._exit(1)
 
