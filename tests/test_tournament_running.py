@@ -8,7 +8,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from botarena.tournament.store import LEASE_S, Store, runners
+from botarena.tournament.claims import LEASE_S
+from botarena.tournament.store import Store, runners
 from botarena.web.leaderboard import Board
 from conftest import botarena_ok
 

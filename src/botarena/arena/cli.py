@@ -217,24 +217,32 @@ def serve(
             known = ", ".join(c.name for c in arena.contests_of(store)) or "none"
             fail(f"no contest {name!r} in this --db (known: {known}; arena new makes one)")
         server = _server(arena_app(store, name, insecure_no_sandbox), host, port)
-        helpers = _start_workers(db, name, workers, insecure_no_sandbox)
+        helpers = _workers(store, db, name, workers, insecure_no_sandbox)
         note = " WITHOUT A SANDBOX (--insecure-no-sandbox)" if insecure_no_sandbox else ""
         print(
             f"contest {name}: {server.url}{note} with {workers} local worker(s) (Ctrl-C to stop)",
             flush=True,
         )
         try:
+            if helpers is not None:
+                helpers.run_in_thread()
             with contextlib.suppress(KeyboardInterrupt):
                 server.run()
         finally:
-            _stop(helpers)
+            if helpers is not None:
+                helpers.stop()
 
 
-def _start_workers(db: str, name: str, workers: int, insecure: bool) -> list[subprocess.Popen]:
+def _workers(store: Any, db: str, name: str, workers: int, insecure: bool) -> Any:
     """`tournament work` for this contest in a process of its own (the web process never
-    builds or plays), `workers` games or builds at once."""
+    builds or plays), `workers` games or builds at once, under a supervisor (core/
+    supervisor.py): reaped when it ends, logged, started again after a back-off; the claims
+    of one that died go back at once. None for --workers 0."""
+    from botarena.core.sandbox import death_signal_setter
+    from botarena.core.supervisor import Supervisor
+
     if workers == 0:
-        return []
+        return None
     argv = [
         sys.executable,
         "-m",
@@ -250,17 +258,17 @@ def _start_workers(db: str, name: str, workers: int, insecure: bool) -> list[sub
     ]
     if insecure:
         argv.append("--no-sandbox")
-    return [subprocess.Popen(argv, stdin=subprocess.DEVNULL, env={**os.environ})]
 
+    # the worker stops as by Ctrl-C when `serve` dies, even by kill -9 (it is started by
+    # threads that live as long as `serve`: the main one, then the supervisor's)
+    stopped_with_serve = death_signal_setter(signum=signal.SIGTERM)
 
-def _stop(helpers: list[subprocess.Popen]) -> None:
-    """Stop the workers as Ctrl-C does: the games in progress are given back."""
-    for proc in helpers:
-        with contextlib.suppress(ProcessLookupError):
-            proc.send_signal(signal.SIGTERM)
-    for proc in helpers:
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    def start() -> subprocess.Popen:
+        return subprocess.Popen(
+            argv, stdin=subprocess.DEVNULL, env={**os.environ}, preexec_fn=stopped_with_serve
+        )
+
+    def given_back(_pid: int, _code: int) -> None:
+        store.release_stale()  # reaped: its pid reads dead now, its claims go back
+
+    return Supervisor("worker", start, on_exit=given_back)

@@ -7,7 +7,7 @@ the build log, then hands over one test game against the sample bot (tournament/
 `play_game`). A crash, time-out or illegal move there keeps the bot out with the reason and
 its stderr; a pass adds the version to the ladder (its earlier active version is retired,
 its games kept and no longer counted), first in the waiting line. A claim whose worker died
-is handed back (`store.release_gone`) and built again from the start.
+is handed back (tournament/claims.py) and built again from the start.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from botarena.arena.store import Contest, arena_bots, contests_of, release_gone, uploads
+from botarena.arena.store import Contest, arena_bots, contests_of, uploads
 from botarena.tournament import ladder
+from botarena.tournament.claims import release_gone
 from botarena.tournament.store import (
     Store,
     finished_values,

@@ -22,7 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from botarena.tournament.store import Store, Tournament, games, metadata, runners
+from botarena.tournament.store import Store, Tournament, games, metadata
 
 STATUSES = ("building", "testing", "build-failed", "test-failed", "active", "retired")
 """An upload version's states, in the order a good one passes through the first two."""
@@ -409,21 +409,6 @@ def add_upload(
             )
         )
     return name, version
-
-
-def release_gone(conn: Connection) -> int:
-    """Uploads claimed by a runner that is no longer registered (store.release_stale removed
-    it) go back to the queue, to be built again from the start."""
-    live = sa.select(runners.c.id)
-    return conn.execute(
-        uploads.update()
-        .where(
-            uploads.c.status.in_(("building", "testing")),
-            uploads.c.claimed_by.is_not(None),
-            uploads.c.claimed_by.not_in(live),
-        )
-        .values(status="building", claimed_by=None, claimed_at=None)
-    ).rowcount
 
 
 def family(contest: Contest, store: Store) -> list[int]:

@@ -76,10 +76,10 @@ class BotProcess:
             env=box.env,
             bufsize=0,
             pass_fds=box.pass_fds,
-            # bubblewrap's --die-with-parent ends a wrapped bot with the jury; PDEATHSIG
-            # does for a bare one (set on bwrap, it broke a sandboxed double fork)
+            # the bot (or bubblewrap) dies with the jury, even killed -9 (PDEATHSIG, set
+            # before exec: bubblewrap's own --die-with-parent comes only after its set-up)
             preexec_fn=_in_child(
-                None if box.wrapped else death_signal_setter(),
+                death_signal_setter(),
                 box.preexec if self.sandbox.enabled else None,
                 None if cores is None else partial(os.sched_setaffinity, 0, cores),
             ),

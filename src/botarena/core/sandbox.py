@@ -29,7 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 from botarena.core import cgroups
@@ -255,12 +255,14 @@ def become_subreaper() -> None:
 PR_SET_PDEATHSIG = 1
 
 
-def death_signal_setter(parent: int | None = None) -> Callable[[], None] | None:
+def death_signal_setter(
+    parent: int | None = None, signum: int = signal.SIGKILL
+) -> Callable[[], None] | None:
     """A function for a child (between fork and exec, or a pool worker's start) that has
-    the kernel SIGKILL it when its parent (`parent`, default this process) dies, even by
-    SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the *thread* that started the child
-    ends, so a bot must be started by a thread that outlives its game (the referee's).
-    None off Linux."""
+    the kernel send it `signum` (SIGKILL) when its parent (`parent`, default this process)
+    dies, even by SIGKILL (PR_SET_PDEATHSIG). The kernel fires it when the *thread* that
+    started the child ends, so a bot must be started by a thread that outlives its game
+    (the referee's). None off Linux."""
     try:
         import ctypes
 
@@ -270,7 +272,7 @@ def death_signal_setter(parent: int | None = None) -> Callable[[], None] | None:
     jury = os.getpid() if parent is None else parent
 
     def set_death_signal() -> None:
-        prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        prctl(PR_SET_PDEATHSIG, int(signum), 0, 0, 0)
         if os.getppid() != jury:  # the jury died before the line above: follow it
             os._exit(1)
 
@@ -804,6 +806,7 @@ class Confinement:
     # -- in the jury --------------------------------------------------------------------
     def started(self, pid: int) -> None:
         """The process is running as `pid`, leader of its own process group."""
+        _RUNNING[id(self)] = self
         self.pgid = pid
         self._bot_pgid = 0 if self.wrapped else pid
         for fd in self.pass_fds:
@@ -1070,12 +1073,26 @@ class Confinement:
 
     def close(self) -> None:
         """Remove the bot's cgroups (killing anything left in them)."""
+        _RUNNING.pop(id(self), None)
         if self.group is not None:
             self.group.remove()
             self.group = None
         if self._info >= 0:
             os.close(self._info)
             self._info = -1
+
+
+_RUNNING: dict[int, Confinement] = {}
+"""The confinements started here and not closed yet, for `kill_all`."""
+
+
+def kill_all() -> None:
+    """Kill every process of every bot and command this process started and has not closed:
+    for a process about to end at once (a pool worker whose runner died), so nothing of its
+    games outlives it, not even a bubblewrap still setting up."""
+    for box in list(_RUNNING.values()):
+        with contextlib.suppress(Exception):  # ending anyway: kill what can be killed
+            box.kill()
 
 
 def run(
@@ -1111,7 +1128,7 @@ def run(
             stderr=subprocess.PIPE,
             start_new_session=True,
             pass_fds=box.pass_fds,
-            preexec_fn=box.preexec if settings.enabled else None,
+            preexec_fn=partial(_dying_with_us, death_signal_setter(), box, settings.enabled),
         )
         box.started(proc.pid)
         try:
@@ -1132,6 +1149,16 @@ def run(
         return subprocess.CompletedProcess(list(argv), code, out, err)
     finally:
         box.close()
+
+
+def _dying_with_us(dies: Callable[[], None] | None, box: Confinement, confined: bool) -> None:
+    """Between fork and exec of a one-shot command: it dies with this process, even killed
+    -9 (bubblewrap's own --die-with-parent comes only after its set-up; a command run
+    without bubblewrap has no other tie), then joins its confinement."""
+    if dies is not None:
+        dies()
+    if confined:
+        box.preexec()
 
 
 def _communicate(

@@ -17,7 +17,9 @@ import os
 import re
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,7 +32,9 @@ STORE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 restarting, a dropped connection, a transaction it aborted): a minute of outage costs
 no result; past it the worker stops with the error and its claims go back (as it stops,
 or once another worker finds it gone)."""
-HEARTBEAT_S = 10.0
+RELEASE_S = 10.0
+"""How often a runner looks for claims of dead runners to hand back (besides the supervisor,
+which does as soon as it reaps one)."""
 
 QUEUED_PER_SLOT = 1
 """Games claimed and handed to the executor beyond those it is playing, per slot: a worker
@@ -61,30 +65,64 @@ class LocalExecutor:
     competes with another game's bots for its core."""
 
     def __init__(self, workers: int, pin: bool = True) -> None:
+        from botarena.core.supervisor import Backoff
+
         self.slots = max(1, workers)
+        self.workers, self.pin = workers, pin
         self.pool: cf.ProcessPoolExecutor | None = None
         self.pinned = False
+        self.backoff = Backoff()
+        self.started = time.monotonic()
         if workers > 0:
-            import multiprocessing
-
             from botarena.core import cgroups
 
             cgroups.available()  # while the jury is alone: see cgroups.v2.JURY_LEAF
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["botarena.tournament.worker"])
-            shares = core_shares(workers) if pin else []
-            self.pinned = bool(shares)
-            handed = None
-            if shares:
-                handed = context.Queue()
-                for share in shares:
-                    handed.put(share)
-            self.pool = cf.ProcessPoolExecutor(
-                workers,
-                mp_context=context,
-                initializer=_start_worker,
-                initargs=(os.getpid(), handed),
-            )
+            self._start_pool()
+
+    def _start_pool(self) -> None:
+        import multiprocessing
+
+        from botarena.core.liveness import start_time
+
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["botarena.tournament.worker"])
+        shares = core_shares(self.workers) if self.pin else []
+        self.pinned = bool(shares)
+        handed = None
+        if shares:
+            handed = context.Queue()
+            for share in shares:
+                handed.put(share)
+        self.pool = cf.ProcessPoolExecutor(
+            self.workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(os.getpid(), start_time(os.getpid()), handed),
+        )
+        self.started = time.monotonic()
+
+    def _restart(self) -> None:
+        """A worker process died (killed, or out of memory): the pool is broken; log how its
+        workers ended, then start a new one after the supervisor's back-off."""
+        import logging
+
+        from botarena.core.supervisor import describe
+
+        assert self.pool is not None
+        ended = [
+            f"{pid} {describe(process.exitcode)}"
+            for pid, process in (getattr(self.pool, "_processes", None) or {}).items()
+            if process.exitcode is not None
+        ]
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        pause = self.backoff.pause(time.monotonic() - self.started)
+        logging.getLogger("botarena").warning(
+            "botarena: a worker process of the pool died (ended: "
+            + (", ".join(ended) or "unknown")
+            + f"): its games go back, a new pool starts in {pause:g} s"
+        )
+        time.sleep(pause)
+        self._start_pool()
 
     @classmethod
     def for_tournament(
@@ -100,7 +138,11 @@ class LocalExecutor:
         from botarena.tournament.worker import play_game
 
         if self.pool is not None:
-            return self.pool.submit(play_game, job)
+            try:
+                return self.pool.submit(play_game, job)
+            except BrokenProcessPool:
+                self._restart()
+                return self.pool.submit(play_game, job)
         future: cf.Future = cf.Future()
         future.set_result(play_game(job))
         return future
@@ -142,21 +184,24 @@ RUNNER_CHECK_S = 0.5
 """How often a pool worker looks whether its runner still lives."""
 
 
-def _start_worker(runner: int, shares: Any) -> None:
+def _start_worker(runner: int, runner_start: str, shares: Any) -> None:
     """A worker's start: it ends when its runner does, even killed -9 (its parent is the
     pool's forkserver, which the workers themselves keep alive, so no parent-death signal
-    would come: a thread watches the runner); pinned to the next share of cores when shares
-    are handed and one is left (a worker replacing a dead one finds none)."""
+    would come: a thread watches the runner, by its pid and start time, so a runner that
+    is a zombie or whose pid was reused counts as dead), killing its games' processes first;
+    pinned to the next share of cores when shares are handed and one is left (a worker
+    replacing a dead one finds none)."""
     import queue
     import threading
 
+    from botarena.core.liveness import alive
+    from botarena.core.sandbox import kill_all
+
     def watch() -> None:
-        while True:
+        while alive(runner, runner_start):
             time.sleep(RUNNER_CHECK_S)
-            try:
-                os.kill(runner, 0)
-            except ProcessLookupError:
-                os._exit(1)  # its bots die with it (their parent-death signal)
+        kill_all()  # the game in progress: its bots, its bubblewrap, its compiler
+        os._exit(1)
 
     threading.Thread(target=watch, name="runner-watch", daemon=True).start()
     if shares is not None:
@@ -294,6 +339,16 @@ def expected_total(store: Store, tournament: Tournament) -> int:
     return max(scheduled, ahead)
 
 
+def worker_log(store: Store) -> Path:
+    """The worker's log file (tracebacks of failed steps): next to a SQLite store, else in
+    the current folder."""
+    from botarena.tournament.boundary import LOG_NAME
+    from botarena.tournament.store import sqlite_folder
+
+    url = store.engine.url.render_as_string(hide_password=False)
+    return (sqlite_folder(url) or Path.cwd()) / LOG_NAME
+
+
 def run(
     store: Store,
     tournament: Tournament,
@@ -303,13 +358,19 @@ def run(
 ) -> int:
     """Play everything left (process bots in the sandbox unless `sandbox` is False); returns
     the number of games this runner finished."""
+    import sqlalchemy as sa
+
+    from botarena.tournament.boundary import Boundary
+    from botarena.tournament.claims import Heartbeat
+
     store.release_stale()
     store.retry_errors(tournament)
     runner = store.register_runner()
+    beating = Heartbeat(store.engine, runner)
+    boundary = Boundary(worker_log(store), fatal=(sa.exc.OperationalError,))
     specs = {bot.label: (bot.spec, bot.workdir) for bot in store.bots(tournament)}
     inflight: dict[cf.Future, GameRow] = {}
     played = 0
-    beat = time.monotonic()
     counts = store.counts(tournament)
     done = counts.get("done", 0) + counts.get("error", 0)
     total = expected_total(store, tournament)
@@ -320,10 +381,11 @@ def run(
                 game = store.claim(tournament, runner)
                 if game is None:
                     break
-                if any(label not in specs for label in game.seats):  # added while we play
-                    bots = store.bots(tournament, active_only=False)
-                    specs = {bot.label: (bot.spec, bot.workdir) for bot in bots}
-                inflight[executor.submit(job_for(tournament, game, specs, sandbox))] = game
+                with boundary.step(f"game {game.key}", partial(_release, store, game, runner)):
+                    if any(label not in specs for label in game.seats):  # added while we play
+                        bots = store.bots(tournament, active_only=False)
+                        specs = {bot.label: (bot.spec, bot.workdir) for bot in bots}
+                    inflight[executor.submit(job_for(tournament, game, specs, sandbox))] = game
             if not inflight:
                 if extend(store, tournament):
                     total = expected_total(store, tournament)
@@ -332,20 +394,24 @@ def run(
                     break
                 time.sleep(0.5)  # another runner is still playing its claims
                 store.release_stale()
-            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
+            finished, _ = cf.wait(inflight, timeout=RELEASE_S, return_when=cf.FIRST_COMPLETED)
             for future in finished:
                 game = inflight.pop(future)
-                result = future.result()
-                if _stored(store.finish, game.id, runner, result):
-                    played += 1
-                    done += 1
-                report(Progress(done, total, describe(game, result)))
-            if time.monotonic() - beat > HEARTBEAT_S:
-                store.heartbeat(runner)
-                beat = time.monotonic()
+                if isinstance(future.exception(), BrokenProcessPool):
+                    _stored(_release, store, game, runner)  # its worker died: another plays it
+                    continue
+                with boundary.step(
+                    f"game {game.key}", partial(_release, store, game, runner), finishes=True
+                ):
+                    result = future.result()
+                    if _stored(store.finish, game.id, runner, result):
+                        played += 1
+                        done += 1
+                    report(Progress(done, total, describe(game, result)))
     finally:
         for future in inflight:
             future.cancel()
+        beating.stop()
         store.retire_runner(runner)
     return played
 
@@ -452,20 +518,29 @@ def work(
     first (test competitions, finals, finite tournaments), then ladder games chosen on the
     spot. Stops claiming after `games` games, `seconds`, or when `stop()`; the games in
     progress finish and are recorded. With nothing to play it returns when `idle_exit` and
-    no ladder runs, else it waits for work. Returns the games this worker finished."""
+    no ladder runs, else it waits for work. Returns the games this worker finished. Each
+    step is inside the error boundary (tournament/boundary.py)."""
     import random
 
+    import sqlalchemy as sa
+
     from botarena.tournament import ladder
+    from botarena.tournament.boundary import Boundary
+    from botarena.tournament.claims import Heartbeat
 
     rng = random.Random()
     store.release_stale()
     runner = store.register_runner()
+    beating = Heartbeat(store.engine, runner)
+    boundary = Boundary(worker_log(store), fatal=(sa.exc.OperationalError,))
     started = time.monotonic()
     until = None if seconds is None else started + seconds
     inflight: dict[cf.Future, tuple[Tournament, GameRow] | tuple[None, Any]] = {}
     uploads = _contest_uploads(store, runner, names, sandbox)
     specs: dict[tuple[int, str], tuple[str, str | None]] = {}
-    played, beat, turn, leader, looked, extended = 0, time.monotonic(), 0, "", 0.0, 0.0
+    played, released, turn, leader, looked, extended = 0, time.monotonic(), 0, "", 0.0, 0.0
+    known: list[Tournament] = []
+    ladders: list[Tournament] = []
 
     def spec_map(tournament: Tournament) -> dict[str, tuple[str, str | None]]:
         missing = [t for t in (tournament,) if not any(k[0] == t.id for k in specs)]
@@ -479,89 +554,107 @@ def work(
             return False
         return games is None or played + len(inflight) < games
 
+    def give_back(item: Any) -> Callable[[], object]:
+        """What hands `item`'s claim back: a game's, or an upload step's."""
+        if isinstance(item, GameRow):
+            return partial(_release, store, item, runner)
+        assert uploads is not None
+        return partial(uploads.done, item, None)
+
+    def claim_next() -> bool:
+        """Claim one more item and hand it to the executor; False when there is none."""
+        nonlocal turn, extended
+        step = uploads.next() if uploads is not None else None
+        if step is not None:  # a contest's upload to build: before any game
+            with boundary.step(f"upload {step.upload_id}", give_back(step)):
+                inflight[executor.submit(step.job)] = (None, step)
+            return True
+        claimed = ladder.claim_pending(store, [t.id for t in known], runner)
+        game = claimed[1] if claimed else None
+        if game is None and time.monotonic() - extended > 1.0:
+            extended = time.monotonic()  # a swiss or adaptive next round, once
+            finite = [t for t in known if t.schedule in ("swiss", "adaptive")]
+            if any([extend(store, t) for t in finite]):  # the last one is played
+                return True
+        tournament = next((t for t in known if claimed and t.id == claimed[0]), None)
+        if game is None and ladders:
+            tournament = ladders[turn % len(ladders)]
+            turn += 1
+            game = ladder.make_and_claim(store, tournament, runner, rng)
+        if game is None or tournament is None:
+            return False
+        with boundary.step(f"game {game.key}", give_back(game)):
+            table = spec_map(tournament)
+            if not set(game.seats) <= set(table):
+                specs.clear()
+                table = spec_map(tournament)
+            job = _ladder_job(tournament, game, table, sandbox)
+            inflight[executor.submit(job)] = (tournament, game)
+        return True
+
+    def record(future: cf.Future, tournament: Tournament | None, item: Any) -> None:
+        """Record what a finished step gave: an upload's build or test, a game's result."""
+        nonlocal played, leader, looked
+        died = isinstance(future.exception(), BrokenProcessPool)  # its worker process died
+        if tournament is None:  # an upload's build or test game (arena/pipeline.py)
+            assert uploads is not None
+            follow = uploads.done(item, None if died else future.result())
+            if follow is not None:
+                inflight[executor.submit(follow.job)] = (None, follow)
+            return
+        if died:
+            _stored(_release, store, item, runner)  # another worker plays it
+            return
+        result = future.result()
+        ladder_game = tournament.schedule == "ladder"
+        if _stored(ladder.finish, store, item, runner, result, ladder_game):
+            played += 1
+            if ladder_game and time.monotonic() - looked > 2.0:
+                looked = time.monotonic()  # reading the standings costs O(bots)
+                top = ladder.standings(store, tournament)[:1]
+                leader = f"{top[0].label} {top[0].ordinal:.2f}" if top else ""
+        elapsed = time.monotonic() - started
+        report(
+            WorkProgress(
+                played, played / elapsed if elapsed > 0 else 0.0, leader, describe(item, result)
+            )
+        )
+
     try:
         while True:
-            known = [t for t in store.tournaments() if names is None or t.name in names]
-            ladders = [t for t in known if t.schedule == "ladder"]
-            for t in ladders:
-                ladder.maybe_test_competition(store, t)
-            known = [
-                t
-                for t in store.tournaments()
-                if names is None or t.name in names or t.plan.get("parent") in (names or ())
-            ]
-            while wanted() and len(inflight) < executor.slots * (1 + QUEUED_PER_SLOT):
-                step = uploads.next() if uploads is not None else None
-                if step is not None:  # a contest's upload to build: before any game
-                    inflight[executor.submit(step.job)] = (None, step)
-                    continue
-                pending = known  # a ladder's too: games handed back by a dead worker
-                claimed = ladder.claim_pending(store, [t.id for t in pending], runner)
-                game = claimed[1] if claimed else None
-                if game is None and time.monotonic() - extended > 1.0:
-                    extended = time.monotonic()  # a swiss or adaptive next round, once
-                    finite = [t for t in known if t.schedule in ("swiss", "adaptive")]
-                    if any([extend(store, t) for t in finite]):  # the last one is played
-                        continue
-                tournament = next((t for t in pending if claimed and t.id == claimed[0]), None)
-                if game is None and ladders:
-                    tournament = ladders[turn % len(ladders)]
-                    turn += 1
-                    game = ladder.make_and_claim(store, tournament, runner, rng)
-                if game is None or tournament is None:
-                    break
-                table = spec_map(tournament)
-                if not set(game.seats) <= set(table):
-                    specs.clear()
-                    table = spec_map(tournament)
-                inflight[executor.submit(_ladder_job(tournament, game, table, sandbox))] = (
-                    tournament,
-                    game,
-                )
+            with boundary.step("looking for work"):
+                known = [t for t in store.tournaments() if names is None or t.name in names]
+                ladders = [t for t in known if t.schedule == "ladder"]
+                for t in ladders:
+                    ladder.maybe_test_competition(store, t)
+                known = [
+                    t
+                    for t in store.tournaments()
+                    if names is None or t.name in names or t.plan.get("parent") in (names or ())
+                ]
+                while wanted() and len(inflight) < executor.slots * (1 + QUEUED_PER_SLOT):
+                    if not claim_next():
+                        break
+            if time.monotonic() - released > RELEASE_S:
+                with boundary.step("handing back dead runners' claims"):
+                    store.release_stale()
+                released = time.monotonic()
             if not inflight:
                 if not wanted() or (idle_exit and not ladders):
                     break
                 time.sleep(1.0)  # nothing to play yet: wait for add-bot, a new tournament
-                if time.monotonic() - beat > HEARTBEAT_S:
-                    store.heartbeat(runner)
-                    beat = time.monotonic()
                 continue
-            finished, _ = cf.wait(inflight, timeout=HEARTBEAT_S, return_when=cf.FIRST_COMPLETED)
+            finished, _ = cf.wait(inflight, timeout=RELEASE_S, return_when=cf.FIRST_COMPLETED)
             for future in finished:
-                tournament, game = inflight.pop(future)
-                if tournament is None:  # an upload's build or test game (arena/pipeline.py)
-                    assert uploads is not None
-                    follow = uploads.done(game, None if future.exception() else future.result())
-                    if follow is not None:
-                        inflight[executor.submit(follow.job)] = (None, follow)
-                    continue
-                try:
-                    result = future.result()
-                except Exception:  # the worker process died: the game goes back
-                    _stored(_release, store, game, runner)
-                    continue
-                ladder_game = tournament.schedule == "ladder"
-                if _stored(ladder.finish, store, game, runner, result, ladder_game):
-                    played += 1
-                    if ladder_game and time.monotonic() - looked > 2.0:
-                        looked = time.monotonic()  # reading the standings costs O(bots)
-                        top = ladder.standings(store, tournament)[:1]
-                        leader = f"{top[0].label} {top[0].ordinal:.2f}" if top else ""
-                elapsed = time.monotonic() - started
-                report(
-                    WorkProgress(
-                        played,
-                        played / elapsed if elapsed > 0 else 0.0,
-                        leader,
-                        describe(game, result),
-                    )
+                tournament, item = inflight.pop(future)
+                what = (
+                    f"game {item.key}" if isinstance(item, GameRow) else f"upload {item.upload_id}"
                 )
-            if time.monotonic() - beat > HEARTBEAT_S:
-                store.heartbeat(runner)
-                store.release_stale()
-                beat = time.monotonic()
+                with boundary.step(what, give_back(item), finishes=True):
+                    record(future, tournament, item)
     finally:
         for future in inflight:
             future.cancel()
+        beating.stop()
         store.retire_runner(runner)
     return played

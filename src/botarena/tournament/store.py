@@ -10,10 +10,7 @@ The schema carries a version number and the migrations that bring an older one u
 
 from __future__ import annotations
 
-import os
-import socket
 import time
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,9 +24,6 @@ from botarena.core.errors import UserError
 from botarena.tournament.records import GameRecord
 
 SCHEMA_VERSION = 1
-LEASE_S = 120.0
-"""A claim of a runner on another host not heard of for this long is handed back; on this
-host a runner's claims are handed back as soon as its process is gone, and never before."""
 
 metadata = sa.MetaData()
 
@@ -224,23 +218,6 @@ def finished_values(result: dict[str, Any]) -> dict[str, Any]:
             error=None,
         )
     return values
-
-
-def _gone(runner: Any, host: str, now: float) -> bool:
-    """A runner's process is gone: on this host /proc says so for sure; a runner on
-    another host is taken for gone when not heard of for LEASE_S."""
-    if runner.host == host:
-        return _process_start(runner.pid) != runner.pid_start
-    return now - runner.heartbeat > LEASE_S
-
-
-def _process_start(pid: int) -> str:
-    """When a process started (Linux /proc), so a reused pid is not taken for a live runner."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[19]
-    except OSError:
-        return ""
 
 
 def _sqlite_pragmas(engine: Engine, read_only: bool = False) -> None:
@@ -561,67 +538,44 @@ class Store:
             ).all()
         return {status: count for status, count in rows}
 
-    # -- runners and claims --------------------------------------------------------------
+    # -- runners and claims (tournament/claims.py) --------------------------------------
     def register_runner(self) -> str:
-        runner = uuid.uuid4().hex
-        with self.transaction() as conn:
-            conn.execute(
-                runners.insert().values(
-                    id=runner,
-                    host=socket.gethostname(),
-                    pid=os.getpid(),
-                    pid_start=_process_start(os.getpid()),
-                    heartbeat=time.time(),
-                )
-            )
-        return runner
+        from botarena.tournament import claims
+
+        return claims.register(self.engine)
 
     def heartbeat(self, runner: str) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                runners.update().where(runners.c.id == runner).values(heartbeat=time.time())
-            )
+        from botarena.tournament import claims
+
+        claims.beat(self.engine, runner)
 
     def running(self, tournament: Tournament) -> bool:
         """Whether a live runner is playing a game of `tournament` now: unfinished games
         alone say nothing (their runner may have been stopped or killed)."""
+        from botarena.tournament import claims
+
         with self.engine.connect() as conn:
-            claimers = conn.execute(
-                sa.select(runners)
-                .join(games, games.c.claimed_by == runners.c.id)
+            holders = conn.execute(
+                sa.select(games.c.claimed_by)
                 .where(games.c.tournament_id == tournament.id, games.c.status == "claimed")
                 .distinct()
-            ).all()
-        host, now = socket.gethostname(), time.time()
-        return any(not _gone(row, host, now) for row in claimers)
+            ).scalars()
+            ids = [holder for holder in holders if holder is not None]
+        return claims.live(self.engine, ids)
 
     def release_stale(self) -> int:
-        """Hand back the claims of runners that are gone: on this host, a runner whose
-        process no longer exists; on another, one not heard of for LEASE_S. Returns how
-        many."""
-        host, now = socket.gethostname(), time.time()
-        released = 0
+        """Hand back the claims of runners that are gone (tournament/claims.py); how many."""
+        from botarena.tournament import claims
+
         with self.transaction() as conn:
-            for row in conn.execute(sa.select(runners)).all():
-                if not _gone(row, host, now):
-                    continue
-                released += conn.execute(
-                    games.update()
-                    .where(games.c.claimed_by == row.id, games.c.status == "claimed")
-                    .values(status="pending", claimed_by=None, claimed_at=None)
-                ).rowcount
-                conn.execute(runners.delete().where(runners.c.id == row.id))
-        return released
+            return claims.release_gone(conn)
 
     def retire_runner(self, runner: str) -> None:
-        """A runner stopping cleanly: its unfinished claims go back to pending."""
+        """A runner stopping cleanly: its unfinished claims go back."""
+        from botarena.tournament import claims
+
         with self.transaction() as conn:
-            conn.execute(
-                games.update()
-                .where(games.c.claimed_by == runner, games.c.status == "claimed")
-                .values(status="pending", claimed_by=None, claimed_at=None)
-            )
-            conn.execute(runners.delete().where(runners.c.id == runner))
+            claims.retire(conn, runner)
 
     def claim(self, tournament: Tournament, runner: str) -> GameRow | None:
         """Claim the first pending game; None when there is none left to claim. One
