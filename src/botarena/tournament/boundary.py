@@ -19,6 +19,8 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from botarena.core.errors import UserError
+
 MAX_FAILURES = 5
 """Steps failing in a row past which a worker stops (for its supervisor to restart it);
 an error of `fatal` kind (a store still failing after its retries) stops it at once."""
@@ -48,6 +50,10 @@ class Boundary:
         before = self.failures
         try:
             yield
+        except UserError:  # the user's to mend (a damaged store): no retry, one line
+            with contextlib.suppress(Exception):
+                give_back()
+            raise
         except Exception as exc:
             self.failures += 1
             stopping = self.failures > self.limit or isinstance(exc, self.fatal)

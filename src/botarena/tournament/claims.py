@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from botarena.core.liveness import alive, start_time
-from botarena.tournament.store import runners
+from botarena.tournament.schema import runners
 
 LEASE_S = 120.0
 """A runner not heard of for this long is gone (on another host the only sign; on this

@@ -70,6 +70,8 @@ class LocalExecutor:
         self.slots = max(1, workers)
         self.workers, self.pin = workers, pin
         self.pool: cf.ProcessPoolExecutor | None = None
+        self.handed: Any = None
+        """The queue of core shares the pool's workers take theirs from (None: unpinned)."""
         self.pinned = False
         self.backoff = Backoff()
         self.started = time.monotonic()
@@ -88,16 +90,15 @@ class LocalExecutor:
         context.set_forkserver_preload(["botarena.tournament.worker"])
         shares = core_shares(self.workers) if self.pin else []
         self.pinned = bool(shares)
-        handed = None
         if shares:
-            handed = context.Queue()
+            self.handed = context.Queue()
             for share in shares:
-                handed.put(share)
+                self.handed.put(share)
         self.pool = cf.ProcessPoolExecutor(
             self.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(os.getpid(), start_time(os.getpid()), handed),
+            initargs=(os.getpid(), start_time(os.getpid()), self.handed),
         )
         self.started = time.monotonic()
 
@@ -114,7 +115,7 @@ class LocalExecutor:
             for pid, process in (getattr(self.pool, "_processes", None) or {}).items()
             if process.exitcode is not None
         ]
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        self._close_pool()
         pause = self.backoff.pause(time.monotonic() - self.started)
         logging.getLogger("botarena").warning(
             "botarena: a worker process of the pool died (ended: "
@@ -149,9 +150,23 @@ class LocalExecutor:
 
     def shutdown(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
+            self._close_pool()
             _stop_forkserver()
+
+    def _close_pool(self) -> None:
+        """Stop the pool and free its queue of shares now: the queue's semaphores are
+        unlinked by their own finalizers, before the resource tracker stops (which would
+        unlink them first and leave the finalizers a traceback to print at exit)."""
+        import gc
+
+        assert self.pool is not None
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = None
+        if self.handed is not None:
+            self.handed.close()
+            self.handed.join_thread()
+            self.handed = None
+            gc.collect()  # the pool's reference cycles held the queue too
 
 
 def _stop_forkserver() -> None:
