@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from botarena.cliparts import fail, parse_options
+from botarena.core.errors import UserError
 from botarena.core.registry import all_infos, entries, game_info, get_game
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError, GameInfo
@@ -89,11 +90,32 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
 }
 """Commands imported only when run: `botarena NAME ...` -> where it lives, its help line."""
 
+USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError, UserError)
+
+
+class _Boundary(lazy_group(LAZY_COMMANDS)):  # type: ignore[misc]
+    """The command line's one error boundary, around parsing, lazy imports and every
+    command alike (so `CliRunner` meets it too): a user error is one line and exit 2;
+    any other exception is a bug, logged with its traceback (core/crashlog.py), told in
+    one line naming the log, exit 70. `Stopped` (a signal) and `typer.Exit` pass."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().main(*args, **kwargs)
+        except USER_ERRORS as exc:  # a subcommand let one through
+            print(f"botarena: error: {exc}", file=sys.stderr)
+            sys.exit(2)
+        except Exception as exc:
+            from botarena.core.crashlog import report_crash
+
+            sys.exit(report_crash(exc))
+
+
 app = typer.Typer(
     help="Jury software for AI bot-programming contests.",
     no_args_is_help=True,
     add_completion=False,
-    cls=lazy_group(LAZY_COMMANDS),
+    cls=_Boundary,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -115,8 +137,6 @@ class _LazyConsole:
 
 
 console = _LazyConsole()
-
-USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError)
 
 
 def _print_version(value: bool) -> None:
@@ -330,16 +350,13 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
 
 
 def main() -> None:
-    """Entry point: never a traceback for a user's mistake; a stopping signal stops the
-    bots and exits 128 + its number (core/stopping.py)."""
+    """Entry point: never a traceback (`_Boundary` answers every exception); a stopping
+    signal stops the bots and exits 128 + its number (core/stopping.py)."""
     from botarena.core.stopping import Stopped, install
 
     install()
     try:
         app()
-    except USER_ERRORS as exc:  # a subcommand let one through
-        print(f"botarena: error: {exc}", file=sys.stderr)
-        sys.exit(2)
     except Stopped as stop:
         sys.exit(stop.exit_status)
     finally:
