@@ -30,7 +30,7 @@ import typer
 
 from botarena.cliparts import fail, parse_options
 from botarena.core.errors import UserError
-from botarena.core.registry import all_infos, entries, game_info, get_game
+from botarena.core.registry import all_infos, entries, game_info, get_game, working
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError, GameInfo
 from botarena.core.spec import BotSpecError
@@ -44,14 +44,16 @@ def _game_tools_help(name: str) -> str:
     return f"{game_info(name).title} tools"
 
 
-def _has_tools(module: str) -> bool:
-    """Whether a game's module has the `cli` submodule of its own commands (imports the
-    game's cheap module only)."""
+def _has_tools(name: str) -> bool:
+    """Whether a working game's module has the `cli` submodule of its own commands
+    (imports the game's cheap module only, under the registry's guard)."""
     from importlib.util import find_spec
 
+    if not working(name):  # a broken plug-in has no commands; `botarena games` says why
+        return False
     try:
-        return find_spec(f"{module}.cli") is not None
-    except Exception:  # a broken plug-in has no commands; `botarena games` says why
+        return find_spec(f"{entries()[name].module}.cli") is not None
+    except Exception:  # a single-module plug-in: no submodules
         return False
 
 
@@ -60,7 +62,7 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
         name: LazyCommand(
             f"{entry.module}.cli:app",
             partial(_game_tools_help, name),
-            partial(_has_tools, entry.module),
+            partial(_has_tools, name),
         )
         for name, entry in entries().items()
     },

@@ -11,6 +11,14 @@ way. Listing the games reads only the installed packages' metadata; a game's mod
 imported when its facts are asked for, its rules when it is played. A broken plug-in (its
 module does not import, has no `INFO`, or its name is taken) is reported in one line on
 stderr and left out: the other games and the command line still work.
+
+A plug-in is kept apart from the rest by three rules: any installed package's metadata is
+read as bytes (one that is not UTF-8 leaves out that package's games only, and one that
+registers no game is never decoded); importing a game's module or building its rules may
+raise anything, `SystemExit` and `KeyboardInterrupt` included, and only costs that game
+(but a real Ctrl-C of the user, see `_guarded`); and the files a game ships (its renderer,
+its starters) are looked up through `game_file`, which a single-module plug-in answers with
+"none" rather than an error.
 """
 
 from __future__ import annotations
@@ -18,10 +26,16 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 from botarena.core.game import Game
 from botarena.core.rules import GameInfo
@@ -86,16 +100,25 @@ def own_version() -> str:
     return version("botarena") or "0+unknown"  # a source tree that is not installed
 
 
+MAX_ENTRY_POINTS_BYTES = 1 << 20
+"""The most of a package's entry_points.txt read (real ones are a few hundred bytes)."""
+
+
 def _declared(metadata: str) -> list[tuple[str, str]]:
     """The `NAME = module` lines of the `botarena.games` section of a package's
-    entry_points.txt (an INI file), in file order."""
+    entry_points.txt (an INI file), in file order. Read as bytes: a file that registers no
+    game is never decoded; one that does and is not UTF-8 raises ValueError saying so."""
     try:
-        with open(os.path.join(metadata, "entry_points.txt"), encoding="utf-8") as file:
-            text = file.read()
-    except OSError:
+        with open(os.path.join(metadata, "entry_points.txt"), "rb") as file:
+            data = file.read(MAX_ENTRY_POINTS_BYTES)
+    except (OSError, ValueError):
         return []
-    if f"[{GROUP}]" not in text:
+    if f"[{GROUP}]".encode() not in data:
         return []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("its entry_points.txt is not UTF-8") from None
     lines: list[tuple[str, str]] = []
     inside = False
     for line in text.splitlines():
@@ -123,7 +146,12 @@ def _scan() -> tuple[dict[str, Entry], tuple[str, ...]]:
     problems: list[str] = []
     ordered = sorted(_distributions().items(), key=lambda item: (item[0] != "botarena", item[0]))
     for _key, (metadata, package, release) in ordered:
-        for name, module in sorted(_declared(metadata)):
+        try:
+            declared = _declared(metadata)
+        except ValueError as exc:
+            problems.append(f"the games of package {package} ignored: {exc}")
+            continue
+        for name, module in sorted(declared):
             if ":" in module or not module:
                 problems.append(
                     f"game {name!r} of package {package} ignored: {module!r} is"
@@ -155,16 +183,37 @@ class BrokenGame(UnknownGame):
     """The game is registered but its plug-in does not load (the message says why)."""
 
 
+T = TypeVar("T")
+
+
+def _guarded(call: Callable[[], T]) -> tuple[T | None, str]:
+    """`call()`'s value and '', or None and why it raised: a plug-in's code may raise
+    anything, `SystemExit` (a `sys.exit` at import) and `KeyboardInterrupt` included, and
+    that must cost only its own game. Re-raised: `Stopped`, and a `KeyboardInterrupt`
+    while Python's own Ctrl-C handler is in place, for either is the user stopping the
+    command (under `botarena`, Ctrl-C raises `Stopped`, so a KeyboardInterrupt there is the
+    plug-in's own)."""
+    from botarena.core.stopping import Stopped
+
+    try:
+        return call(), ""
+    except Stopped:
+        raise
+    except KeyboardInterrupt:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            raise
+        return None, "KeyboardInterrupt raised by the plug-in"
+    except BaseException as exc:
+        text = str(exc).strip().splitlines()
+        return None, f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
 @cache
 def _broken(name: str) -> str | None:
     """Why the registered game `name` cannot load (reported once), or None if it can."""
     entry = entries()[name]
-    try:
-        module = importlib.import_module(entry.module)
-        info = module.INFO
-    except Exception as exc:  # a plug-in's bug must not break the others
-        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
-    else:
+    info, why = _guarded(lambda: importlib.import_module(entry.module).INFO)
+    if not why:
         if not isinstance(info, GameInfo):
             why = f"{entry.module}.INFO is not a GameInfo"
         elif info.name != name:
@@ -174,6 +223,12 @@ def _broken(name: str) -> str | None:
     message = f"game {name!r} of package {entry.package} is broken: {why}"
     _report(message)
     return message
+
+
+def working(name: str) -> bool:
+    """Whether `name` is a registered game whose plug-in loads (imports its cheap module
+    only, under the guard)."""
+    return name in entries() and _broken(name) is None
 
 
 def _module(name: str) -> ModuleType:
@@ -209,13 +264,9 @@ def all_infos() -> dict[str, GameInfo]:
 def get_game(name: str) -> Game:
     """The game called `name` (builds its rules); raises `UnknownGame` as `game_info`."""
     module = _module(name)
-    try:
-        game = module.GAME
-    except Exception as exc:
-        why = f"{type(exc).__name__}: {exc}".splitlines()[0]
-        raise BrokenGame(
-            f"game {name!r} of package {entries()[name].package} is broken: {why}"
-        ) from exc
+    game, why = _guarded(lambda: module.GAME)
+    if why:
+        raise BrokenGame(f"game {name!r} of package {entries()[name].package} is broken: {why}")
     if not isinstance(game, Game):
         raise BrokenGame(f"game {name!r}: {entries()[name].module}.GAME is not a Game")
     return game
@@ -224,3 +275,17 @@ def get_game(name: str) -> Game:
 def all_games() -> dict[str, Game]:
     """Every working game by name, in registry order (imports every game's rules)."""
     return {name: get_game(name) for name in available()}
+
+
+def game_file(name: str, *parts: str) -> Traversable | None:
+    """The file `parts` (e.g. "renderer.js", or "starters", "bot.py") shipped in the
+    package of the working game `name`, or None when there is none: a plug-in that is one
+    module, not a package, ships no files (importlib.resources would raise on it, or on
+    Python 3.12+ look beside it, among other packages' files)."""
+    from importlib import resources
+
+    module = _module(name)
+    if getattr(module, "__path__", None) is None:
+        return None
+    file = resources.files(module.__name__).joinpath(*parts)
+    return file if file.is_file() else None

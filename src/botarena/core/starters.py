@@ -4,11 +4,12 @@ games/GAME/starters/) into a folder and say how to build and play it."""
 import shlex
 import sys
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from botarena.core.rules import GameError
 
 LANGUAGES = {"python": "python", "py": "python", "cpp": "cpp", "c++": "cpp", "java": "java"}
 """The LANG argument's spellings and the language each names."""
@@ -31,14 +32,14 @@ def file_name(stem: str, language: str) -> str:
 
 
 def source(game: str, stem: str, language: str) -> str:
-    """The starter's text, as shipped in the game's package."""
-    from botarena.core.registry import entries
+    """The starter's text, as shipped in the game's package; GameError when it ships none
+    (a plug-in that is one module ships no files)."""
+    from botarena.core.registry import game_file
 
-    return (
-        resources.files(entries()[game].module)
-        .joinpath("starters", file_name(stem, language))
-        .read_text("utf-8")
-    )
+    file = game_file(game, "starters", file_name(stem, language))
+    if file is None:
+        raise GameError(f"game {game!r} ships no starter {file_name(stem, language)}")
+    return file.read_text("utf-8")
 
 
 def how_to(starter: Starter, role: str, language: str, folder: Path) -> tuple[str | None, str]:
