@@ -101,9 +101,15 @@ class _Boundary(lazy_group(LAZY_COMMANDS)):  # type: ignore[misc]
     any other exception is a bug, logged with its traceback (core/crashlog.py), told in
     one line naming the log, exit 70. `Stopped` (a signal) and `typer.Exit` pass."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
+        nul = next((arg for arg in args or () if "\0" in arg), None)
+        if nul is not None:  # no file name holds one; typer's Path would raise ValueError
+            from botarena.core.bounds import shown
+
+            print(f"botarena: error: argument {shown(nul)} holds a NUL byte", file=sys.stderr)
+            sys.exit(2)
         try:
-            return super().main(*args, **kwargs)
+            return super().main(args, *rest, **kwargs)
         except USER_ERRORS as exc:  # a subcommand let one through
             print(f"botarena: error: {exc}", file=sys.stderr)
             sys.exit(2)
