@@ -12,12 +12,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from botarena.core.rules import GameError
+
+if TYPE_CHECKING:
+    from datetime import datetime
 
 MAX_NAME_BYTES = 255
 """The most bytes of one component of a path (Linux's NAME_MAX)."""
@@ -28,10 +30,9 @@ MAX_DIGITS = 40
 number is refused unparsed, well before Python's own 4 300-digit limit raises."""
 MAX_NESTING = 64
 """Arrays, objects or tables inside each other in a parsed document; real ones use under 10."""
-EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-LATEST = datetime(9000, 1, 1, tzinfo=UTC)
-"""The times botarena stores or shows: from the epoch to a year any datetime, in any time
-zone, can still hold."""
+EARLIEST_YEAR, LATEST_YEAR = 1970, 9000
+"""The times botarena stores or shows: from the epoch to before a year any datetime, in any
+time zone, can still hold (datetime is imported only when a time is checked: start-up)."""
 
 T = TypeVar("T")
 
@@ -139,8 +140,13 @@ def stack_depth() -> int:
 
 
 def moment(value: datetime | float | int, what: str) -> datetime:
-    """A time (a datetime, naive ones in UTC, or seconds since the epoch) within EARLIEST
-    and LATEST, in UTC; raises GameError naming `what` for one out of range or not finite."""
+    """A time (a datetime, naive ones in UTC, or seconds since the epoch) from EARLIEST_YEAR
+    to before LATEST_YEAR, in UTC; raises GameError naming `what` for one out of range or
+    not finite."""
+    from datetime import UTC, datetime
+
+    earliest = datetime(EARLIEST_YEAR, 1, 1, tzinfo=UTC)
+    latest = datetime(LATEST_YEAR, 1, 1, tzinfo=UTC)
     if isinstance(value, datetime):
         when = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
         try:
@@ -152,8 +158,8 @@ def moment(value: datetime | float | int, what: str) -> datetime:
             when = datetime.fromtimestamp(value, UTC)
         except (OverflowError, ValueError, OSError):
             raise GameError(f"{what} {value!r} is not a time botarena can hold") from None
-    if not EARLIEST <= when < LATEST:
+    if not earliest <= when < latest:
         raise GameError(
-            f"{what} {when.isoformat()} is out of range ({EARLIEST.year} to {LATEST.year - 1})"
+            f"{what} {when.isoformat()} is out of range ({EARLIEST_YEAR} to {LATEST_YEAR - 1})"
         )
     return when
