@@ -3,7 +3,6 @@ and any installed package's, a broken one reported in one line without breaking 
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -151,65 +150,3 @@ def test_an_unknown_game_names_the_installed_ones(site: Path) -> None:
     assert run.stderr.splitlines()[-1] == (
         f"botarena: error: unknown game 'nosuch' (installed: {installed})"
     )
-
-
-@pytest.fixture
-def hostile(tmp_path: Path) -> Path:
-    """Plug-ins that misbehave beyond raising: one calls sys.exit(3) at import, one raises
-    KeyboardInterrupt, one is a single module (no package folder beside it), and an
-    unrelated distribution ships an entry_points.txt that is not UTF-8."""
-    install(tmp_path, "exit_games", "1.0", "quitter = quitgame\ninterrupter = stopgame")
-    (tmp_path / "quitgame.py").write_text("import sys\nsys.exit(3)\n")
-    (tmp_path / "stopgame.py").write_text("raise KeyboardInterrupt\n")
-    install(tmp_path, "toy_games", "1.2", "toy = toygame")
-    (tmp_path / "toygame.py").write_text(TOY)
-    latin = tmp_path / "latin_tools-2.0.dist-info"
-    latin.mkdir()
-    (latin / "METADATA").write_text("Metadata-Version: 2.1\nName: latin_tools\nVersion: 2.0\n")
-    (latin / "entry_points.txt").write_bytes(b"[console_scripts]\ncaf\xe9 = caf\xe9:main\n")
-    return tmp_path
-
-
-def test_a_distribution_whose_entry_points_are_not_utf8_costs_nothing(hostile: Path) -> None:
-    version = botarena_with(hostile, "--version")
-    assert (version.returncode, version.stdout) == (0, f"botarena {botarena.__version__}\n")
-    assert version.stderr == ""
-
-
-def test_a_plug_in_that_exits_or_interrupts_at_import_is_only_named_broken(hostile: Path) -> None:
-    run = botarena_with(hostile, "games")
-    assert run.returncode == 0, run.stderr
-    listed = {line.split("│")[1].strip() for line in run.stdout.splitlines() if "│" in line}
-    assert {"amazes", "ants", "falldown", "labyrinth", "toy"} <= listed
-    assert not {"quitter", "interrupter"} & listed
-    assert sorted(run.stderr.splitlines()) == [
-        "botarena: warning: game 'interrupter' of package exit_games is broken: KeyboardInterrupt",
-        "botarena: warning: game 'quitter' of package exit_games is broken: SystemExit: 3",
-    ]
-
-
-def test_a_single_module_plug_in_has_the_generic_renderer_and_no_starters(hostile: Path) -> None:
-    """toy is toygame.py alone: the viewer's renderers and the starters skip it; the other
-    games' renderers are all there."""
-    script = (
-        "import json\n"
-        "from botarena.web.viewdoc import renderers\n"
-        "from botarena.core import starters\n"
-        "print(json.dumps(sorted(renderers())))\n"
-        "try:\n"
-        "    starters.source('toy', 'bot', 'python')\n"
-        "except FileNotFoundError as exc:\n"
-        "    print(exc)\n"
-    )
-    run = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": str(hostile)},
-    )
-    assert run.returncode == 0, run.stderr
-    shown, refused = run.stdout.splitlines()
-    assert {"amazes", "ants", "falldown", "labyrinth"} <= set(json.loads(shown))
-    assert "toy" not in json.loads(shown)
-    assert refused == "toy is a single module: it ships no starters"

@@ -49,27 +49,7 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with open(made["damaged"], "r+b") as file:  # the games' page: the store opens, reads fail
         file.seek((root - 1) * size)
         file.write(bytes(range(256)) * (size // 256))
-    for kind, rows in VERSION_ROWS.items():
-        made[kind] = folder / f"{kind}.db"
-        made[kind].write_bytes((folder / "botarena.db").read_bytes())
-        conn = sqlite3.connect(made[kind])
-        with conn:
-            conn.execute("DELETE FROM schema_version")
-            conn.executemany("INSERT INTO schema_version VALUES (?)", [(v,) for v in rows])
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        conn.close()
     return made
-
-
-VERSION_ROWS: dict[str, list[object]] = {
-    "version 0": [0],
-    "version text": ["abc"],
-    "version -1": [-1],
-    "version 1.5": [1.5],
-    "no version row": [],
-    "two version rows": [1, 1],
-}
-"""Schema version rows no botarena writes: each store is otherwise whole."""
 
 
 @pytest.mark.parametrize("kind", ["newer", "garbage"])
@@ -101,18 +81,6 @@ def test_a_store_with_damaged_pages_is_one_line_for_every_command(
         f"botarena: error: --db sqlite:///{path}: the store is damaged (database disk image"
         " is malformed); restore it from a backup\n",
     )
-
-
-@pytest.mark.parametrize("kind", VERSION_ROWS)
-@pytest.mark.parametrize("command", [COMMANDS[2], COMMANDS[5]], ids=" ".join)
-def test_a_schema_version_no_botarena_writes_is_one_line(
-    stores: dict[str, Path], kind: str, command: tuple[str, ...], tmp_path: Path
-) -> None:
-    run = run_botarena(*command, "--db", f"sqlite:///{stores[kind]}", cwd=tmp_path)
-    assert run.returncode == 2, run.stderr
-    assert run.stderr.count("\n") == 1, run.stderr
-    assert run.stderr.startswith("botarena: error: ")
-    assert "which no botarena writes: the store is damaged; restore it from a backup" in run.stderr
 
 
 def test_serve_reads_a_store_it_may_not_write(tmp_path: Path) -> None:

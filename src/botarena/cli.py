@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from functools import cache, partial
 from pathlib import Path
@@ -30,7 +31,7 @@ import typer
 
 from botarena.cliparts import fail, parse_options
 from botarena.core.errors import UserError
-from botarena.core.registry import all_infos, entries, game_info, get_game
+from botarena.core.registry import all_infos, entries, game_info, get_game, working
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError, GameInfo
 from botarena.core.spec import BotSpecError
@@ -44,14 +45,16 @@ def _game_tools_help(name: str) -> str:
     return f"{game_info(name).title} tools"
 
 
-def _has_tools(module: str) -> bool:
-    """Whether a game's module has the `cli` submodule of its own commands (imports the
-    game's cheap module only)."""
+def _has_tools(name: str) -> bool:
+    """Whether a working game's module has the `cli` submodule of its own commands
+    (imports the game's cheap module only, under the registry's guard)."""
     from importlib.util import find_spec
 
+    if not working(name):  # a broken plug-in has no commands; `botarena games` says why
+        return False
     try:
-        return find_spec(f"{module}.cli") is not None
-    except Exception:  # a broken plug-in has no commands; `botarena games` says why
+        return find_spec(f"{entries()[name].module}.cli") is not None
+    except Exception:  # a single-module plug-in: no submodules
         return False
 
 
@@ -60,7 +63,7 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
         name: LazyCommand(
             f"{entry.module}.cli:app",
             partial(_game_tools_help, name),
-            partial(_has_tools, entry.module),
+            partial(_has_tools, name),
         )
         for name, entry in entries().items()
     },
@@ -90,11 +93,52 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
 }
 """Commands imported only when run: `botarena NAME ...` -> where it lives, its help line."""
 
+USER_ERRORS = (GameError, BotSpecError, ReplayError, OSError, UserError)
+
+
+def _argument_problem(arg: str) -> str | None:
+    """Why no file, option or command line can take `arg`, or None. Only a caller in this
+    process can pass such an argument (`exec` refuses a NUL; bytes that are not UTF-8
+    arrive surrogate-escaped, which the system takes back as they were)."""
+    if "\0" in arg:
+        return "holds a NUL byte"
+    try:
+        os.fsencode(arg)
+    except UnicodeEncodeError:
+        return "is not valid text (a lone surrogate)"
+    return None
+
+
+class _Boundary(lazy_group(LAZY_COMMANDS)):  # type: ignore[misc]
+    """The command line's one error boundary, around parsing, lazy imports and every
+    command alike (so `CliRunner` meets it too): a user error is one line and exit 2;
+    any other exception is a bug, logged with its traceback (core/crashlog.py), told in
+    one line naming the log, exit 70. `Stopped` (a signal) and `typer.Exit` pass."""
+
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
+        for arg in args or ():  # typer's Path would raise ValueError or UnicodeEncodeError
+            problem = _argument_problem(arg)
+            if problem is not None:
+                from botarena.core.bounds import shown
+
+                print(f"botarena: error: argument {shown(arg)} {problem}", file=sys.stderr)
+                sys.exit(2)
+        try:
+            return super().main(args, *rest, **kwargs)
+        except USER_ERRORS as exc:  # a subcommand let one through
+            print(f"botarena: error: {exc}", file=sys.stderr)
+            sys.exit(2)
+        except Exception as exc:
+            from botarena.core.crashlog import report_crash
+
+            sys.exit(report_crash(exc))
+
+
 app = typer.Typer(
     help="Jury software for AI bot-programming contests.",
     no_args_is_help=True,
     add_completion=False,
-    cls=lazy_group(LAZY_COMMANDS),
+    cls=_Boundary,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -116,8 +160,6 @@ class _LazyConsole:
 
 
 console = _LazyConsole()
-
-USER_ERRORS = (UserError, GameError, BotSpecError, ReplayError, OSError)
 
 
 def _print_version(value: bool) -> None:
@@ -331,29 +373,15 @@ def verify(replay: Annotated[Path, typer.Argument(help="a replay file")]) -> Non
 
 
 def main() -> None:
-    """Entry point: never a traceback. A user's mistake is one line and exit 2; a stopping
-    signal stops the bots and exits 128 + its number (core/stopping.py); anything else is
-    a bug: one line naming the log file that holds its traceback, exit 70
-    (core/crashlog.py)."""
+    """Entry point: never a traceback (`_Boundary` answers every exception); a stopping
+    signal stops the bots and exits 128 + its number (core/stopping.py)."""
     from botarena.core.stopping import Stopped, install
 
     install()
     try:
         app()
-    except USER_ERRORS as exc:  # a subcommand let one through
-        print(f"botarena: error: {exc}", file=sys.stderr)
-        sys.exit(2)
     except Stopped as stop:
         sys.exit(stop.exit_status)
-    except Exception as exc:
-        from botarena.core import crashlog
-
-        log = crashlog.write(exc)
-        print(
-            f"botarena: internal error ({crashlog.one_line(exc)}); the traceback is in {log}",
-            file=sys.stderr,
-        )
-        sys.exit(crashlog.EXIT_INTERNAL)
     finally:
         # The interpreter's exit collects every object left, modules and all: 12-15 ms of
         # every command (a fifth of `play`'s own work in a short game). Frozen objects are

@@ -9,6 +9,7 @@ layers of pyproject's import contracts).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Annotated, NoReturn
 
 import typer
@@ -21,6 +22,36 @@ DbOption = Annotated[
 
 MAX_WORKERS = 256
 """The most worker processes one command starts (each plays one game or builds one bot)."""
+MAX_SEATS = 64
+"""The most seats a game of any command may have (the games' own ranges are narrower)."""
+MAX_PER_PAIR = 1000
+"""The most games per pairing (seating) of a tournament or finals."""
+MAX_ROUNDS = 10_000
+"""The most rounds of a swiss or adaptive schedule."""
+MAX_PLACES = 1000
+"""The most places `--top` settles or keeps."""
+MAX_GAMES = 10**9
+"""The most games one `run`, `work` or `compare` plays before it stops."""
+MAX_SEED = 2**63 - 1
+"""Seeds are stored as 64-bit integers."""
+
+
+def within(low: int | None, high: int) -> Callable[[typer.CallbackParam, int | None], int | None]:
+    """A typer callback that bounds a count where its option is declared
+    (`typer.Option(callback=within(1, MAX_PER_PAIR))`): past it, one line naming the
+    option and its bounds, exit 2, before the command runs. `low` None: the command
+    checks the lower end itself, in its own words."""
+
+    def check(param: typer.CallbackParam, value: int | None) -> int | None:
+        if value is None:
+            return value
+        if low is not None and not low <= value <= high:
+            fail(f"{param.opts[0]} must be between {low} and {high}")
+        if value > high:
+            fail(f"{param.opts[0]} must be at most {high}")
+        return value
+
+    return check
 
 
 def fail(message: str) -> NoReturn:

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
+from botarena.cliparts import MAX_GAMES, MAX_SEATS, MAX_SEED, MAX_WORKERS, within
 from botarena.stats.sprt import Bounds, Sprt
 
 
@@ -212,15 +213,25 @@ def command(
     new: Annotated[str, typer.Argument(help="the new bot's spec")],
     old: Annotated[str, typer.Argument(help="the old bot's spec")],
     game: Annotated[str, typer.Option("--game", help="the game to play")],
-    max_games: Annotated[int, typer.Option("--games", help="stop after this many games")] = 2000,
+    max_games: Annotated[
+        int,
+        typer.Option("--games", help="stop after this many games", callback=within(1, MAX_GAMES)),
+    ] = 2000,
     sprt: Annotated[str, typer.Option(help="the SPRT's hypotheses ELO0,ELO1")] = "0,10",
     alpha: Annotated[float, typer.Option(help="false-positive rate")] = 0.05,
     beta: Annotated[float, typer.Option(help="false-negative rate")] = 0.05,
-    workers: Annotated[int, typer.Option(help="games played at once")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="games played at once", callback=within(1, MAX_WORKERS))
+    ] = 1,
     players: Annotated[
-        int | None, typer.Option(help="seats per game (default: the game's least)")
+        int | None,
+        typer.Option(
+            help="seats per game (default: the game's least)", callback=within(1, MAX_SEATS)
+        ),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="the first block's seed")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="the first block's seed", callback=within(0, MAX_SEED))
+    ] = None,
     map_spec: Annotated[
         str | None,
         typer.Option("--map", help="a map file or GAME:NAME (botarena GAME maps) for every game"),
@@ -268,8 +279,6 @@ def command(
     for name, rate in (("--alpha", alpha), ("--beta", beta)):
         if not 0 < rate < 0.5:
             fail(f"{name} {rate} must be above 0 and below 0.5")
-    if workers < 1:
-        fail(f"--workers {workers} must be at least 1")
     if max_games < players:
         fail(f"--games {max_games} is less than one block ({players} games)")
     try:

@@ -62,20 +62,6 @@ def lazy_group(commands: Mapping[str, LazyCommand]) -> type[TyperGroup]:
     eagerly defined ones, each imported the first time it is looked up."""
 
     class LazyGroup(TyperGroup):
-        def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
-            """No argument may hold a NUL byte or text the system cannot take: no file,
-            option or command line can (a caller in this process could pass one; `exec`
-            cannot)."""
-            from botarena.core.names import shown, text_problem
-
-            for arg in args:
-                problem = text_problem(arg)
-                if problem is not None:
-                    from botarena.cliparts import fail
-
-                    fail(f"the argument {shown(arg)} {problem}")
-            return super().parse_args(ctx, args)
-
         def list_commands(self, ctx: Context) -> list[str]:
             eager = super().list_commands(ctx)
             return [

@@ -1,9 +1,11 @@
-"""Where an unexpected error goes: its traceback into a log file, one line to the user.
+"""The crash log: an exception nobody expected becomes one line naming a file that holds its
+traceback, so a user sees what to report and never a wall of frames.
 
-Every entry point (the command line's `main`, the site's routes, each worker step) ends an
-error it did not foresee the same way: the whole traceback is written to a file of its own,
-and the user is told one line naming it. A user never sees a bare traceback, and the one
-who reports the bug has it whole.
+The folder is `$BOTARENA_LOG_DIR`, else `$XDG_STATE_HOME/botarena`, else
+`~/.local/state/botarena` (the XDG place for logs a program keeps); when that cannot be
+made or written, the temporary folder. Each crash gets its own file,
+`botarena-crash-<local time>-<pid>.log`, readable by its owner only (a traceback may show
+paths and values of the user's). docs/limits.md describes it.
 """
 
 from __future__ import annotations
@@ -15,41 +17,61 @@ import time
 import traceback
 from pathlib import Path
 
+LOG_DIR_VARIABLE = "BOTARENA_LOG_DIR"
 EXIT_INTERNAL = 70
-"""The exit status of a command ended by an error it did not foresee (sysexits' EX_SOFTWARE)."""
+"""The exit status of an internal error (EX_SOFTWARE in sysexits.h)."""
 
 
-def log_folder() -> Path:
-    """`$BOTARENA_LOG_DIR`, else `$XDG_STATE_HOME/botarena` (`~/.local/state/botarena`)."""
-    chosen = os.environ.get("BOTARENA_LOG_DIR")
+def log_folders() -> list[Path]:
+    """Where a crash log goes, the first that can be written winning."""
+    chosen = os.environ.get(LOG_DIR_VARIABLE, "").strip()
     if chosen:
-        return Path(chosen)
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "botarena"
+        first = Path(chosen)
+    else:
+        state = os.environ.get("XDG_STATE_HOME", "").strip()
+        first = (Path(state) if state else Path.home() / ".local" / "state") / "botarena"
+    return [first, Path(tempfile.gettempdir())]
 
 
-def write(exc: BaseException) -> Path:
-    """Write `exc`'s traceback, with the command line that met it, to a new log file; its
-    path. Falls back to the temporary folder when the log folder cannot be written."""
-    text = (
-        f"botarena crash at {time.strftime('%Y-%m-%d %H:%M:%S %z')}, pid {os.getpid()}\n"
-        f"command: {' '.join(sys.argv)!r}\n\n" + "".join(traceback.format_exception(exc))
+def write_crash_log(error: BaseException) -> Path | None:
+    """The traceback of `error` written to a new file in the first writable log folder;
+    None when no folder takes it."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    text = "".join(
+        [
+            f"botarena crash at {time.strftime('%Y-%m-%d %H:%M:%S %z')}\n",
+            f"command: {' '.join(sys.argv)!r}\n",
+            f"python: {sys.version.splitlines()[0]}\n\n",
+            *traceback.format_exception(error),
+        ]
     )
-    name = f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
-    for folder in (log_folder(), Path(tempfile.gettempdir())):
+    for folder in log_folders():
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / name
-            with open(path, "x", encoding="utf-8", errors="backslashreplace") as out:
-                out.write(text)
-            return path
-        except OSError:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            path = folder / f"botarena-crash-{stamp}-{os.getpid()}.log"
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w", encoding="utf-8", errors="backslashreplace") as file:
+                file.write(text)
+        except (OSError, ValueError):  # not a folder, not writable, a NUL in the variable
             continue
-    return Path(os.devnull)
+        return path
+    return None
 
 
-def one_line(exc: BaseException, limit: int = 300) -> str:
-    """`Type: message` on one line, cut to `limit` characters."""
-    words = " ".join(str(exc).split())
-    told = f"{type(exc).__name__}: {words}" if words else type(exc).__name__
-    return told if len(told) <= limit else told[: limit - 1] + "…"
+def describe(error: BaseException, limit: int = 200) -> str:
+    """`Type: first line of the message`, at most `limit` characters."""
+    message = str(error).strip().splitlines()
+    shown = f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def report_crash(error: BaseException) -> int:
+    """Log `error`, tell the user in one line on stderr where, and return the exit status."""
+    path = write_crash_log(error)
+    where = (
+        f"the traceback is in {path}"
+        if path is not None
+        else "the traceback could not be saved (no log folder is writable)"
+    )
+    print(f"botarena: internal error (a bug): {describe(error)}; {where}", file=sys.stderr)
+    return EXIT_INTERNAL

@@ -1,6 +1,12 @@
-"""The user's mistakes that every entry point answers alike: one line, exit 2, a 4xx."""
+"""The base of errors that are the user's to fix (a damaged store, an unreachable cluster):
+the command line answers each in one line, exit 2, wherever it is raised.
+
+Raised below the command line (the store, the cluster), they need no `try` in each command:
+`botarena.cli.main` catches them at its one boundary.
+"""
+
+from __future__ import annotations
 
 
 class UserError(Exception):
-    """A mistake the user can mend (an input, an option, a damaged store); the message is
-    one line that names the thing and the problem."""
+    """A problem of the user's input, files or environment; the message says what to do."""

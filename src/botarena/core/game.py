@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from botarena.core.bounds import checked_path
 from botarena.core.maps import MapNameError, MapShelf, split_map_name
 from botarena.core.protocol import Protocol
 from botarena.core.rules import GameError, GameInfo, State
@@ -96,6 +97,7 @@ class Game:
         maps. Raises GameError naming the problem."""
         if self.load_map is None:
             raise GameError(f"{self.name} takes no map file")
+        checked_path(spec, "--map")  # a NUL or an over-long name, before any lookup
         named = split_map_name(spec)
         if named is not None:
             game, name = named

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from botarena.core.names import name_problem, shown
+from botarena.core.bounds import checked_path
 from botarena.core.rules import GameError
 
 
@@ -21,10 +21,7 @@ def output_path(path: str | Path, option: str, *, not_same_as: str | Path | None
     text = str(path)
     if not text.strip():
         raise GameError(f"{option} is empty; give a file name")
-    problem = name_problem(text)
-    if problem is not None:
-        raise GameError(f"{option} {shown(text)}: the file name {problem}")
-    target = Path(text)
+    target = checked_path(text, option)  # a NUL or an over-long name, before any folder
     if target.is_dir():
         raise GameError(f"{option} {text}: is a folder; give a file name inside it")
     if (

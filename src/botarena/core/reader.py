@@ -17,14 +17,12 @@ import sys
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
-from botarena.core.names import name_problem, shown
+from botarena.core.bounds import MAX_NESTING, depth, nested, path_problem, shown, stack_depth
 from botarena.core.rules import GameError
 
 MiB = 1 << 20
-MAX_NESTING = 64  # JSON arrays/objects inside each other; real documents use under 10
 NON_REGULAR_MAX = 1 * MiB  # a pipe or device is read only this far
 CHUNK = 1 * MiB
 LIMIT_VARIABLE = "BOTARENA_MAX_READ_MB"
@@ -65,9 +63,9 @@ def read_bytes(path: str | Path, kind: Kind) -> bytearray:
     """The file's bytes (inflated when `kind` takes gzip), within `kind`'s cap."""
     cap = limit(kind)
     name = str(path)
-    problem = name_problem(name)
-    if problem is not None:
-        raise ReadError(f"{shown(name)}: the {kind.noun}'s file name {problem}")
+    problem = path_problem(path)
+    if problem:  # before any file is opened: open() would raise ValueError on a NUL
+        raise ReadError(f"{kind.noun} {shown(name)}: {problem}")
     try:
         with open(path, "rb") as handle:
             mode = os.fstat(handle.fileno()).st_mode
@@ -119,7 +117,7 @@ def parse_json(data: bytes | bytearray | str, name: str, noun: str = "document")
     if data[:3] == b"\xef\xbb\xbf":
         data = data[3:]
     old = sys.getrecursionlimit()
-    sys.setrecursionlimit(_stack_depth() + MAX_NESTING + 2)
+    sys.setrecursionlimit(stack_depth() + MAX_NESTING + 2)
     try:
         return msgspec.json.decode(data)
     except RecursionError:
@@ -132,12 +130,33 @@ def parse_json(data: bytes | bytearray | str, name: str, noun: str = "document")
         sys.setrecursionlimit(old)
 
 
-def _stack_depth() -> int:
-    frame: FrameType | None = sys._getframe()
-    depth = 0
-    while frame is not None:
-        frame, depth = frame.f_back, depth + 1
-    return depth
+def read_toml(path: str | Path, kind: Kind) -> dict[str, Any]:
+    """The file parsed as TOML, within `kind`'s cap and MAX_NESTING."""
+    return parse_toml(read_text(path, kind), str(path), kind.noun)
+
+
+def parse_toml(text: str, name: str, noun: str = "document") -> dict[str, Any]:
+    """`text` parsed as TOML, nested at most MAX_NESTING deep; raises ReadError with one
+    line naming `name` (and the line, `NAME:LINE: invalid TOML: ...`, for a syntax error):
+    tomllib itself raises RecursionError on deep nesting and ValueError on a number of
+    more than 4 300 digits."""
+    import re
+    import tomllib
+
+    try:
+        document = nested(lambda: tomllib.loads(text), name, noun)
+    except GameError as exc:
+        raise ReadError(str(exc)) from None
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = found.group(1) if found else max(1, len(text.splitlines()))
+        raise ReadError(f"{name}:{line}: invalid TOML: {exc}") from None
+    except ValueError as exc:  # int() of a number past Python's digit limit
+        reason = str(exc).split(":")[0]
+        raise ReadError(f"{name}: the {noun} holds a value Python cannot read ({reason})") from None
+    if depth(document) > MAX_NESTING:
+        raise ReadError(f"{name}: the {noun} nests arrays or tables more than {MAX_NESTING} deep")
+    return document
 
 
 def _read_capped(handle: Any, cap: int) -> bytearray | None:

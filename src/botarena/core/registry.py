@@ -10,9 +10,15 @@ access (`botarena.core.game.lazy_game`). botarena's own four games are registere
 way. Listing the games reads only the installed packages' metadata; a game's module is
 imported when its facts are asked for, its rules when it is played. A broken plug-in (its
 module does not import, has no `INFO`, or its name is taken) is reported in one line on
-stderr and left out: the other games and the command line still work. That holds whatever
-the plug-in does: raises, calls `sys.exit`, ships an entry_points.txt that is not UTF-8, or
-is a single module with no files beside it.
+stderr and left out: the other games and the command line still work.
+
+A plug-in is kept apart from the rest by three rules: any installed package's metadata is
+read as bytes (one that is not UTF-8 leaves out that package's games only, and one that
+registers no game is never decoded); importing a game's module or building its rules may
+raise anything, `SystemExit` and `KeyboardInterrupt` included, and only costs that game
+(but a real Ctrl-C of the user, see `_guarded`); and the files a game ships (its renderer,
+its starters) are looked up through `game_file`, which a single-module plug-in answers with
+"none" rather than an error.
 """
 
 from __future__ import annotations
@@ -20,11 +26,16 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 from botarena.core.game import Game
 from botarena.core.rules import GameInfo
@@ -93,19 +104,25 @@ def own_version() -> str:
     return version("botarena") or "0+unknown"  # a source tree that is not installed
 
 
+MAX_ENTRY_POINTS_BYTES = 1 << 20
+"""The most of a package's entry_points.txt read (real ones are a few hundred bytes)."""
+
+
 def _declared(metadata: str) -> list[tuple[str, str]]:
     """The `NAME = module` lines of the `botarena.games` section of a package's
-    entry_points.txt (an INI file), in file order."""
+    entry_points.txt (an INI file), in file order. Read as bytes: a file that registers no
+    game is never decoded; one that does and is not UTF-8 raises ValueError saying so."""
     try:
         with open(os.path.join(metadata, "entry_points.txt"), "rb") as file:
-            raw = file.read()
-    except OSError:
+            data = file.read(MAX_ENTRY_POINTS_BYTES)
+    except (OSError, ValueError):
         return []
-    # Any package may ship a file that is not UTF-8: it must cost no other command anything.
-    # A botarena game named in it then names no module that imports: reported as broken.
-    text = raw.decode("utf-8", errors="replace")
-    if f"[{GROUP}]" not in text:
+    if f"[{GROUP}]".encode() not in data:
         return []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("its entry_points.txt is not UTF-8") from None
     lines: list[tuple[str, str]] = []
     inside = False
     for line in text.splitlines():
@@ -133,7 +150,12 @@ def _scan() -> tuple[dict[str, Entry], tuple[str, ...]]:
     problems: list[str] = []
     ordered = sorted(_distributions().items(), key=lambda item: (item[0] != "botarena", item[0]))
     for _key, (metadata, package, release) in ordered:
-        for name, module in sorted(_declared(metadata)):
+        try:
+            declared = _declared(metadata)
+        except ValueError as exc:
+            problems.append(f"the games of package {package} ignored: {exc}")
+            continue
+        for name, module in sorted(declared):
             if ":" in module or not module:
                 problems.append(
                     f"game {name!r} of package {package} ignored: {module!r} is"
@@ -165,18 +187,36 @@ class BrokenGame(UnknownGame):
     """The game is registered but its plug-in does not load (the message says why)."""
 
 
+T = TypeVar("T")
+
+
+def _guarded(call: Callable[[], T]) -> tuple[T | None, str]:
+    """`call()`'s value and '', or None and why it raised: a plug-in's code may raise
+    anything, `SystemExit` (a `sys.exit` at import) and `KeyboardInterrupt` included, and
+    that must cost only its own game. Re-raised: `Stopped`, and a `KeyboardInterrupt`
+    while Python's own Ctrl-C handler is in place, for either is the user stopping the
+    command (under `botarena`, Ctrl-C raises `Stopped`, so a KeyboardInterrupt there is the
+    plug-in's own)."""
+
+    try:
+        return call(), ""
+    except Stopped:
+        raise
+    except KeyboardInterrupt:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            raise
+        return None, "KeyboardInterrupt raised by the plug-in"
+    except BaseException as exc:
+        text = str(exc).strip().splitlines()
+        return None, f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
 @cache
 def _broken(name: str) -> str | None:
     """Why the registered game `name` cannot load (reported once), or None if it can."""
     entry = entries()[name]
-    try:
-        module = importlib.import_module(entry.module)
-        info = module.INFO
-    except Stopped:
-        raise
-    except BaseException as exc:  # a plug-in's bug (even sys.exit) must not break the others
-        why = _why(exc)
-    else:
+    info, why = _guarded(lambda: importlib.import_module(entry.module).INFO)
+    if not why:
         if not isinstance(info, GameInfo):
             why = f"{entry.module}.INFO is not a GameInfo"
         elif info.name != name:
@@ -188,21 +228,10 @@ def _broken(name: str) -> str | None:
     return message
 
 
-def _why(exc: BaseException) -> str:
-    """A plug-in's failure in one line (`SystemExit: 3`, `ImportError: no module x`)."""
-    told = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {told}" if told else type(exc).__name__
-
-
-def game_files(name: str) -> Traversable | None:
-    """The folder of what the game `name` ships beside its code (its renderer, starters,
-    maps), or None for a game whose plug-in is a single module: it ships no files."""
-    module = _module(name)
-    if not hasattr(module, "__path__"):
-        return None
-    from importlib import resources
-
-    return resources.files(module)
+def working(name: str) -> bool:
+    """Whether `name` is a registered game whose plug-in loads (imports its cheap module
+    only, under the guard)."""
+    return name in entries() and _broken(name) is None
 
 
 def _module(name: str) -> ModuleType:
@@ -238,14 +267,9 @@ def all_infos() -> dict[str, GameInfo]:
 def get_game(name: str) -> Game:
     """The game called `name` (builds its rules); raises `UnknownGame` as `game_info`."""
     module = _module(name)
-    try:
-        game = module.GAME
-    except Stopped:
-        raise
-    except BaseException as exc:
-        raise BrokenGame(
-            f"game {name!r} of package {entries()[name].package} is broken: {_why(exc)}"
-        ) from exc
+    game, why = _guarded(lambda: module.GAME)
+    if why:
+        raise BrokenGame(f"game {name!r} of package {entries()[name].package} is broken: {why}")
     if not isinstance(game, Game):
         raise BrokenGame(f"game {name!r}: {entries()[name].module}.GAME is not a Game")
     return game
@@ -254,3 +278,17 @@ def get_game(name: str) -> Game:
 def all_games() -> dict[str, Game]:
     """Every working game by name, in registry order (imports every game's rules)."""
     return {name: get_game(name) for name in available()}
+
+
+def game_file(name: str, *parts: str) -> Traversable | None:
+    """The file `parts` (e.g. "renderer.js", or "starters", "bot.py") shipped in the
+    package of the working game `name`, or None when there is none: a plug-in that is one
+    module, not a package, ships no files (importlib.resources would raise on it, or on
+    Python 3.12+ look beside it, among other packages' files)."""
+    from importlib import resources
+
+    module = _module(name)
+    if getattr(module, "__path__", None) is None:
+        return None
+    file = resources.files(module.__name__).joinpath(*parts)
+    return file if file.is_file() else None

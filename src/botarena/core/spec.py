@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from botarena.core.bounds import path_problem, shown
 from botarena.core.game import Game
 from botarena.core.player import InProcessPlayer, Player, ProcessPlayer, split_command
 
@@ -29,6 +30,8 @@ def make_player(game: Game, spec: Any) -> Player:
         if not callable(getattr(spec, "act", None)):
             raise BotSpecError(f"{spec!r} is neither a bot spec string nor an object with act()")
         return InProcessPlayer(spec, name=type(spec).__name__.lower())
+    if "\0" in spec:  # no program, argument or file name can hold one
+        raise BotSpecError(f"bot spec {shown(spec)}: holds a NUL byte")
     name, _, rest = spec.partition("=")
     if rest and name.isidentifier():
         player = _from_spec(game, rest.strip())
@@ -50,6 +53,9 @@ def _from_spec(game: Game, spec: str) -> Player:
     except ValueError as exc:
         raise BotSpecError(f"bot spec {spec!r}: {exc}") from None
     program = argv[0]
+    problem = path_problem(program)
+    if problem:
+        raise BotSpecError(f"bot spec {shown(spec)}: the program's name {problem}")
     if os.sep in program:
         problem = _not_runnable(program)
         if problem:

@@ -9,6 +9,8 @@ from typing import Annotated, Any
 
 import typer
 
+from botarena.core.rules import GameError
+
 LANGUAGES = {"python": "python", "py": "python", "cpp": "cpp", "c++": "cpp", "java": "java"}
 """The LANG argument's spellings and the language each names."""
 
@@ -30,13 +32,14 @@ def file_name(stem: str, language: str) -> str:
 
 
 def source(game: str, stem: str, language: str) -> str:
-    """The starter's text, as shipped in the game's package."""
-    from botarena.core.registry import game_files
+    """The starter's text, as shipped in the game's package; GameError when it ships none
+    (a plug-in that is one module ships no files)."""
+    from botarena.core.registry import game_file
 
-    folder = game_files(game)
-    if folder is None:
-        raise FileNotFoundError(f"{game} is a single module: it ships no starters")
-    return folder.joinpath("starters", file_name(stem, language)).read_text("utf-8")
+    file = game_file(game, "starters", file_name(stem, language))
+    if file is None:
+        raise GameError(f"game {game!r} ships no starter {file_name(stem, language)}")
+    return file.read_text("utf-8")
 
 
 def how_to(starter: Starter, role: str, language: str, folder: Path) -> tuple[str | None, str]:

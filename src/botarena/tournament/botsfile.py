@@ -22,14 +22,20 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from botarena.core.bounds import checked_path, shown
+from botarena.core.reader import Kind, MiB, ReadError, parse_toml, read_text
+
+BOTS_FILE = Kind("bots file", 1 * MiB)
+
 KEYS = ("name", "command", "source", "workdir", "role")
 NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
 """Bot names: letters, digits and `_ . + -`, so they stay one word in tables and commands."""
+MAX_NAME = 100
+"""The longest bot name (characters): it names files, labels and table columns."""
 
 
 @dataclass(frozen=True)
@@ -79,17 +85,11 @@ def load_bots_file(path: Path) -> list[BotEntry]:
     for unreadable or invalid TOML, unknown keys, a missing or repeated name, a bot with
     neither or both of `command` and `source`, or a source or folder that does not exist."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BotsFileError(f"{path}: cannot read the bots file: {exc}") from None
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        found = re.search(r"\(at line (\d+), column \d+\)", message)
-        line = int(found.group(1)) if found else max(1, len(text.splitlines()))
-        raise BotsFileError(f"{path}:{line}: invalid TOML: {message}") from None
+    try:  # bounded: its size, its nesting, its numbers, a NUL in its name (core/reader.py)
+        text = read_text(path, BOTS_FILE)
+        document = parse_toml(text, str(path), BOTS_FILE.noun)
+    except ReadError as exc:
+        raise BotsFileError(str(exc)) from None
     lines = _Lines(text)
     unknown = [key for key in document if key != "bot"]
     if unknown:
@@ -143,8 +143,13 @@ def _entry(path: Path, lines: _Lines, index: int, table: Any) -> BotEntry:
     name = table["name"]
     if not NAME.fullmatch(name):
         raise BotsFileError(
-            f"{path}:{lines.key(index, 'name')}: bot name {name!r} may hold"
+            f"{path}:{lines.key(index, 'name')}: bot name {shown(name)} may hold"
             " only letters, digits and _ . + - (not first)"
+        )
+    if len(name) > MAX_NAME:
+        raise BotsFileError(
+            f"{path}:{lines.key(index, 'name')}: bot name {shown(name)} is longer than"
+            f" {MAX_NAME} characters"
         )
     if ("command" in table) == ("source" in table):
         line = lines.key(index, "source" if "source" in table else "name")
@@ -153,13 +158,13 @@ def _entry(path: Path, lines: _Lines, index: int, table: Any) -> BotEntry:
     folder = path.parent.absolute()
     source = workdir = None
     if "source" in table:
-        source = _absolute(folder, table["source"])
+        source = _absolute(folder, table["source"], f"{path}:{lines.key(index, 'source')}")
         if not source.is_file():
             raise BotsFileError(
                 f"{path}:{lines.key(index, 'source')}: bot {name!r}: source {source} does not exist"
             )
     if "workdir" in table:
-        workdir = _absolute(folder, table["workdir"])
+        workdir = _absolute(folder, table["workdir"], f"{path}:{lines.key(index, 'workdir')}")
         if not workdir.is_dir():
             raise BotsFileError(
                 f"{path}:{lines.key(index, 'workdir')}: bot {name!r}: workdir"
@@ -168,7 +173,11 @@ def _entry(path: Path, lines: _Lines, index: int, table: Any) -> BotEntry:
     command = None
     if "command" in table:
         try:
-            command = _resolve_command(table["command"], folder)
+            command = _resolve_command(
+                table["command"], folder, f"{path}:{lines.key(index, 'command')}"
+            )
+        except BotsFileError:
+            raise
         except ValueError as exc:
             raise BotsFileError(
                 f"{path}:{lines.key(index, 'command')}: bot {name!r}: command"
@@ -179,7 +188,7 @@ def _entry(path: Path, lines: _Lines, index: int, table: Any) -> BotEntry:
     )
 
 
-def _resolve_command(command: str, folder: Path) -> str:
+def _resolve_command(command: str, folder: Path, where: str) -> str:
     """The command with a relative program path (`./bot`, `bots/bot`) or `post:` file made
     absolute against `folder`; `builtin:` specs, programs on PATH and arguments stay as
     written. Raises ValueError for a command line that cannot be split."""
@@ -188,17 +197,23 @@ def _resolve_command(command: str, folder: Path) -> str:
         return command
     if command.startswith("post:"):
         target = command.removeprefix("post:")
-        return f"post:{_absolute(folder, target)}"
+        return f"post:{_absolute(folder, target, where)}"
     argv = shlex.split(command)
     if not argv:
         raise ValueError("empty command line")
     program = Path(argv[0])
     if "/" in argv[0] and not program.is_absolute():
-        return shlex.join([str(_absolute(folder, program)), *argv[1:]])
+        return shlex.join([str(_absolute(folder, program, where)), *argv[1:]])
     return command
 
 
-def _absolute(folder: Path, path: str | Path) -> Path:
+def _absolute(folder: Path, path: str | Path, where: str) -> Path:
     """`path` against `folder`, normalised but with symbolic links kept (a link to a bot is
-    still run by its own name)."""
-    return Path(os.path.normpath(folder / os.path.expanduser(path)))
+    still run by its own name); BotsFileError ("WHERE: ...") for a path no file can have
+    (a NUL, a name past 255 bytes, a path past 4096), before any path is built."""
+    checked_path(path, "path", lambda message: BotsFileError(f"{where}: {message}"))
+    return checked_path(
+        os.path.normpath(folder / os.path.expanduser(path)),
+        "path",
+        lambda message: BotsFileError(f"{where}: {message}"),
+    )

@@ -38,6 +38,12 @@ flood never fills the jury's memory or the author's terminal."""
 SOURCE_LIMIT_BYTES = 1_474_560
 """The largest source built (the contest's limit); a larger one is refused unread."""
 
+BUILT_CAP_BYTES = 64 << 20
+BUILT_MAX_FILES = 4096
+"""The most a build may leave behind, in all (each file is also capped at 256 MiB while it
+is written): a source whose compiler writes thousands of classes or a huge binary is
+refused and its output removed, not cached for every game."""
+
 RECIPE = "2"
 """Part of every cache key: bump it when a compiler command below changes."""
 
@@ -451,6 +457,9 @@ def _build(
                 else f"exit status {status}"
             )
             raise BuildError(_block(name, source, language, output, argv=argv, status=what))
+        excess = _too_much(work)
+        if excess:
+            raise BuildError(_block(name, source, language, excess, argv=argv))
         try:
             work.rename(target)
         except OSError:
@@ -458,6 +467,24 @@ def _build(
                 raise
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _too_much(folder: Path) -> str:
+    """Why a build's folder holds more than a build may leave ('' when it does not)."""
+    total = count = 0
+    for parent, _folders, names in os.walk(folder):
+        for file in names:
+            count += 1
+            try:
+                total += os.lstat(os.path.join(parent, file)).st_size
+            except OSError:
+                continue
+            if total > BUILT_CAP_BYTES or count > BUILT_MAX_FILES:
+                return (
+                    f"the build wrote more than {BUILT_CAP_BYTES >> 20} MiB or"
+                    f" {BUILT_MAX_FILES} files (docs/bot-builds.md)"
+                )
+    return ""
 
 
 def _ensure_tools(language: Language, name: str, source: Path) -> None:

@@ -14,7 +14,18 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption
+from botarena.cliparts import (
+    DEFAULT_DB,
+    MAX_GAMES,
+    MAX_PER_PAIR,
+    MAX_PLACES,
+    MAX_ROUNDS,
+    MAX_SEATS,
+    MAX_SEED,
+    MAX_WORKERS,
+    DbOption,
+    within,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -112,16 +123,22 @@ def _print_build_error(block: str) -> None:
 
 
 def _seats(text: str | None) -> tuple[int | None, tuple[int, int] | None]:
-    """--seats N or MIN-MAX."""
+    """--seats N or MIN-MAX, each a whole number of at most MAX_SEATS."""
+    from botarena.core.bounds import whole_number
+    from botarena.core.rules import GameError
+
     if text is None:
         return None, None
     low, dash, high = text.partition("-")
     try:
         if dash:
-            return None, (int(low), int(high))
-        return int(text), None
-    except ValueError:
-        return fail(f"--seats {text!r}: a number N or a range MIN-MAX")
+            return None, (
+                whole_number(low, "--seats", 1, MAX_SEATS),
+                whole_number(high, "--seats", 1, MAX_SEATS),
+            )
+        return whole_number(text, "--seats", 1, MAX_SEATS), None
+    except GameError as exc:
+        return fail(f"{exc} (a number N or a range MIN-MAX)")
 
 
 @app.command()
@@ -142,8 +159,12 @@ def new(
             " top is settled)"
         ),
     ] = None,
-    games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
-    rounds: Annotated[int, typer.Option(help="swiss: the number of rounds")] = 0,
+    games_per_pair: Annotated[
+        int, typer.Option(help="games per pairing (seating)", callback=within(1, MAX_PER_PAIR))
+    ] = 1,
+    rounds: Annotated[
+        int, typer.Option(help="swiss: the number of rounds", callback=within(0, MAX_ROUNDS))
+    ] = 0,
     seats: Annotated[
         str | None,
         typer.Option(help="seats per game (within the game's seat range); a ladder takes MIN-MAX"),
@@ -156,17 +177,27 @@ def new(
             " over a pairing's games; a ladder draws one per game)",
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="the tournament's seed")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="the tournament's seed", callback=within(0, MAX_SEED))
+    ] = None,
     db: DbOption = DEFAULT_DB,
     option: Annotated[
         list[str] | None, typer.Option("-o", "--option", help="a game option KEY=VALUE")
     ] = None,
     replays: Annotated[Path, typer.Option(help="folder for the replays")] = Path("replays"),
-    top: Annotated[int, typer.Option(help="adaptive: how many places to settle")] = 5,
+    top: Annotated[
+        int,
+        typer.Option(help="adaptive: how many places to settle", callback=within(None, MAX_PLACES)),
+    ] = 5,
     confidence: Annotated[
         float, typer.Option(help="adaptive: the probability the top order must reach")
     ] = 0.95,
-    max_rounds: Annotated[int, typer.Option(help="adaptive: stop after this many rounds")] = 100,
+    max_rounds: Annotated[
+        int,
+        typer.Option(
+            help="adaptive: stop after this many rounds", callback=within(None, MAX_ROUNDS)
+        ),
+    ] = 100,
     test_every: Annotated[
         float | None,
         typer.Option(
@@ -247,7 +278,10 @@ def run(
     name: Annotated[str, typer.Argument(help="the tournament")],
     workers: Annotated[
         int | None,
-        typer.Option(help="worker processes (default: one per core; 0: play in this process)"),
+        typer.Option(
+            help="worker processes (default: one per core; 0: play in this process)",
+            callback=within(0, MAX_WORKERS),
+        ),
     ] = None,
     db: DbOption = DEFAULT_DB,
     dask: Annotated[
@@ -256,8 +290,20 @@ def run(
             help="play on this Dask cluster's workers (tcp://HOST:PORT) instead of locally"
         ),
     ] = None,
+    dask_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--dask-timeout",
+            help="seconds to wait for the --dask scheduler to greet and give a worker (default 10)",
+        ),
+    ] = None,
     games: Annotated[
-        int | None, typer.Option("--games", help="ladder: play this many more games, then stop")
+        int | None,
+        typer.Option(
+            "--games",
+            help="ladder: play this many more games, then stop",
+            callback=within(None, MAX_GAMES),
+        ),
     ] = None,
     seconds: Annotated[
         float | None,
@@ -279,8 +325,6 @@ def run(
 
     from botarena.tournament.runner import Executor, LocalExecutor
 
-    if workers is not None and not 0 <= workers <= MAX_WORKERS:
-        fail(f"--workers must be between 0 and {MAX_WORKERS}")
     if dask is not None and workers is not None:
         fail("--workers and --dask exclude each other (the cluster's workers play)")
     if (games is not None and games < 1) or (seconds is not None and not seconds > 0):
@@ -308,10 +352,16 @@ def run(
             return
         executor: Executor
         if dask is not None:
-            from botarena.tournament.cluster import ClusterError, DaskExecutor
+            from botarena.tournament.cluster import (
+                CONNECT_TIMEOUT_S,
+                ClusterError,
+                DaskExecutor,
+            )
 
+            if dask_timeout is not None and not 0 < dask_timeout <= 3600:
+                fail("--dask-timeout must be above 0 and at most 3600 seconds")
             try:
-                executor = DaskExecutor(dask)
+                executor = DaskExecutor(dask, dask_timeout or CONNECT_TIMEOUT_S)
             except ClusterError as exc:
                 fail(str(exc))
         else:
@@ -444,8 +494,6 @@ def _work(
         check_version(store, db)
     except LadderError as exc:
         fail(str(exc))
-    if workers is not None and workers < 0:
-        fail("--workers must be 0 or more")
     chosen = [store.tournament(n) for n in names] if names else store.tournaments()
     specs = [b.spec for t in chosen if t is not None for b in store.bots(t)]
     first = next((t for t in chosen if t is not None), None)
@@ -517,13 +565,20 @@ def work(
         ),
     ],
     workers: Annotated[
-        int | None, typer.Option(help="games at once (default: one per core; 0: in this process)")
+        int | None,
+        typer.Option(
+            help="games at once (default: one per core; 0: in this process)",
+            callback=within(0, MAX_WORKERS),
+        ),
     ] = None,
     tournament: Annotated[
         list[str] | None,
         typer.Option("--tournament", help="only this tournament (repeatable; default: all)"),
     ] = None,
-    games: Annotated[int | None, typer.Option("--games", help="stop after N games")] = None,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", help="stop after N games", callback=within(1, MAX_GAMES)),
+    ] = None,
     seconds: Annotated[float | None, typer.Option("--for", help="stop after S seconds")] = None,
     no_sandbox: Annotated[
         bool,
@@ -609,9 +664,14 @@ def stage(
 @app.command()
 def finals(
     name: Annotated[str, typer.Argument(help="the ladder")],
-    top: Annotated[int | None, typer.Option(help="only the ladder's top K")] = None,
+    top: Annotated[
+        int | None, typer.Option(help="only the ladder's top K", callback=within(None, MAX_PLACES))
+    ] = None,
     schedule: Annotated[str, typer.Option(help="adaptive or round-robin")] = "round-robin",
-    games_per_pair: Annotated[int, typer.Option(help="games per pairing (seating)")] = 1,
+    games_per_pair: Annotated[
+        int,
+        typer.Option(help="games per pairing (seating)", callback=within(None, MAX_PER_PAIR)),
+    ] = 1,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """A new tournament NAME-finals over the latest versions of the ladder's active bots (or

@@ -12,16 +12,30 @@ from __future__ import annotations
 import concurrent.futures as cf
 from typing import Any
 
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 10.0
+"""How long `--dask` waits for the scheduler (its greeting, then its first worker) by
+default; `tournament run --dask-timeout` sets it."""
 
 
 class ClusterError(RuntimeError):
     """The cluster cannot be used (unreachable, no workers); the message says which."""
 
 
+GREETING_MAX_BYTES = 1 << 20
+"""A Dask scheduler's first message (its handshake) is a few hundred bytes; what a port
+sends first that claims more is some other protocol."""
+
+
 def _probe(address: str, timeout_s: float) -> None:
-    """Fail at once on a refused TCP address (Dask itself retries until its timeout)."""
+    """Fail in one line, within `timeout_s`, unless a Dask scheduler answers at `address`:
+    a refused address fails at once (Dask itself retries until its timeout), and a port
+    that accepts but says nothing (a silent server, an HTTP server waiting for a request)
+    or says something else fails after `timeout_s`. A scheduler greets each connection
+    first, with its handshake framed by an 8-byte little-endian length; Dask's client
+    would wait for that greeting with no timeout at all."""
     import socket
+    import struct
+    import time
     from urllib.parse import urlsplit
 
     try:
@@ -33,11 +47,31 @@ def _probe(address: str, timeout_s: float) -> None:
         raise ClusterError(f"--dask {address}: not a scheduler address (tcp://HOST:PORT)")
     if parts.scheme != "tcp":
         return
+    deadline = time.monotonic() + timeout_s
     try:
-        with socket.create_connection((parts.hostname, port), timeout=timeout_s):
-            pass
+        with socket.create_connection((parts.hostname, port), timeout=timeout_s) as connection:
+            connection.settimeout(max(0.01, deadline - time.monotonic()))
+            head = b""
+            while len(head) < 8:
+                piece = connection.recv(8 - len(head))
+                if not piece:
+                    break
+                head += piece
+    except TimeoutError:
+        raise ClusterError(
+            f"--dask {address}: waited {timeout_s:g} s for the scheduler's greeting and got"
+            " none (is it a Dask scheduler? --dask-timeout waits longer)"
+        ) from None
     except (OSError, ValueError) as exc:
         raise ClusterError(f"--dask {address}: cannot reach the scheduler ({exc})") from None
+    if len(head) < 8:
+        raise ClusterError(f"--dask {address}: the port closed the connection: not a scheduler")
+    (length,) = struct.unpack("<Q", head)
+    if not 0 < length <= GREETING_MAX_BYTES:
+        raise ClusterError(
+            f"--dask {address}: the port answers another protocol ({head!r}...), not a"
+            " Dask scheduler's"
+        )
 
 
 class DaskExecutor:
@@ -54,7 +88,7 @@ class DaskExecutor:
         _probe(address, connect_timeout_s)
         try:
             self.client = Client(address, timeout=f"{connect_timeout_s}s", set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
+        except Exception as exc:  # what a port that only looked like a scheduler sent
             raise ClusterError(
                 f"--dask {address}: cannot reach the scheduler"
                 f" ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})"

@@ -11,6 +11,8 @@ from typing import Annotated
 
 import typer
 
+from botarena.cliparts import MAX_WORKERS, within
+
 DEMO_DB = "sqlite:///botarena-demo.db"
 SEED = 2026
 
@@ -30,7 +32,10 @@ def tournaments() -> list[tuple[str, str, tuple[str, ...], int]]:
 
 def demo(
     workers: Annotated[
-        int | None, typer.Option(help="worker processes (default: one per core)")
+        int | None,
+        typer.Option(
+            help="worker processes (default: one per core)", callback=within(1, MAX_WORKERS)
+        ),
     ] = None,
 ) -> None:
     """A short tournament of each game with its built-in bots into ./botarena-demo.db and

@@ -38,7 +38,85 @@ from botarena.tournament.schema import (  # noqa: F401 - the tables, imported fr
 
 
 class StoreError(UserError):
-    """A database that cannot be opened or used; the message is for the user."""
+    """A database that cannot be opened or used; the message is for the user (the command
+    line answers it in one line wherever it is raised)."""
+
+
+class StoreDamaged(StoreError):
+    """The store's own data is damaged, or it is not a botarena store: found by any
+    statement, the message names the store."""
+
+
+SQLITE_DAMAGE = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+"""SQLite's result codes (and their extended forms) for a file whose pages are damaged or
+that is not a SQLite database at all."""
+
+POSTGRES_DAMAGE = {"XX001": "data corrupted", "XX002": "index corrupted"}
+MISSING = {"42P01": "a table is missing", "42703": "a column is missing"}
+"""PostgreSQL's SQLSTATEs for damage, and for tables a botarena store has and this lacks."""
+
+
+def damage(error: BaseException) -> str | None:
+    """What a driver's error says is wrong with the store itself (damaged pages, not a
+    database, tables or columns missing), or None for any other error (a lock, a
+    constraint, a bug), which callers handle as before."""
+    name = getattr(error, "sqlite_errorname", None)
+    if isinstance(name, str):
+        text = str(error).strip() or name
+        if name.startswith(SQLITE_DAMAGE):
+            return text
+        if text.startswith(("no such table", "no such column")):
+            return f"{text}: not a botarena store, or a damaged one"
+        return None
+    state = getattr(error, "sqlstate", None)
+    if state in POSTGRES_DAMAGE:
+        return POSTGRES_DAMAGE[state]
+    if state in MISSING:
+        return f"{MISSING[state]}: not a botarena store, or a damaged one"
+    return None
+
+
+NEWER_VERSIONS = 1000
+"""A stored schema version above SCHEMA_VERSION up to this is a later botarena's; past it,
+damage (versions count releases that changed the tables, one at a time)."""
+
+
+def _stored_version(conn: Connection) -> int:
+    """The store's schema version: exactly one row, a whole number this botarena can read
+    or upgrade; StoreError naming what is found otherwise (a newer botarena's version, or
+    a row that no botarena writes: 0, text, NULL, a huge number, none, several)."""
+    rows = [row[0] for row in conn.execute(sa.text("SELECT version FROM schema_version"))]
+    found = rows[0] if len(rows) == 1 else None
+    if type(found) is int and SCHEMA_VERSION < found <= NEWER_VERSIONS:
+        raise StoreError(
+            f"the database has schema version {found}, newer than this"
+            f" botarena's {SCHEMA_VERSION}: upgrade botarena"
+        )
+    if type(found) is int and 1 <= found <= SCHEMA_VERSION:
+        return found
+    shown = repr(found)[:40] if found is not None else "NULL" if rows else "0 rows"
+    if len(rows) > 1:
+        shown = f"{len(rows)} rows"
+    known = ", ".join(str(version) for version in range(1, SCHEMA_VERSION + 1))
+    raise StoreError(
+        f"the store's schema version ({shown}) is not one this botarena knows ({known}):"
+        " the store is damaged or not botarena's; restore it from a backup"
+    )
+
+
+def _refuse_damage(engine: Engine, url: str) -> None:
+    """Every statement and connection of `engine` whose error is damage to the store raises
+    StoreError naming the store: the one place that holds for every command, page and
+    worker, at open and mid-query alike."""
+
+    @sa.event.listens_for(engine, "handle_error")
+    def damaged(context: Any) -> None:
+        problem = damage(context.original_exception)
+        if problem is not None:
+            raise StoreDamaged(
+                f"--db {describe_url(url)}: the store is damaged ({problem}); restore it"
+                " from a backup"
+            ) from context.original_exception
 
 
 @dataclass(frozen=True)
@@ -141,36 +219,6 @@ def _sqlite_pragmas(engine: Engine, read_only: bool = False) -> None:
         conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
-def _name_damage(engine: Engine, shown: str) -> None:
-    """Every query of `engine`, at open or deep inside any command, site route or worker:
-    an error that says the store itself is damaged becomes one StoreError naming it."""
-
-    @sa.event.listens_for(engine, "handle_error")
-    def damaged(context: Any) -> None:
-        reason = damage(context.original_exception)
-        if reason is not None:
-            raise StoreError(
-                f"--db {shown}: the store is damaged ({reason}); restore it from a backup"
-            ) from context.original_exception
-
-
-def damage(exc: BaseException) -> str | None:
-    """Why `exc`, raised by a database driver, says the store's own content is damaged,
-    or None when it says something else (a lock, a constraint, a lost connection).
-    SQLite: a plain DatabaseError (a malformed page, a file that is not a database) or
-    an I/O error; PostgreSQL: an error of class XX (data or an index corrupted)."""
-    import sqlite3
-
-    told = " ".join(str(exc).split())[:200]
-    if type(exc) is sqlite3.DatabaseError:
-        return told
-    if isinstance(exc, sqlite3.OperationalError) and "disk I/O error" in told:
-        return told
-    if str(getattr(exc, "sqlstate", "") or "").startswith("XX"):
-        return told
-    return None
-
-
 def describe_url(url: str) -> str:
     """The URL without its password, for messages."""
     try:
@@ -203,20 +251,6 @@ def sqlite_folder(url: str) -> Path | None:
     return None if path is None else path.parent
 
 
-def _version(conn: Connection) -> int:
-    """The schema version the store says it has: one row, a whole number from 1 on.
-    Anything else (no row, two, 0, text, NULL) was written by no botarena: StoreError."""
-    rows = conn.execute(sa.text("SELECT version FROM schema_version")).all()
-    found = rows[0][0] if len(rows) == 1 else None
-    if isinstance(found, int) and not isinstance(found, bool) and found >= 1:
-        return found
-    shown = f"{len(rows)} rows" if len(rows) != 1 else repr(found)[:40]
-    raise StoreError(
-        f"the store's schema version is {shown}, which no botarena writes: the store is"
-        " damaged; restore it from a backup"
-    )
-
-
 class Store:
     """One database: open it with `Store.open(url)` (creates or upgrades the tables)."""
 
@@ -242,10 +276,14 @@ class Store:
             ) from None
         if engine.dialect.name == "sqlite":
             _sqlite_pragmas(engine, read_only)
-        _name_damage(engine, describe_url(url))
+        _refuse_damage(engine, url)
         store = cls(engine)
         try:
             store._check_version() if read_only else store._migrate()
+        except StoreDamaged:
+            raise
+        except StoreError as exc:
+            raise StoreError(f"--db {describe_url(url)}: {exc}") from None
         except sa.exc.SQLAlchemyError as exc:
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
             raise StoreError(
@@ -266,12 +304,7 @@ class Store:
         with self.engine.connect() as conn:
             if not sa.inspect(conn).has_table("schema_version"):
                 raise StoreError("the database holds no botarena store (tournament new makes one)")
-            found = _version(conn)
-        if found > SCHEMA_VERSION:
-            raise StoreError(
-                f"the database has schema version {found}, newer than this"
-                f" botarena's {SCHEMA_VERSION}: upgrade botarena"
-            )
+            found = _stored_version(conn)
         if found < SCHEMA_VERSION:
             raise StoreError(
                 f"the database has schema version {found}, older than this botarena's"
@@ -281,16 +314,17 @@ class Store:
 
     def _migrate(self) -> None:
         with self.transaction() as conn:
-            if not sa.inspect(conn).has_table("schema_version"):
+            inspector = sa.inspect(conn)
+            if not inspector.has_table("schema_version"):
+                if inspector.get_table_names():
+                    raise StoreError(
+                        "the database holds tables but no botarena store (no"
+                        " schema_version table); give another --db"
+                    )
                 metadata.create_all(conn)
                 conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
                 return
-            found = _version(conn)
-            if found > SCHEMA_VERSION:
-                raise StoreError(
-                    f"the database has schema version {found}, newer than this"
-                    f" botarena's {SCHEMA_VERSION}: upgrade botarena"
-                )
+            found = _stored_version(conn)
             for version in range(found + 1, SCHEMA_VERSION + 1):
                 MIGRATIONS[version](conn)
             conn.execute(schema_version.update().values(version=SCHEMA_VERSION))

@@ -23,15 +23,19 @@ RENDERER = "renderer.js"
 
 def renderers() -> dict[str, str]:
     """The installed games' renderers: game -> its script (imports only each game's cheap
-    module, to find its folder)."""
-    from botarena.core.registry import available, game_files
+    module, to find its folder). A game without one (a single-module plug-in ships no
+    files), or whose file cannot be read as UTF-8, is shown by the generic renderer."""
+    from botarena.core.registry import available, game_file
 
     found = {}
     for name in available():
-        folder = game_files(name)
-        file = None if folder is None else folder.joinpath(RENDERER)
-        if file is not None and file.is_file():
+        file = game_file(name, RENDERER)
+        if file is None:
+            continue
+        try:
             found[name] = file.read_text("utf-8")
+        except (OSError, ValueError):  # the plug-in's file, not the page, is broken
+            continue
     return found
 
 

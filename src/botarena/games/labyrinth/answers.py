@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from botarena.core.bounds import checked_path, digits_int
 from botarena.games.labyrinth.htmlposts import Element, page_answers, parse_html
 
 
@@ -32,7 +33,9 @@ MAX_API_PAGES = 200
 
 @dataclass
 class Answer:
-    """One answer to the challenge, its body as HTML (an Element tree)."""
+    """One answer to the challenge, its body as HTML (an Element tree). `problem`: why the
+    source's entry for it cannot be an answer (then `answer_id` is a negative stand-in,
+    unique in the scrape), so the scrape rejects it alone with that reason."""
 
     answer_id: int
     body: Element = field(repr=False)
@@ -40,11 +43,36 @@ class Answer:
     created: str = ""
     link: str = ""
     source: str = ""
+    problem: str = ""
+
+
+_unreadable = iter(range(-1, -(2**62), -1))
+"""Stand-in ids of unreadable entries: negative (no real answer's), never repeated."""
+
+
+def unreadable(problem: str, source: str) -> Answer:
+    """An entry of a source that is not an answer, to be rejected alone with `problem`."""
+    return Answer(next(_unreadable), Element("#root"), source=source, problem=problem)
+
+
+class _BigNumber(str):
+    """A JSON integer too long to be an id (kept as its text, not parsed)."""
+
+
+def _parse_int(text: str) -> int | str:
+    """JSON integers as ints, but one longer than int() converts stays text: one answer's
+    5 000-digit id is that answer's problem, not the page's ValueError."""
+    value = digits_int(text)
+    return _BigNumber(text) if value is None else value
+
+
+OUT_OF_RANGE = "answer id out of range (1 to 2**63 - 1)"
 
 
 def read_source(path: Path) -> list[Answer]:
     """The answers in one file: Stack Exchange API JSON (one page of
     `/questions/{id}/answers?filter=withbody`) or a saved HTML page of the question."""
+    checked_path(path, "answer file", ScrapeError)
     try:
         with path.open("rb") as source:
             raw = source.read(MAX_SOURCE_BYTES + 1)
@@ -76,6 +104,8 @@ def answers_from_text(text: str, source: str) -> list[Answer]:
         return _api_answers(text, source)
     answers = [
         Answer(found.answer_id, found.body, found.author, found.created, source=source)
+        if found.answer_id is not None
+        else unreadable(found.problem, source)
         for found in page_answers(parse_html(text))
     ]
     if not answers:
@@ -88,7 +118,7 @@ def answers_from_text(text: str, source: str) -> list[Answer]:
 
 def _api_answers(text: str, source: str) -> list[Answer]:
     try:
-        document = json.loads(text)
+        document = json.loads(text, parse_int=_parse_int)
     except ValueError as exc:
         raise ScrapeError(f"{source}: not JSON ({exc})") from None
     except RecursionError:
@@ -105,12 +135,21 @@ def _api_answers(text: str, source: str) -> list[Answer]:
         raise ScrapeError(f"{source}: not a Stack Exchange API response (no 'items')")
     answers = []
     for index, item in enumerate(items):
-        if not isinstance(item, dict) or not isinstance(item.get("answer_id"), int):
-            raise ScrapeError(f"{source}: item {index} is not an answer (no answer_id)")
+        identity = item.get("answer_id") if isinstance(item, dict) else None
+        if isinstance(identity, _BigNumber):
+            digits = len(identity.lstrip("-"))
+            answers.append(unreadable(f"{OUT_OF_RANGE}: {digits} digits", source))
+            continue
+        if not isinstance(item, dict) or type(identity) is not int:
+            answers.append(unreadable(f"item {index} is not an answer (no answer_id)", source))
+            continue
         if not isinstance(item.get("body"), str):
-            raise ScrapeError(
-                f"{source}: answer {item['answer_id']} has no body; fetch with filter=withbody"
-            )
+            if all(not isinstance(other, dict) or "body" not in other for other in items):
+                raise ScrapeError(
+                    f"{source}: answer {identity} has no body; fetch with filter=withbody"
+                )
+            answers.append(unreadable(f"answer {identity} has no body", source))
+            continue
         owner = item.get("owner")
         owner = owner if isinstance(owner, dict) else {}
         created = item.get("creation_date")
@@ -119,7 +158,7 @@ def _api_answers(text: str, source: str) -> list[Answer]:
                 item["answer_id"],
                 parse_html(item["body"]),
                 html.unescape(str(owner.get("display_name", ""))),  # the API escapes names
-                str(created) if isinstance(created, int) else "",
+                str(created) if type(created) is int else "",
                 str(item.get("link", "")),
                 source,
             )
@@ -142,7 +181,7 @@ def fetch_api_pages(url: str, get: Callable[[str], bytes] | None = None) -> Iter
         text = _text(get(paged), paged)
         yield text
         try:
-            more = json.loads(text).get("has_more") is True
+            more = json.loads(text, parse_int=_parse_int).get("has_more") is True
         except (ValueError, AttributeError, RecursionError):
             more = False
         if not more:
@@ -181,7 +220,7 @@ def unique_answers(answers: list[Answer]) -> list[Answer]:
 
 def _date_key(created: str) -> tuple[int, float]:
     """API dates are epoch seconds, page dates ISO texts (UTC); unknown dates sort last."""
-    if created.isdigit():
+    if created.isascii() and created.isdigit():
         return 0, float(created)
     try:
         moment = datetime.fromisoformat(created.replace("Z", "+00:00"))

@@ -77,7 +77,10 @@ def scrape_command(
     as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
 ) -> None:
     """Scrape the challenge's answers into post files, a bots file for a tournament and a
-    report: each answer kept or rejected with its reason, and near-identical bots."""
+    report: each answer kept or rejected alone with its reason, and near-identical bots.
+    Exit 0 when every answer is kept, 1 when any is rejected (the others are still
+    written), 2 when a source cannot be read at all."""
+    from botarena.core.bounds import checked_path
     from botarena.games.labyrinth.answers import ScrapeError, read_source, read_url
     from botarena.games.labyrinth.scrape import scrape
 
@@ -85,6 +88,9 @@ def scrape_command(
         print("botarena: error: give answer files (SOURCE...) or --url", file=sys.stderr)
         raise typer.Exit(2)
     try:
+        checked_path(out, "--out", ScrapeError)
+        if bots is not None:
+            checked_path(bots, "--bots", ScrapeError)
         answers = [answer for source in sources or [] for answer in read_source(source)]
         answers += [answer for address in url or [] for answer in read_url(address)]
         report = _with_progress(lambda progress: scrape(answers, out, bots, progress))
@@ -93,8 +99,10 @@ def scrape_command(
         raise typer.Exit(2) from None
     if as_json:
         print(json.dumps(report.to_dict()))
-        return
-    _print_report(report)
+    else:
+        _print_report(report)
+    if report.to_dict()["rejected"]:
+        raise typer.Exit(1)
 
 
 def _with_progress(work: Any) -> Any:

@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from botarena.core.bounds import digits_int
+
 VOID = frozenset(
     [
         "area",
@@ -175,12 +177,14 @@ def _unclosable_as_text(text: str) -> str:
 
 @dataclass(frozen=True)
 class PageAnswer:
-    """An answer found in a saved question page."""
+    """An answer found in a saved question page (`answer_id` None: its id is too long to
+    be one, and `problem` says so)."""
 
-    answer_id: int
+    answer_id: int | None
     body: Element
     author: str
     created: str
+    problem: str = ""
 
 
 def page_answers(page: Element) -> list[PageAnswer]:
@@ -189,22 +193,30 @@ def page_answers(page: Element) -> list[PageAnswer]:
     layout); the question's own body is not an answer."""
     answers = []
     for element in page.walk():
-        if (
-            "answer" not in element.classes()
-            or not element.attrs.get("data-answerid", "").isdigit()
+        if "answer" not in element.classes() or not _ascii_digits(
+            element.attrs.get("data-answerid", "")
         ):
             continue
         body = next(
             (inner for inner in element.walk() if inner.classes() & {"js-post-body", "post-text"}),
             None,
         )
-        if body is not None:
-            answers.append(
-                PageAnswer(
-                    int(element.attrs["data-answerid"]), body, _author(element), _created(element)
-                )
-            )
+        if body is None:
+            continue
+        digits = element.attrs["data-answerid"]
+        number = digits_int(digits)
+        if number is None:  # int() would raise past 4 300 digits
+            problem = f"answer id out of range (1 to 2**63 - 1): {len(digits)} digits"
+            answers.append(PageAnswer(None, body, _author(element), "", problem))
+            continue
+        answers.append(PageAnswer(number, body, _author(element), _created(element)))
     return answers
+
+
+def _ascii_digits(text: str) -> bool:
+    """Digits 0-9 only (str.isdigit also takes '²' and other scripts' digits, which int()
+    refuses)."""
+    return text.isascii() and text.isdigit()
 
 
 def _author(answer: Element) -> str:

@@ -22,7 +22,8 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from botarena.games.labyrinth.answers import Answer, unique_answers
+from botarena.core.bounds import checked_path
+from botarena.games.labyrinth.answers import OUT_OF_RANGE, Answer, unique_answers
 from botarena.games.labyrinth.htmlposts import first_code_block, first_heading
 from botarena.games.labyrinth.post import PostError, check_post, parse_header, parse_post
 
@@ -35,6 +36,10 @@ CHECK_TIMEOUT_S = 10.0
 
 BOT_NAME = re.compile(r"[^A-Za-z0-9_.+-]+")
 """What a bots file's name may not hold (tournament bot names are one word)."""
+
+MAX_BOT_NAME = 80
+"""The longest bot name made from a post's name (characters; a bots file takes 100, and a
+clash adds `-ANSWERID`): it names the post's file, so a long name is cut, never refused."""
 
 
 @dataclass
@@ -102,7 +107,7 @@ def _post_of(answer: Answer) -> tuple[str, str, str]:
 def bot_name(name: str) -> str:
     """A tournament bot name for a post's name: runs of other characters become '-', and it
     starts with a letter, digit or '_' (a bots file's names are one word)."""
-    return BOT_NAME.sub("-", name).lstrip("-.+").rstrip("-") or "bot"
+    return BOT_NAME.sub("-", name).lstrip("-.+")[:MAX_BOT_NAME].rstrip("-") or "bot"
 
 
 def tokens(code: str) -> list[str]:
@@ -153,43 +158,13 @@ def scrape(
                 progress(index, len(answers))
             verdict = Verdict(answer.answer_id, answer.author, answer.source, kept=False)
             verdicts.append(verdict)
-            if not 0 < answer.answer_id < 2**63:
-                verdict.reason = "answer id out of range (1 to 2**63 - 1)"
+            try:  # each answer alone: whatever one does, the others are still scraped
+                found = _one(answer, index, Path(folder), out, names, bots, verdict)
+            except (OSError, ValueError, RecursionError) as exc:
+                verdict.kept, verdict.reason = False, f"cannot be scraped: {_why(exc)}"
                 continue
-            try:
-                role, name, code = _post_of(answer)
-            except PostError as exc:
-                verdict.reason = str(exc)
-                continue
-            except (ValueError, RecursionError) as exc:  # one bad answer, not the scrape
-                verdict.reason = f"cannot be read: {type(exc).__name__}"
-                continue
-            unwritable = _unwritable(name + code)
-            if unwritable:  # its name as a report can show it
-                shown = name.encode("utf-8", "backslashreplace").decode().replace("\0", "\\0")
-                verdict.role, verdict.name, verdict.reason = role, shown, unwritable
-                continue
-            verdict.role, verdict.name = role, name
-            key = " ".join(name.split()).casefold()
-            if key in names:
-                verdict.reason = f"duplicate name {name!r} (answer {names[key]} has it)"
-                continue
-            names[key] = answer.answer_id
-            text = render_post(role, name, code, _note(answer))
-            draft = Path(folder) / f"draft-{index}.md"  # never a name from the answer
-            draft.write_text(text, encoding="utf-8")
-            problem = _problem(text, role, name, code, draft)
-            if problem:
-                verdict.reason = problem
-                continue
-            bot = bot_name(name)
-            if bot.casefold() in bots:
-                bot = f"{bot}-{answer.answer_id}"
-            bots.add(bot.casefold())
-            target = out / f"{bot}.md"
-            target.write_text(text, encoding="utf-8")
-            verdict.kept, verdict.bot, verdict.file = True, bot, str(target)
-            kept.append((verdict, tokens(code)))
+            if found is not None:
+                kept.append((verdict, found))
     bots_file.write_text(
         _bots_toml(out, bots_file, [verdict for verdict, _ in kept]), encoding="utf-8"
     )
@@ -199,6 +174,67 @@ def scrape(
         json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8"
     )
     return report
+
+
+def _why(error: BaseException) -> str:
+    """One line of an item's error (an OSError's reason without its errno)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    text = str(error).strip().splitlines()
+    return text[0][:200] if text else type(error).__name__
+
+
+def _one(
+    answer: Answer,
+    index: int,
+    folder: Path,
+    out: Path,
+    names: dict[str, Any],
+    bots: set[str],
+    verdict: Verdict,
+) -> list[str] | None:
+    """Scrape one answer into `out`, filling in its verdict; its code's tokens when it is
+    kept, else None (the verdict says why)."""
+    if answer.problem:
+        verdict.reason = answer.problem
+        return None
+    if not 0 < answer.answer_id < 2**63:
+        verdict.reason = OUT_OF_RANGE
+        return None
+    try:
+        role, name, code = _post_of(answer)
+    except PostError as exc:
+        verdict.reason = str(exc)
+        return None
+    except (ValueError, RecursionError) as exc:  # one bad answer, not the scrape
+        verdict.reason = f"cannot be read: {type(exc).__name__}"
+        return None
+    unwritable = _unwritable(name + code)
+    if unwritable:  # its name as a report can show it
+        shown = name.encode("utf-8", "backslashreplace").decode().replace("\0", "\\0")
+        verdict.role, verdict.name, verdict.reason = role, shown, unwritable
+        return None
+    verdict.role, verdict.name = role, name
+    key = " ".join(name.split()).casefold()
+    if key in names:
+        verdict.reason = f"duplicate name {name!r} (answer {names[key]} has it)"
+        return None
+    names[key] = answer.answer_id
+    text = render_post(role, name, code, _note(answer))
+    draft = folder / f"draft-{index}.md"  # never a name from the answer
+    draft.write_text(text, encoding="utf-8")
+    problem = _problem(text, role, name, code, draft)
+    if problem:
+        verdict.reason = problem
+        return None
+    bot = bot_name(name)
+    if bot.casefold() in bots:
+        bot = f"{bot}-{answer.answer_id}"
+    bots.add(bot.casefold())
+    target = checked_path(out / f"{bot}.md", "post file")
+    target.write_text(text, encoding="utf-8")
+    verdict.kept, verdict.bot, verdict.file = True, bot, str(target)
+    return tokens(code)
 
 
 def _unwritable(text: str) -> str:
