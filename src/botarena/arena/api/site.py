@@ -1,0 +1,742 @@
+"""The site API's shared context: one contest served from one store, who is asking, the
+ladder's standings (cached), and the small helpers the resources' answers share."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import math
+import re
+import tarfile
+import tempfile
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+
+from botarena.arena import store as arena
+from botarena.arena.store import ArenaError, NameTaken, User, arena_bots, uploads, users
+from botarena.tournament import ladder
+from botarena.tournament.store import Store, bots, games, ladder_bots, tournaments
+
+SESSION_COOKIE = "botarena_session"
+LOGIN_ATTEMPTS = (10, 60.0)
+"""Log-in attempts per user and address: this many per this many seconds."""
+USER_ATTEMPTS = (60, 60.0)
+"""Log-in attempts per user from anywhere (a guesser with many addresses)."""
+SIGNUPS = (20, 3600.0)
+"""Accounts made from one address per hour."""
+STARTER_LANGUAGES = ("python", "cpp", "java")
+RECENT_GAMES = 20
+STANDINGS_TTL_S = 0.5
+"""How old the standings a reader gets may be (a worker's result shows within this)."""
+STDERR_CACHE = 256
+"""Games whose stderr is kept in memory (a game page needs it; its replay is inflated once)."""
+
+
+def reserved(name: str) -> bool:
+    """Names the site uses itself: the sample bot's seats (`sample`, `sample-2`...), whose
+    stderr is the organiser's, in any case or width (names are compared folded)."""
+    return re.fullmatch(r"sample(-.*)?", arena.fold(name)) is not None
+
+
+class ApiError(Exception):
+    """An answer other than 2xx: its code and one reason. A 429 or 503 must say when to try
+    again (`retry_after` seconds): it is sent as `Retry-After`, in whole seconds."""
+
+    def __init__(self, status: int, reason: str, retry_after: float | None = None) -> None:
+        super().__init__(reason)
+        if status in (429, 503) and retry_after is None:
+            raise ValueError(f"a {status} answer says when to try again")
+        self.status, self.reason = status, reason
+        self.headers = {} if retry_after is None else {"Retry-After": str(_seconds(retry_after))}
+
+
+def _seconds(wait: float) -> int:
+    """A wait as Retry-After gives it: whole seconds, at least 1 (0 would invite a flood)."""
+    return max(1, math.ceil(wait))
+
+
+@dataclass
+class Call:
+    """One request as a handler sees it."""
+
+    request: Request
+    body: Any
+    user: User | None
+    session: str | None
+    """The session's digest when the caller came with the cookie."""
+
+
+class Site:
+    """One contest served from one store."""
+
+    def __init__(self, store: Store, name: str, insecure: bool = False) -> None:
+        from botarena.arena.auth import RateLimiter
+
+        found = arena.contest(store, name)
+        if found is None:
+            raise ArenaError(f"no contest {name!r} in this --db (arena new makes one)")
+        self.store, self.contest, self.insecure = store, found, insecure
+        arena.fill_names(store, found)
+        self.reader = _reader(store)
+        """Reads go here: on SQLite a reader takes no write lock (WAL), so pages and API
+        readers never wait for a worker's result or for one another."""
+        self.logins = RateLimiter(*LOGIN_ATTEMPTS)
+        self.per_user = RateLimiter(*USER_ATTEMPTS)
+        self.signups = RateLimiter(*SIGNUPS)
+        self._lock = threading.Lock()
+        self._standings: tuple[float, list[Any]] | None = None
+        self._stderrs: OrderedDict[int, list[str]] = OrderedDict()
+
+    def ladder(self) -> Any:
+        """The ladder as it is now (the deadline changes)."""
+        tournament = self.reader.tournament(self.contest.name)
+        assert tournament is not None
+        return tournament
+
+    # -- who is asking ---------------------------------------------------------------------
+    def identify(self, request: Request) -> tuple[User | None, str | None]:
+        from botarena.arena.auth import csrf_ok, token_digest
+
+        header = request.headers.get("authorization", "")
+        if header:
+            scheme, _, token = header.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise ApiError(401, "the Authorization header must be: Bearer TOKEN")
+            user = arena.holder(self.reader, self.contest, token_digest(token.strip()), "token")
+            if user is None:
+                raise ApiError(401, "this token is not valid (revoked, or never issued)")
+            return user, None
+        cookie = request.cookies.get(SESSION_COOKIE)
+        if not cookie:
+            return None, None
+        digest = token_digest(cookie)
+        user = arena.holder(self.reader, self.contest, digest, "session")
+        if user is None:
+            return None, None
+        if request.method not in ("GET", "HEAD") and not csrf_ok(
+            self.contest.secret, digest, request.headers.get("x-csrf-token", "")
+        ):
+            raise ApiError(403, "missing or wrong CSRF token (reload the page)")
+        return user, digest
+
+    def may_see(self, user: User | None, owner: str | None) -> bool:
+        """Logs and stderr: their owner's and the organiser's only."""
+        return user is not None and (user.organiser or (owner is not None and user.name == owner))
+
+    # -- accounts ----------------------------------------------------------------------------
+    def credentials(self, call: Call) -> tuple[str, str]:
+        body = call.body if isinstance(call.body, dict) else {}
+        name, password = body.get("user"), body.get("password")
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise ApiError(400, 'give {"user": NAME, "password": PASSWORD}')
+        return name, password
+
+    def register(self, call: Call) -> tuple[int, dict[str, Any]]:
+        from botarena.arena.auth import hash_password, new_token, valid_password, valid_user
+
+        name, password = self.credentials(call)
+        problem = valid_user(name) or valid_password(password)
+        if problem:
+            raise ApiError(400, problem)
+        if reserved(name):
+            raise ApiError(400, f"the user name {name!r} is reserved")
+        address = call.request.client.host if call.request.client else "?"
+        if not self.signups.allow(address):
+            raise ApiError(
+                429,
+                "too many accounts made from this address: try again later",
+                self.signups.retry_after(address),
+            )
+        hashed = hash_password(password)  # before the write lock: it may wait for a slot
+        try:
+            with self.store.transaction() as conn:
+                user = arena.add_user(conn, self.contest, name, hashed)
+        except ArenaError as exc:
+            raise ApiError(409, str(exc)) from None
+        except sa.exc.IntegrityError:
+            raise ApiError(409, f"the user name {name!r} is taken") from None
+        token, digest = new_token()
+        arena.remember(self.store, user, digest, "token")
+        return 201, {"user": user.name, "token": token}
+
+    def _limit(self, call: Call, name: str) -> None:
+        address = call.request.client.host if call.request.client else "?"
+        key = arena.fold(name)  # every spelling of one user shares its limits
+        for limiter, limited in ((self.logins, f"{key}|{address}"), (self.per_user, key)):
+            if not limiter.allow(limited):
+                raise ApiError(
+                    429,
+                    "too many attempts: wait a minute and try again",
+                    limiter.retry_after(limited),
+                )
+
+    def authenticate(self, call: Call) -> User:
+        """The user whose password was given; 401 with the same words for an unknown user."""
+        from botarena.arena import auth
+
+        name, password = self.credentials(call)
+        self._limit(call, name)
+        row = arena.user_row(self.reader, self.contest, name)
+        # an unknown user is checked against a dummy hash: refused in the same time
+        if not auth.check_password(None if row is None else row.password_hash, password):
+            raise ApiError(401, "wrong user name or password")
+        if auth.needs_rehash(row.password_hash):
+            arena.set_password_hash(self.store, row.id, auth.hash_password(password))
+        return User(row.id, row.name, bool(row.organiser))
+
+    def login(self, call: Call) -> tuple[int, dict[str, Any]]:
+        from botarena.arena.auth import new_token
+
+        user = self.authenticate(call)
+        token, digest = new_token()
+        arena.remember(self.store, user, digest, "token")
+        return 200, {"token": token}
+
+    def logout_token(self, call: Call) -> tuple[int, dict[str, Any]]:
+        from botarena.arena.auth import token_digest
+
+        user = self.needs_user(call)
+        token = call.request.headers.get("authorization", "").partition(" ")[2].strip()
+        if not token:
+            raise ApiError(400, "DELETE /api/token revokes the Bearer token it is sent with")
+        arena.revoke(self.store, token_digest(token))
+        return 200, {"user": user.name, "revoked": True}
+
+    def session_info(self, user: User, digest: str) -> dict[str, Any]:
+        from botarena.arena.auth import csrf_token
+
+        return {
+            "user": user.name,
+            "organiser": user.organiser,
+            "csrf": csrf_token(self.contest.secret, digest),
+        }
+
+    def needs_user(self, call: Call) -> User:
+        if call.user is None:
+            raise ApiError(401, "log in first")
+        return call.user
+
+    def needs_organiser(self, call: Call) -> User:
+        user = self.needs_user(call)
+        if not user.organiser:
+            raise ApiError(403, "only the organiser may do this")
+        return user
+
+    # -- the contest -------------------------------------------------------------------------
+    def contest_info(self, call: Call) -> dict[str, Any]:
+        deadline = ladder.stored_deadline(self.contest.name, self.ladder().plan)
+        settings = self.contest.settings
+        return {
+            "name": self.contest.name,
+            "game": self.contest.ladder.game,
+            "languages": list(STARTER_LANGUAGES),
+            "insecure": self.insecure,
+            "deadline": _iso(deadline),
+            "max_source_bytes": settings["max_source_bytes"],
+            "uploads_per_hour": settings["uploads_per_hour"],
+            "organiser": bool(call.user and call.user.organiser),
+        }
+
+    def starter(self, language: str) -> tuple[str, str]:
+        """(file name, text) of the game's starter in `language`."""
+        from botarena.core import starters
+
+        chosen = starters.LANGUAGES.get(language.lower())
+        if chosen is None:
+            raise ApiError(404, f"no starter in {language!r}: python, cpp or java")
+        game = self.contest.ladder.game
+        try:
+            return starters.file_name("bot", chosen), starters.source(game, "bot", chosen)
+        except (OSError, KeyError):
+            raise ApiError(404, f"{game} has no {chosen} starter") from None
+
+    # -- uploads ---------------------------------------------------------------------------------
+    def upload(self, call: Call, filename: str, data: bytes, name: str | None) -> dict[str, Any]:
+        from botarena.arena.auth import valid_user
+        from botarena.arena.uploads import UploadRefused, check_upload
+        from botarena.tournament.manage import TournamentError, refuse_if_frozen
+
+        user = self.needs_user(call)
+        name = name or user.name
+        problem = valid_user(name)
+        if problem:
+            raise ApiError(400, f"bot name: {problem}")
+        if reserved(name):
+            raise ApiError(400, f"the bot name {name!r} is reserved")
+        try:
+            refuse_if_frozen(self.ladder())
+        except TournamentError:
+            raise ApiError(
+                403, "the contest's deadline has passed: no new bots or updates"
+            ) from None
+        limit = int(self.contest.settings["uploads_per_hour"])
+        count, wait = arena.uploads_last_hour(self.reader, user)
+        if count >= limit:
+            raise ApiError(429, f"at most {limit} uploads per hour: try again later", wait)
+        try:
+            checked = check_upload(
+                filename, data, max_source_bytes=int(self.contest.settings["max_source_bytes"])
+            )
+        except UploadRefused as exc:
+            raise ApiError(400, str(exc)) from None
+        try:
+            bot, version = arena.add_upload(
+                self.store, self.contest, user, name, filename, data, checked.language
+            )
+        except NameTaken as exc:
+            raise ApiError(409, str(exc)) from None
+        except ArenaError as exc:
+            raise ApiError(403, str(exc)) from None
+        except sa.exc.IntegrityError:  # two first uploads of one name at once
+            raise ApiError(409, f"bot {name!r} was just taken or updated: try again") from None
+        return {"bot": bot, "version": version, "status": "building"}
+
+    # -- bots --------------------------------------------------------------------------------
+    def standings(self) -> list[Any]:
+        """The ladder's standings, computed at most every STANDINGS_TTL_S (every page of
+        every reader polls them) and at once after a change made here."""
+        now = time.monotonic()
+        with self._lock:
+            if self._standings is not None and now - self._standings[0] < STANDINGS_TTL_S:
+                return self._standings[1]
+        table = ladder.standings(self.reader, self.ladder())
+        with self._lock:
+            self._standings = (now, table)
+        return table
+
+    def changed(self) -> None:
+        """Something the standings show changed here: the next reader computes them."""
+        with self._lock:
+            self._standings = None
+
+    def ratings(self) -> dict[str, tuple[int, float, int]]:
+        """Active ladder label -> (rank, ordinal, games)."""
+        return {row.label: (row.rank, row.ordinal, row.games) for row in self.standings()}
+
+    def bot(self, call: Call, name: str) -> dict[str, Any]:
+        with self.reader.engine.connect() as conn:
+            row = arena.bot_row(conn, self.contest, name)
+            if row is None:
+                raise ApiError(404, f"no bot {name!r}")
+            versions = conn.execute(
+                sa.select(uploads).where(uploads.c.bot_id == row.id).order_by(uploads.c.version)
+            ).all()
+        return self._bot_json(call.user, row, versions, self.ratings())
+
+    def _bot_json(
+        self, user: User | None, row: Any, versions: Sequence[Any], ratings: dict[str, Any]
+    ) -> dict[str, Any]:
+        latest = versions[-1]
+        active = next((v for v in reversed(versions) if v.status == "active"), None)
+        rank, rating, played = (None, None, 0)
+        if active is not None and active.label in ratings and not row.disabled:
+            rank, rating, played = ratings[active.label]
+        answer: dict[str, Any] = {
+            "bot": row.name,
+            "owner": row.owner,
+            "version": latest.version,
+            "status": latest.status,
+            "rating": rating,
+            "rank": rank,
+            "games": played,
+            "active_version": None if active is None else active.version,
+            "disabled": bool(row.disabled),
+        }
+        if self.may_see(user, row.owner):
+            answer["build_log"] = latest.build_log or ""
+            answer["reason"] = latest.reason
+            answer["test_game"] = self._test_game(latest)
+            answer["versions"] = [
+                {
+                    "version": v.version,
+                    "status": v.status,
+                    "file": v.filename,
+                    "language": v.language,
+                    "uploaded": _iso(v.created_at),
+                    "reason": v.reason,
+                    "test_game": v.test_game_id,
+                }
+                for v in versions
+            ]
+        return answer
+
+    def _test_game(self, version: Any) -> dict[str, Any] | None:
+        if version.test_game_id is None:
+            return None
+        passed = version.status in ("active", "retired") and not version.reason
+        return {
+            "id": version.test_game_id,
+            "result": "passed" if passed else (version.reason or version.status),
+            "stderr": version.stderr or "",
+        }
+
+    def me(self, call: Call) -> dict[str, Any]:
+        user = self.needs_user(call)
+        ratings = self.ratings()
+        with self.reader.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(arena_bots, users.c.name.label("owner"))
+                .join(users, users.c.id == arena_bots.c.owner_id)
+                .where(arena_bots.c.owner_id == user.id)
+                .order_by(arena_bots.c.name)
+            ).all()
+            mine = []
+            for row in rows:
+                versions = conn.execute(
+                    sa.select(uploads).where(uploads.c.bot_id == row.id).order_by(uploads.c.version)
+                ).all()
+                mine.append(self._bot_json(user, row, versions, ratings))
+            labels = (
+                conn.execute(
+                    sa.select(bots.c.label).where(
+                        bots.c.tournament_id == self.contest.ladder.id,
+                        bots.c.name.in_([row.name for row in rows]),
+                    )
+                )
+                .scalars()
+                .all()
+            )
+            recent = self._games_with(conn, set(labels)) if labels else []
+        return {"user": user.name, "organiser": user.organiser, "bots": mine, "games": recent}
+
+    def _games_with(self, conn: Any, labels: set[str]) -> list[dict[str, Any]]:
+        """The latest ladder games any of `labels` played (newest first)."""
+        found = []
+        query = (
+            sa.select(games)
+            .where(
+                games.c.tournament_id == self.contest.ladder.id,
+                games.c.status.in_(("done", "void")),
+            )
+            .order_by(games.c.id.desc())
+            .limit(2000)
+        )
+        for row in conn.execute(query):
+            if labels & set(row.seats):
+                found.append(_game_summary(row))
+                if len(found) == RECENT_GAMES:
+                    break
+        return found
+
+    # -- games -------------------------------------------------------------------------------
+    def owners(self, seats: list[str]) -> list[str | None]:
+        """The user owning each seat's bot (None for the sample bot)."""
+        names = [label.partition("@")[0] for label in seats]
+        with self.reader.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(arena_bots.c.name, users.c.name.label("owner"))
+                .join(users, users.c.id == arena_bots.c.owner_id)
+                .where(arena_bots.c.contest_id == self.contest.id, arena_bots.c.name.in_(names))
+            ).all()
+        owner = {row.name: row.owner for row in rows}
+        return [owner.get(name) for name in names]
+
+    def _row(self, game_id: int) -> Any:
+        row = arena.game_row(self.reader, self.contest, game_id)
+        if row is None:
+            raise ApiError(404, f"no game {game_id}")
+        return row
+
+    def _replay(self, game_id: int) -> dict[str, Any] | None:
+        blob = ladder.replay_bytes(self.reader, game_id)
+        if blob is None:
+            return None
+        return json.loads(gzip.decompress(blob))
+
+    def _stderr(self, game_id: int) -> list[str]:
+        """The bots' stderr of a played game (its replay, read once: a replay never changes)."""
+        with self._lock:
+            if game_id in self._stderrs:
+                self._stderrs.move_to_end(game_id)
+                return self._stderrs[game_id]
+        stderr = list((self._replay(game_id) or {}).get("stderr") or [])
+        with self._lock:
+            self._stderrs[game_id] = stderr
+            while len(self._stderrs) > STDERR_CACHE:
+                self._stderrs.popitem(last=False)
+        return stderr
+
+    def game(self, call: Call, game_id: int) -> dict[str, Any]:
+        row = self._row(game_id)
+        owners = self.owners(list(row.seats))
+        stderr = self._stderr(game_id) if row.status in ("done", "void") else []
+        seats = []
+        for seat, label in enumerate(row.seats):
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "bot": label.partition("@")[0],
+                "version": label,
+                "owner": owners[seat],
+                "score": _at(row.scores, seat),
+                "rank": _at(row.ranks, seat),
+                "status": _at(row.statuses, seat),
+            }
+            if self.may_see(call.user, owners[seat]) and seat < len(stderr):
+                entry["stderr"] = stderr[seat]
+            seats.append(entry)
+        kind = next(
+            (
+                t.plan.get("stage") or t.schedule
+                for t in self.reader.tournaments()
+                if t.id == row.tournament_id
+            ),
+            "ladder",
+        )
+        return {
+            **_game_summary(row),
+            "kind": "test" if kind == "uploads" else kind,
+            "seats": seats,
+            "statuses": _plain(row.statuses),
+            "ranks": _plain(row.ranks),
+            "turns": row.turns,
+            "reason": row.end_reason,
+            "voided": row.status == "void",
+            "finished": _iso(row.finished_at),
+        }
+
+    def replay_for(self, user: User | None, game_id: int) -> dict[str, Any]:
+        """The replay with every stderr `user` may not read emptied and the bots' command
+        lines (server paths) left out."""
+        row = self._row(game_id)
+        document = self._replay(game_id)
+        if document is None:
+            raise ApiError(404, f"game {game_id} has no replay (not played yet)")
+        owners = self.owners(list(row.seats))
+        document["stderr"] = [
+            text if seat < len(owners) and self.may_see(user, owners[seat]) else ""
+            for seat, text in enumerate(document.get("stderr") or [])
+        ]
+        for bot in document.get("bots") or []:
+            bot["spec"] = bot.get("name", "")
+        return document
+
+    # -- the organiser -----------------------------------------------------------------------
+    def set_disabled(self, call: Call, name: str, disabled: bool) -> dict[str, Any]:
+        self.needs_organiser(call)
+        tournament = self.ladder()
+        with self.store.transaction() as conn:
+            row = arena.bot_row(conn, self.contest, name)
+            on_ladder = conn.execute(
+                sa.select(bots.c.id).where(
+                    bots.c.tournament_id == tournament.id, bots.c.name == name
+                )
+            ).first()
+            if row is None and on_ladder is None:
+                raise ApiError(404, f"no bot {name!r}")
+            if row is not None:  # else a bot of the organiser's own (the sample)
+                conn.execute(
+                    arena_bots.update().where(arena_bots.c.id == row.id).values(disabled=disabled)
+                )
+            if disabled:
+                ladder.retire(conn, tournament, name)
+            else:
+                _enable(conn, tournament, name)
+        self.changed()
+        return {"bot": name, "disabled": disabled}
+
+    def void(self, call: Call, game_id: int) -> dict[str, Any]:
+        from botarena.arena.admin import rerate
+
+        self.needs_organiser(call)
+        row = self._row(game_id)
+        if row.status != "done":
+            raise ApiError(409, f"game {game_id} is {row.status}: only a played game is voided")
+        with self.store.transaction() as conn:
+            conn.execute(games.update().where(games.c.id == game_id).values(status="void"))
+            if row.tournament_id == self.contest.ladder.id:
+                rerate(conn, self.contest.ladder)
+        self.changed()
+        return {"game": game_id, "status": "void"}
+
+    def deadline(self, call: Call) -> dict[str, Any]:
+        """Set (`{"at": TIME}`, or `{"deadline": TIME}`) or clear (null) the deadline, checked
+        by the ladder's one reader of deadlines before anything is written."""
+        self.needs_organiser(call)
+        body = call.body if isinstance(call.body, dict) else {}
+        keys = [key for key in ("at", "deadline") if key in body]
+        if len(keys) != 1:
+            form = ladder.DEADLINE_FORM
+            raise ApiError(400, f'give {{"at": TIME}}, or {{"at": null}} for none: {form}')
+        given = body[keys[0]]
+        try:
+            when = None if given is None else ladder.deadline_at(given)
+        except ValueError as exc:
+            raise ApiError(400, str(exc)) from None
+        tournament = self.ladder()
+        with self.store.transaction() as conn:
+            conn.execute(
+                tournaments.update()
+                .where(tournaments.c.id == tournament.id)
+                .values(plan={**tournament.plan, "deadline": when})
+            )
+        return {"deadline": _iso(when)}
+
+    def finals(self, call: Call) -> dict[str, Any]:
+        from botarena.arena.admin import start_finals
+
+        self.needs_organiser(call)
+        body = call.body if isinstance(call.body, dict) else {}
+        try:
+            child, count, entrants = start_finals(
+                self.store,
+                self.ladder(),
+                top=body.get("top"),
+                schedule=body.get("schedule", "round-robin"),
+                games_per_pair=body.get("games_per_pair", 1),
+            )
+        except ArenaError as exc:
+            raise ApiError(409 if "already" in str(exc) else 400, str(exc)) from None
+        return {"tournament": child, "bots": entrants, "games": count}
+
+    def export(self, call: Call) -> Any:
+        """A tar.gz: every bot's latest source as uploaded, the standings and every game."""
+        self.needs_organiser(call)
+        spool = tempfile.SpooledTemporaryFile(max_size=16 << 20)  # noqa: SIM115 - streamed, closed by chunks()
+        family = arena.family(self.contest, self.reader)
+        standings = [r.to_dict() for r in ladder.standings(self.reader, self.ladder())]  # fresh
+        with tarfile.open(fileobj=spool, mode="w:gz") as tar, self.reader.engine.connect() as conn:
+            latest = (
+                sa.select(uploads.c.bot_id, sa.func.max(uploads.c.version).label("version"))
+                .group_by(uploads.c.bot_id)
+                .subquery()
+            )
+            rows = conn.execute(
+                sa.select(arena_bots.c.name, users.c.name.label("owner"), uploads)
+                .join(latest, latest.c.bot_id == arena_bots.c.id)
+                .join(
+                    uploads,
+                    sa.and_(
+                        uploads.c.bot_id == latest.c.bot_id, uploads.c.version == latest.c.version
+                    ),
+                )
+                .join(users, users.c.id == arena_bots.c.owner_id)
+                .where(arena_bots.c.contest_id == self.contest.id)
+                .order_by(arena_bots.c.name)
+            ).all()
+            index = []
+            for row in rows:
+                stored = f"sources/{row.name}/v{row.version}/{_safe(row.filename)}"
+                _add(tar, stored, bytes(row.source))
+                index.append(
+                    {
+                        "bot": row.name,
+                        "owner": row.owner,
+                        "version": row.version,
+                        "status": row.status,
+                        "file": stored,
+                    }
+                )
+            played = conn.execute(
+                sa.select(games, tournaments.c.name.label("tournament"))
+                .join(tournaments, tournaments.c.id == games.c.tournament_id)
+                .where(games.c.tournament_id.in_(family))
+                .order_by(games.c.id)
+            ).all()
+            results = {
+                "contest": self.contest.name,
+                "game": self.contest.ladder.game,
+                "exported": _iso(time.time()),
+                "standings": standings,
+                "games": [
+                    {
+                        **_game_summary(g),
+                        "tournament": g.tournament,
+                        "ranks": _plain(g.ranks),
+                        "statuses": _plain(g.statuses),
+                        "reason": g.end_reason,
+                    }
+                    for g in played
+                ],
+            }
+            _add(tar, "bots.json", json.dumps(index, indent=1).encode())
+            _add(tar, "results.json", json.dumps(results, indent=1).encode())
+        spool.seek(0)
+
+        def chunks() -> Any:
+            with spool:
+                while chunk := spool.read(1 << 16):
+                    yield chunk
+
+        name = f"{self.contest.name}-export.tar.gz"
+        return StreamingResponse(
+            chunks(),
+            media_type="application/gzip",
+            headers={"Content-Disposition": f'attachment; filename="{_safe(name)}"'},
+        )
+
+
+def _reader(store: Store) -> Store:
+    """A second handle on a SQLite store for reads only (its transactions BEGIN without
+    the write lock every writer's BEGIN IMMEDIATE takes); other databases share `store`."""
+    if store.engine.dialect.name != "sqlite":
+        return store
+    return Store.open(store.engine.url.render_as_string(hide_password=False), read_only=True)
+
+
+def _enable(conn: Any, tournament: Any, name: str) -> None:
+    """Put a disabled bot's latest ladder version back (its rating as it was)."""
+    latest = conn.execute(
+        sa.select(ladder_bots.c.label)
+        .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.name == name)
+        .order_by(ladder_bots.c.added_at.desc())
+        .limit(1)
+    ).scalar()
+    if latest is None:
+        return
+    conn.execute(
+        ladder_bots.update()
+        .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label == latest)
+        .values(state="active")
+    )
+    conn.execute(
+        bots.update()
+        .where(bots.c.tournament_id == tournament.id, bots.c.label == latest)
+        .values(active=True)
+    )
+
+
+def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(name)
+    info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
+    tar.addfile(info, io.BytesIO(data))
+
+
+def _safe(name: str) -> str:
+    """A file name fit for a path in the export and a header (the upload checked it)."""
+    return (
+        "".join(c if c.isalnum() or c in "._-" else "_" for c in name.rsplit("/", 1)[-1])
+        or "source"
+    )
+
+
+def _at(values: Any, index: int) -> Any:
+    return None if values is None or index >= len(values) else values[index]
+
+
+def _plain(values: Any) -> list[Any] | None:
+    return None if values is None else list(values)
+
+
+def _iso(when: float | None) -> str | None:
+    if when is None:
+        return None
+    return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds")
+
+
+def _game_summary(row: Any) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "bots": [label.partition("@")[0] for label in row.seats],
+        "scores": _plain(row.scores),
+        "status": row.status,
+    }
