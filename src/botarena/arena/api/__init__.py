@@ -16,10 +16,10 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from botarena.arena import store as arena
+from botarena.arena.api import accounts
 from botarena.arena.api.http import (
     Handler,
     Routes,
@@ -29,7 +29,7 @@ from botarena.arena.api.http import (
     parse_body,
     read_upload,
 )
-from botarena.arena.api.site import SESSION_COOKIE, ApiError, Call, Site
+from botarena.arena.api.site import ApiError, Call, Site
 from botarena.tournament.store import Store
 from botarena.web import server as _ids  # noqa: F401 - registers the `{game:id}` path type
 
@@ -45,37 +45,6 @@ def api_routes(site: Site) -> list[Route]:
         site.needs_user(call)
         filename, data, name = await read_upload(request, site)
         return answer((202, await run_in_threadpool(site.upload, call, filename, data, name)))
-
-    def session_post(site: Site, call: Call) -> Response:
-        from botarena.arena.auth import new_token
-
-        user = site.authenticate(call)
-        token, digest = new_token()
-        arena.remember(site.store, user, digest, "session")
-        response = JSONResponse(site.session_info(user, digest))
-        response.set_cookie(
-            SESSION_COOKIE,
-            token,
-            max_age=arena.SESSION_DAYS * 86400,
-            httponly=True,
-            samesite="lax",
-            path="/",
-            secure=call.request.url.scheme == "https",
-        )
-        return response
-
-    def session_get(site: Site, call: Call) -> dict[str, Any]:
-        user = site.needs_user(call)
-        if call.session is None:
-            raise ApiError(401, "no session: log in")
-        return site.session_info(user, call.session)
-
-    def session_delete(site: Site, call: Call) -> Response:
-        if call.session is not None:
-            arena.revoke(site.store, call.session)
-        response = JSONResponse({"logged_out": call.session is not None})
-        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
-        return response
 
     def starter(site: Site, call: Call, language: str) -> Response:
         name, text = site.starter(language)
@@ -96,12 +65,7 @@ def api_routes(site: Site) -> list[Route]:
         return document()
 
     routes: Routes = {
-        ("POST", "/api/register"): Site.register,
-        ("POST", "/api/login"): Site.login,
-        ("DELETE", "/api/token"): Site.logout_token,
-        ("POST", "/api/session"): session_post,
-        ("GET", "/api/session"): session_get,
-        ("DELETE", "/api/session"): session_delete,
+        **accounts.ROUTES,
         ("GET", "/api/contest"): Site.contest_info,
         ("GET", "/api/starters/{language}"): starter,
         ("GET", "/api/bots/{bot:path}"): lambda site, call, bot: site.bot(call, bot),
