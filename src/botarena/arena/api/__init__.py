@@ -13,22 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from botarena.arena.api import accounts
-from botarena.arena.api.http import (
-    Handler,
-    Routes,
-    answer,
-    api_error,
-    dispatch,
-    parse_body,
-    read_upload,
-)
+from botarena.arena.api import accounts, bots
+from botarena.arena.api.http import Handler, Routes, api_error, dispatch, parse_body
 from botarena.arena.api.site import ApiError, Call, Site
 from botarena.tournament.store import Store
 from botarena.web import server as _ids  # noqa: F401 - registers the `{game:id}` path type
@@ -38,23 +28,6 @@ __all__ = ["ApiError", "Site", "api_routes", "arena_app", "parse_body"]
 
 def api_routes(site: Site) -> list[Route]:
     """The JSON API's routes (docs/site.md lists them)."""
-
-    async def post_bot(request: Request) -> Response:
-        user, session = await run_in_threadpool(site.identify, request)
-        call = Call(request, None, user, session)
-        site.needs_user(call)
-        filename, data, name = await read_upload(request, site)
-        return answer((202, await run_in_threadpool(site.upload, call, filename, data, name)))
-
-    def starter(site: Site, call: Call, language: str) -> Response:
-        name, text = site.starter(language)
-        headers = {}
-        if call.request.query_params.get("download"):
-            headers["Content-Disposition"] = f'attachment; filename="{name}"'
-        return PlainTextResponse(text, headers=headers)
-
-    def standings(site: Site, call: Call) -> list[dict[str, Any]]:
-        return [row.to_dict() for row in site.standings()]
 
     def replay(site: Site, call: Call, game: int) -> dict[str, Any]:
         return site.replay_for(call.user, game)
@@ -66,13 +39,9 @@ def api_routes(site: Site) -> list[Route]:
 
     routes: Routes = {
         **accounts.ROUTES,
-        ("GET", "/api/contest"): Site.contest_info,
-        ("GET", "/api/starters/{language}"): starter,
-        ("GET", "/api/bots/{bot:path}"): lambda site, call, bot: site.bot(call, bot),
+        **bots.ROUTES,
         ("GET", "/api/games/{game:id}"): lambda site, call, game: site.game(call, game),
         ("GET", "/api/games/{game:id}/replay"): replay,
-        ("GET", "/api/standings"): standings,
-        ("GET", "/api/me"): Site.me,
         ("POST", "/api/admin/bots/{bot}/disable"): lambda site, call, bot: site.set_disabled(
             call, bot, True
         ),
@@ -88,7 +57,7 @@ def api_routes(site: Site) -> list[Route]:
     by_path: dict[str, dict[str, Handler]] = {}
     for (method, path), handler in routes.items():
         by_path.setdefault(path, {})[method] = handler
-    made = [Route("/api/bots", post_bot, methods=["POST"])]
+    made = [bots.upload_route(site)]
     for path, methods in by_path.items():
         made.append(Route(path, dispatch(site, methods), methods=list(methods)))
     return made

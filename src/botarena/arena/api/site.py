@@ -13,7 +13,6 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -23,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import StreamingResponse
 
 from botarena.arena import store as arena
-from botarena.arena.store import ArenaError, NameTaken, User, arena_bots, uploads, users
+from botarena.arena.store import ArenaError, User, arena_bots, uploads, users
 from botarena.tournament import ladder
 from botarena.tournament.store import Store, bots, games, ladder_bots, tournaments
 
@@ -144,76 +143,7 @@ class Site:
             raise ApiError(403, "only the organiser may do this")
         return user
 
-    # -- the contest -------------------------------------------------------------------------
-    def contest_info(self, call: Call) -> dict[str, Any]:
-        deadline = ladder.stored_deadline(self.contest.name, self.ladder().plan)
-        settings = self.contest.settings
-        return {
-            "name": self.contest.name,
-            "game": self.contest.ladder.game,
-            "languages": list(STARTER_LANGUAGES),
-            "insecure": self.insecure,
-            "deadline": _iso(deadline),
-            "max_source_bytes": settings["max_source_bytes"],
-            "uploads_per_hour": settings["uploads_per_hour"],
-            "organiser": bool(call.user and call.user.organiser),
-        }
-
-    def starter(self, language: str) -> tuple[str, str]:
-        """(file name, text) of the game's starter in `language`."""
-        from botarena.core import starters
-
-        chosen = starters.LANGUAGES.get(language.lower())
-        if chosen is None:
-            raise ApiError(404, f"no starter in {language!r}: python, cpp or java")
-        game = self.contest.ladder.game
-        try:
-            return starters.file_name("bot", chosen), starters.source(game, "bot", chosen)
-        except (OSError, KeyError):
-            raise ApiError(404, f"{game} has no {chosen} starter") from None
-
-    # -- uploads ---------------------------------------------------------------------------------
-    def upload(self, call: Call, filename: str, data: bytes, name: str | None) -> dict[str, Any]:
-        from botarena.arena.auth import valid_user
-        from botarena.arena.uploads import UploadRefused, check_upload
-        from botarena.tournament.manage import TournamentError, refuse_if_frozen
-
-        user = self.needs_user(call)
-        name = name or user.name
-        problem = valid_user(name)
-        if problem:
-            raise ApiError(400, f"bot name: {problem}")
-        if reserved(name):
-            raise ApiError(400, f"the bot name {name!r} is reserved")
-        try:
-            refuse_if_frozen(self.ladder())
-        except TournamentError:
-            raise ApiError(
-                403, "the contest's deadline has passed: no new bots or updates"
-            ) from None
-        limit = int(self.contest.settings["uploads_per_hour"])
-        count, wait = arena.uploads_last_hour(self.reader, user)
-        if count >= limit:
-            raise ApiError(429, f"at most {limit} uploads per hour: try again later", wait)
-        try:
-            checked = check_upload(
-                filename, data, max_source_bytes=int(self.contest.settings["max_source_bytes"])
-            )
-        except UploadRefused as exc:
-            raise ApiError(400, str(exc)) from None
-        try:
-            bot, version = arena.add_upload(
-                self.store, self.contest, user, name, filename, data, checked.language
-            )
-        except NameTaken as exc:
-            raise ApiError(409, str(exc)) from None
-        except ArenaError as exc:
-            raise ApiError(403, str(exc)) from None
-        except sa.exc.IntegrityError:  # two first uploads of one name at once
-            raise ApiError(409, f"bot {name!r} was just taken or updated: try again") from None
-        return {"bot": bot, "version": version, "status": "building"}
-
-    # -- bots --------------------------------------------------------------------------------
+    # -- the standings -----------------------------------------------------------------------
     def standings(self) -> list[Any]:
         """The ladder's standings, computed at most every STANDINGS_TTL_S (every page of
         every reader polls them) and at once after a change made here."""
@@ -234,111 +164,6 @@ class Site:
     def ratings(self) -> dict[str, tuple[int, float, int]]:
         """Active ladder label -> (rank, ordinal, games)."""
         return {row.label: (row.rank, row.ordinal, row.games) for row in self.standings()}
-
-    def bot(self, call: Call, name: str) -> dict[str, Any]:
-        with self.reader.engine.connect() as conn:
-            row = arena.bot_row(conn, self.contest, name)
-            if row is None:
-                raise ApiError(404, f"no bot {name!r}")
-            versions = conn.execute(
-                sa.select(uploads).where(uploads.c.bot_id == row.id).order_by(uploads.c.version)
-            ).all()
-        return self._bot_json(call.user, row, versions, self.ratings())
-
-    def _bot_json(
-        self, user: User | None, row: Any, versions: Sequence[Any], ratings: dict[str, Any]
-    ) -> dict[str, Any]:
-        latest = versions[-1]
-        active = next((v for v in reversed(versions) if v.status == "active"), None)
-        rank, rating, played = (None, None, 0)
-        if active is not None and active.label in ratings and not row.disabled:
-            rank, rating, played = ratings[active.label]
-        answer: dict[str, Any] = {
-            "bot": row.name,
-            "owner": row.owner,
-            "version": latest.version,
-            "status": latest.status,
-            "rating": rating,
-            "rank": rank,
-            "games": played,
-            "active_version": None if active is None else active.version,
-            "disabled": bool(row.disabled),
-        }
-        if self.may_see(user, row.owner):
-            answer["build_log"] = latest.build_log or ""
-            answer["reason"] = latest.reason
-            answer["test_game"] = self._test_game(latest)
-            answer["versions"] = [
-                {
-                    "version": v.version,
-                    "status": v.status,
-                    "file": v.filename,
-                    "language": v.language,
-                    "uploaded": _iso(v.created_at),
-                    "reason": v.reason,
-                    "test_game": v.test_game_id,
-                }
-                for v in versions
-            ]
-        return answer
-
-    def _test_game(self, version: Any) -> dict[str, Any] | None:
-        if version.test_game_id is None:
-            return None
-        passed = version.status in ("active", "retired") and not version.reason
-        return {
-            "id": version.test_game_id,
-            "result": "passed" if passed else (version.reason or version.status),
-            "stderr": version.stderr or "",
-        }
-
-    def me(self, call: Call) -> dict[str, Any]:
-        user = self.needs_user(call)
-        ratings = self.ratings()
-        with self.reader.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(arena_bots, users.c.name.label("owner"))
-                .join(users, users.c.id == arena_bots.c.owner_id)
-                .where(arena_bots.c.owner_id == user.id)
-                .order_by(arena_bots.c.name)
-            ).all()
-            mine = []
-            for row in rows:
-                versions = conn.execute(
-                    sa.select(uploads).where(uploads.c.bot_id == row.id).order_by(uploads.c.version)
-                ).all()
-                mine.append(self._bot_json(user, row, versions, ratings))
-            labels = (
-                conn.execute(
-                    sa.select(bots.c.label).where(
-                        bots.c.tournament_id == self.contest.ladder.id,
-                        bots.c.name.in_([row.name for row in rows]),
-                    )
-                )
-                .scalars()
-                .all()
-            )
-            recent = self._games_with(conn, set(labels)) if labels else []
-        return {"user": user.name, "organiser": user.organiser, "bots": mine, "games": recent}
-
-    def _games_with(self, conn: Any, labels: set[str]) -> list[dict[str, Any]]:
-        """The latest ladder games any of `labels` played (newest first)."""
-        found = []
-        query = (
-            sa.select(games)
-            .where(
-                games.c.tournament_id == self.contest.ladder.id,
-                games.c.status.in_(("done", "void")),
-            )
-            .order_by(games.c.id.desc())
-            .limit(2000)
-        )
-        for row in conn.execute(query):
-            if labels & set(row.seats):
-                found.append(_game_summary(row))
-                if len(found) == RECENT_GAMES:
-                    break
-        return found
 
     # -- games -------------------------------------------------------------------------------
     def owners(self, seats: list[str]) -> list[str | None]:
@@ -405,15 +230,15 @@ class Site:
             "ladder",
         )
         return {
-            **_game_summary(row),
+            **game_summary(row),
             "kind": "test" if kind == "uploads" else kind,
             "seats": seats,
-            "statuses": _plain(row.statuses),
-            "ranks": _plain(row.ranks),
+            "statuses": plain(row.statuses),
+            "ranks": plain(row.ranks),
             "turns": row.turns,
             "reason": row.end_reason,
             "voided": row.status == "void",
-            "finished": _iso(row.finished_at),
+            "finished": iso(row.finished_at),
         }
 
     def replay_for(self, user: User | None, game_id: int) -> dict[str, Any]:
@@ -491,7 +316,7 @@ class Site:
                 .where(tournaments.c.id == tournament.id)
                 .values(plan={**tournament.plan, "deadline": when})
             )
-        return {"deadline": _iso(when)}
+        return {"deadline": iso(when)}
 
     def finals(self, call: Call) -> dict[str, Any]:
         from botarena.arena.admin import start_finals
@@ -557,14 +382,14 @@ class Site:
             results = {
                 "contest": self.contest.name,
                 "game": self.contest.ladder.game,
-                "exported": _iso(time.time()),
+                "exported": iso(time.time()),
                 "standings": standings,
                 "games": [
                     {
-                        **_game_summary(g),
+                        **game_summary(g),
                         "tournament": g.tournament,
-                        "ranks": _plain(g.ranks),
-                        "statuses": _plain(g.statuses),
+                        "ranks": plain(g.ranks),
+                        "statuses": plain(g.statuses),
                         "reason": g.end_reason,
                     }
                     for g in played
@@ -635,20 +460,20 @@ def _at(values: Any, index: int) -> Any:
     return None if values is None or index >= len(values) else values[index]
 
 
-def _plain(values: Any) -> list[Any] | None:
+def plain(values: Any) -> list[Any] | None:
     return None if values is None else list(values)
 
 
-def _iso(when: float | None) -> str | None:
+def iso(when: float | None) -> str | None:
     if when is None:
         return None
     return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds")
 
 
-def _game_summary(row: Any) -> dict[str, Any]:
+def game_summary(row: Any) -> dict[str, Any]:
     return {
         "id": row.id,
         "bots": [label.partition("@")[0] for label in row.seats],
-        "scores": _plain(row.scores),
+        "scores": plain(row.scores),
         "status": row.status,
     }
