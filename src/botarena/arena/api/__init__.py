@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.routing import Route
 
-from botarena.arena.api import accounts, bots
+from botarena.arena.api import accounts, bots, games
 from botarena.arena.api.http import Handler, Routes, api_error, dispatch, parse_body
 from botarena.arena.api.site import ApiError, Call, Site
 from botarena.tournament.store import Store
@@ -29,9 +29,6 @@ __all__ = ["ApiError", "Site", "api_routes", "arena_app", "parse_body"]
 def api_routes(site: Site) -> list[Route]:
     """The JSON API's routes (docs/site.md lists them)."""
 
-    def replay(site: Site, call: Call, game: int) -> dict[str, Any]:
-        return site.replay_for(call.user, game)
-
     def openapi(site: Site, call: Call) -> dict[str, Any]:
         from botarena.arena.openapi import document
 
@@ -40,8 +37,7 @@ def api_routes(site: Site) -> list[Route]:
     routes: Routes = {
         **accounts.ROUTES,
         **bots.ROUTES,
-        ("GET", "/api/games/{game:id}"): lambda site, call, game: site.game(call, game),
-        ("GET", "/api/games/{game:id}/replay"): replay,
+        **games.ROUTES,
         ("POST", "/api/admin/bots/{bot}/disable"): lambda site, call, bot: site.set_disabled(
             call, bot, True
         ),
@@ -74,7 +70,7 @@ def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
     def replay_of(request: Request, game_id: int) -> dict[str, Any]:
         try:
             user, _ = site.identify(request)
-            return site.replay_for(user, game_id)
+            return games.replay_for(site, user, game_id)
         except ApiError as exc:
             raise HTTPException(exc.status, exc.reason) from None
 

@@ -3,7 +3,6 @@ ladder's standings (cached), and the small helpers the resources' answers share.
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import math
@@ -13,6 +12,7 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -33,8 +33,6 @@ USER_ATTEMPTS = (60, 60.0)
 """Log-in attempts per user from anywhere (a guesser with many addresses)."""
 SIGNUPS = (20, 3600.0)
 """Accounts made from one address per hour."""
-STARTER_LANGUAGES = ("python", "cpp", "java")
-RECENT_GAMES = 20
 STANDINGS_TTL_S = 0.5
 """How old the standings a reader gets may be (a worker's result shows within this)."""
 STDERR_CACHE = 256
@@ -161,101 +159,23 @@ class Site:
         with self._lock:
             self._standings = None
 
-    def ratings(self) -> dict[str, tuple[int, float, int]]:
-        """Active ladder label -> (rank, ordinal, games)."""
-        return {row.label: (row.rank, row.ordinal, row.games) for row in self.standings()}
-
-    # -- games -------------------------------------------------------------------------------
-    def owners(self, seats: list[str]) -> list[str | None]:
-        """The user owning each seat's bot (None for the sample bot)."""
-        names = [label.partition("@")[0] for label in seats]
-        with self.reader.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(arena_bots.c.name, users.c.name.label("owner"))
-                .join(users, users.c.id == arena_bots.c.owner_id)
-                .where(arena_bots.c.contest_id == self.contest.id, arena_bots.c.name.in_(names))
-            ).all()
-        owner = {row.name: row.owner for row in rows}
-        return [owner.get(name) for name in names]
-
-    def _row(self, game_id: int) -> Any:
-        row = arena.game_row(self.reader, self.contest, game_id)
-        if row is None:
-            raise ApiError(404, f"no game {game_id}")
-        return row
-
-    def _replay(self, game_id: int) -> dict[str, Any] | None:
-        blob = ladder.replay_bytes(self.reader, game_id)
-        if blob is None:
-            return None
-        return json.loads(gzip.decompress(blob))
-
-    def _stderr(self, game_id: int) -> list[str]:
-        """The bots' stderr of a played game (its replay, read once: a replay never changes)."""
+    def stderr_of(self, game_id: int, read: Callable[[], list[str]]) -> list[str]:
+        """A played game's stderr: kept for the STDERR_CACHE games asked for last, else
+        `read` (its replay) and kept."""
         with self._lock:
             if game_id in self._stderrs:
                 self._stderrs.move_to_end(game_id)
                 return self._stderrs[game_id]
-        stderr = list((self._replay(game_id) or {}).get("stderr") or [])
+        stderr = read()
         with self._lock:
             self._stderrs[game_id] = stderr
             while len(self._stderrs) > STDERR_CACHE:
                 self._stderrs.popitem(last=False)
         return stderr
 
-    def game(self, call: Call, game_id: int) -> dict[str, Any]:
-        row = self._row(game_id)
-        owners = self.owners(list(row.seats))
-        stderr = self._stderr(game_id) if row.status in ("done", "void") else []
-        seats = []
-        for seat, label in enumerate(row.seats):
-            entry: dict[str, Any] = {
-                "seat": seat,
-                "bot": label.partition("@")[0],
-                "version": label,
-                "owner": owners[seat],
-                "score": _at(row.scores, seat),
-                "rank": _at(row.ranks, seat),
-                "status": _at(row.statuses, seat),
-            }
-            if self.may_see(call.user, owners[seat]) and seat < len(stderr):
-                entry["stderr"] = stderr[seat]
-            seats.append(entry)
-        kind = next(
-            (
-                t.plan.get("stage") or t.schedule
-                for t in self.reader.tournaments()
-                if t.id == row.tournament_id
-            ),
-            "ladder",
-        )
-        return {
-            **game_summary(row),
-            "kind": "test" if kind == "uploads" else kind,
-            "seats": seats,
-            "statuses": plain(row.statuses),
-            "ranks": plain(row.ranks),
-            "turns": row.turns,
-            "reason": row.end_reason,
-            "voided": row.status == "void",
-            "finished": iso(row.finished_at),
-        }
-
-    def replay_for(self, user: User | None, game_id: int) -> dict[str, Any]:
-        """The replay with every stderr `user` may not read emptied and the bots' command
-        lines (server paths) left out."""
-        row = self._row(game_id)
-        document = self._replay(game_id)
-        if document is None:
-            raise ApiError(404, f"game {game_id} has no replay (not played yet)")
-        owners = self.owners(list(row.seats))
-        document["stderr"] = [
-            text if seat < len(owners) and self.may_see(user, owners[seat]) else ""
-            for seat, text in enumerate(document.get("stderr") or [])
-        ]
-        for bot in document.get("bots") or []:
-            bot["spec"] = bot.get("name", "")
-        return document
+    def ratings(self) -> dict[str, tuple[int, float, int]]:
+        """Active ladder label -> (rank, ordinal, games)."""
+        return {row.label: (row.rank, row.ordinal, row.games) for row in self.standings()}
 
     # -- the organiser -----------------------------------------------------------------------
     def set_disabled(self, call: Call, name: str, disabled: bool) -> dict[str, Any]:
@@ -285,7 +205,9 @@ class Site:
         from botarena.arena.admin import rerate
 
         self.needs_organiser(call)
-        row = self._row(game_id)
+        from botarena.arena.api.games import game_or_404  # moves with void (next)
+
+        row = game_or_404(self, game_id)
         if row.status != "done":
             raise ApiError(409, f"game {game_id} is {row.status}: only a played game is voided")
         with self.store.transaction() as conn:
@@ -454,10 +376,6 @@ def _safe(name: str) -> str:
         "".join(c if c.isalnum() or c in "._-" else "_" for c in name.rsplit("/", 1)[-1])
         or "source"
     )
-
-
-def _at(values: Any, index: int) -> Any:
-    return None if values is None or index >= len(values) else values[index]
 
 
 def plain(values: Any) -> list[Any] | None:
