@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.routing import Route
 
-from botarena.arena.api import accounts, bots, games
+from botarena.arena.api import accounts, bots, games, organiser
 from botarena.arena.api.http import Handler, Routes, api_error, dispatch, parse_body
 from botarena.arena.api.site import ApiError, Call, Site
 from botarena.tournament.store import Store
@@ -38,16 +38,7 @@ def api_routes(site: Site) -> list[Route]:
         **accounts.ROUTES,
         **bots.ROUTES,
         **games.ROUTES,
-        ("POST", "/api/admin/bots/{bot}/disable"): lambda site, call, bot: site.set_disabled(
-            call, bot, True
-        ),
-        ("POST", "/api/admin/bots/{bot}/enable"): lambda site, call, bot: site.set_disabled(
-            call, bot, False
-        ),
-        ("POST", "/api/admin/games/{game:id}/void"): lambda site, call, game: site.void(call, game),
-        ("POST", "/api/admin/deadline"): Site.deadline,
-        ("POST", "/api/admin/finals"): Site.finals,
-        ("GET", "/api/admin/export"): Site.export,
+        **organiser.ROUTES,
         ("GET", "/api/openapi.json"): openapi,
     }
     by_path: dict[str, dict[str, Handler]] = {}
