@@ -6,6 +6,13 @@ pages: HttpOnly, SameSite=Lax, and every change made with it must carry the sess
 token in `X-CSRF-Token`). Build logs and stderr are shown only to the bot's owner and the
 organiser, here and in replays. The handlers run in starlette's thread pool (the store is
 synchronous); the web process never builds: uploads wait for a worker (arena/pipeline.py).
+
+One module per resource, each with its handlers and its table of routes: accounts.py
+(sign-up, log-in, tokens, sessions), bots.py (the contest, starters, uploads, bots, /api/me,
+standings), games.py (a game, its replay), organiser.py (the organiser's routes and the
+export). They share the context in site.py (`Site`: the store, who is asking, the caches;
+`ApiError`, `Call`); http.py reads requests and answers them. A new route goes in its
+resource's ROUTES and in arena/openapi.py's OPERATIONS (a test holds the two equal).
 """
 
 from __future__ import annotations
@@ -27,20 +34,13 @@ __all__ = ["ApiError", "Site", "api_routes", "arena_app", "parse_body"]
 
 
 def api_routes(site: Site) -> list[Route]:
-    """The JSON API's routes (docs/site.md lists them)."""
-
-    def openapi(site: Site, call: Call) -> dict[str, Any]:
-        from botarena.arena.openapi import document
-
-        return document()
-
-    routes: Routes = {
-        **accounts.ROUTES,
-        **bots.ROUTES,
-        **games.ROUTES,
-        **organiser.ROUTES,
-        ("GET", "/api/openapi.json"): openapi,
-    }
+    """The JSON API's routes (docs/site.md lists them): every resource's, and the document."""
+    routes: Routes = {}
+    for table in (accounts.ROUTES, bots.ROUTES, games.ROUTES, organiser.ROUTES, ROUTES):
+        for key, handler in table.items():
+            if key in routes:
+                raise ValueError(f"two handlers for {key[0]} {key[1]}")
+            routes[key] = handler
     by_path: dict[str, dict[str, Handler]] = {}
     for (method, path), handler in routes.items():
         by_path.setdefault(path, {})[method] = handler
@@ -48,6 +48,16 @@ def api_routes(site: Site) -> list[Route]:
     for path, methods in by_path.items():
         made.append(Route(path, dispatch(site, methods), methods=list(methods)))
     return made
+
+
+def openapi(site: Site, call: Call) -> dict[str, Any]:
+    from botarena.arena.openapi import document
+
+    return document()
+
+
+ROUTES: Routes = {("GET", "/api/openapi.json"): openapi}
+"""The API's own route: its OpenAPI document."""
 
 
 def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
