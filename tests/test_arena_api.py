@@ -550,6 +550,12 @@ def test_void_rates_as_if_never_played(store: Store, web: Any, played: dict[str,
 
 def test_finals_and_export(web: Any, played: dict[str, Any]) -> None:
     admin = played["admin"]
+    for many in (1001, 10**18):  # bounded as `tournament finals --games-per-pair` is
+        refused = web.post("/api/admin/finals", headers=admin, json={"games_per_pair": many})
+        assert (refused.status_code, refused.json()) == (
+            400,
+            {"error": "games_per_pair must be between 1 and 1000"},
+        )
     finals = web.post("/api/admin/finals", headers=admin, json={"top": 2})
     assert finals.status_code == 200
     ranked = [row["bot"] for row in web.get("/api/standings").json()]

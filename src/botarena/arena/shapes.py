@@ -13,6 +13,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from botarena.arena.auth import MAX_PASSWORD, MIN_PASSWORD
+from botarena.cliparts import MAX_PER_PAIR
 
 NAME_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}$"
 """A user's or a bot's name (arena/auth.py's `valid_user`): 1 to 32 ASCII letters, digits

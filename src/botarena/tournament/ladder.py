@@ -536,6 +536,10 @@ def start_finals(
     """LADDER-finals over the latest versions of the ladder's active bots (or its top
     `top`), linked to it, the ladder frozen (its deadline set to now if later): the finals,
     their games scheduled, the bots in them. ValueError, one line, when it cannot be."""
+    from botarena.cliparts import MAX_PER_PAIR
+
+    if not 1 <= games_per_pair <= MAX_PER_PAIR:  # every way in: the command line, the site
+        raise ValueError(f"games_per_pair must be between 1 and {MAX_PER_PAIR}")
     name = f"{ladder.name}-finals"
     if store.tournament(name) is not None:
         raise ValueError(f"{ladder.name} already has finals: {name}")

@@ -69,7 +69,7 @@ def parse_body(data: bytes) -> Any:
     (no hasher, store or page could encode it)."""
     import msgspec
 
-    from botarena.core.reader import MAX_NESTING
+    from botarena.core.bounds import MAX_NESTING
 
     deep = f"the request body nests arrays or objects more than {MAX_NESTING} deep"
     try:
