@@ -199,9 +199,9 @@ class Deadline(Shape):
 
 
 class FinalsChange(Shape):
-    top: int | UnsetType | None = UNSET
-    schedule: str | UnsetType = UNSET
-    games_per_pair: int | UnsetType = UNSET
+    top: Annotated[int, msgspec.Meta(ge=2)] | UnsetType | None = UNSET
+    schedule: Literal["round-robin", "adaptive"] | UnsetType = UNSET
+    games_per_pair: Annotated[int, msgspec.Meta(ge=1, le=MAX_PER_PAIR)] | UnsetType = UNSET
 
 
 class Finals(Shape):
