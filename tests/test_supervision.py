@@ -6,14 +6,12 @@ bubblewrap, its bots); and a ladder's `tournament run` killed -9 mid-game leaves
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from arena_helpers import BROKEN, PASSWORD, good_bot
+from arena_helpers import BROKEN, PASSWORD, good_bot, register_live, upload_live
 from conftest import fresh_database, processes
 
 pytestmark = pytest.mark.slow
@@ -89,32 +87,6 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = 60) -> Any:
         time.sleep(0.05)
 
 
-def call(url: str, path: str, body: Any = None, token: str | None = None) -> Any:
-    request = urllib.request.Request(url.rstrip("/") + path, method="POST" if body else "GET")
-    if body is not None:
-        request.data = json.dumps(body).encode()
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
-
-
-def send(url: str, token: str, source: str) -> None:
-    import uuid
-
-    mark = uuid.uuid4().hex
-    body = (
-        f'--{mark}\r\nContent-Disposition: form-data; name="file"; filename="bot.py"\r\n'
-        f"Content-Type: application/octet-stream\r\n\r\n{source}\r\n--{mark}--\r\n"
-    ).encode()
-    request = urllib.request.Request(url + "api/bots", data=body, method="POST")
-    request.add_header("Content-Type", f"multipart/form-data; boundary={mark}")
-    request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        assert answer.status == 202
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
@@ -155,12 +127,12 @@ def test_serves_worker_killed_9_is_replaced_and_loses_nothing(db: str, tmp_path:
     try:
         assert serve.stdout is not None
         url = serve.stdout.readline().split()[2]
-        tokens = [
-            call(url, "/api/register", {"user": f"u{i}", "password": "password-1"})["token"]
-            for i in range(4)
-        ]
+        tokens = [register_live(url, f"u{i}") for i in range(4)]
         for index, token in enumerate(tokens):
-            send(url, token, BROKEN if index == 3 else good_bot())
+            assert (
+                upload_live(url, token, "bot.py", (BROKEN if index == 3 else good_bot()).encode())
+                == 202
+            )
 
         def worker() -> tuple[int, str]:
             """serve's worker (`tournament work`) and its runner id, once registered."""

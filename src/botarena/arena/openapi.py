@@ -52,7 +52,6 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Sign up: a new user and its API token",
         {
             201: shapes.Registered,
-            400: shapes.Error,
             409: shapes.Error,
             429: shapes.Error,
             503: shapes.Error,
@@ -65,8 +64,6 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Log in: a new API token",
         {
             200: shapes.Token,
-            400: shapes.Error,
-            401: shapes.Error,
             429: shapes.Error,
             503: shapes.Error,
         },
@@ -76,7 +73,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("delete", "/api/token"): Operation(
         "Revoke the Bearer token this call is sent with",
-        {200: shapes.Revoked, 400: shapes.Error, 401: shapes.Error, 403: shapes.Error},
+        {200: shapes.Revoked, 403: shapes.Error},
         auth=True,
         tags=("accounts",),
     ),
@@ -84,8 +81,6 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Log in a browser: sets the session cookie, answers its CSRF token",
         {
             200: shapes.Session,
-            400: shapes.Error,
-            401: shapes.Error,
             429: shapes.Error,
             503: shapes.Error,
         },
@@ -100,7 +95,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("delete", "/api/session"): Operation(
         "Log a browser out",
-        {200: shapes.LoggedOut, 401: shapes.Error, 403: shapes.Error},
+        {200: shapes.LoggedOut, 403: shapes.Error},
         tags=("accounts",),
     ),
     ("get", "/api/contest"): Operation(
@@ -110,7 +105,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("get", "/api/starters/{language}"): Operation(
         "The game's starter bot in a language",
-        {200: "text/plain", 401: shapes.Error, 404: shapes.Error},
+        {200: "text/plain", 404: shapes.Error},
         tags=("contest",),
     ),
     ("get", "/api/standings"): Operation(
@@ -123,12 +118,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Upload a bot's source (a new bot, or a new version of one's own)",
         {
             202: shapes.Accepted,
-            400: shapes.Error,
-            401: shapes.Error,
-            403: shapes.Error,
             409: shapes.Error,
             411: shapes.Error,
-            413: shapes.Error,
             429: shapes.Error,
         },
         body="multipart/form-data",
@@ -138,7 +129,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("get", "/api/bots/{bot}"): Operation(
         "A bot: its status and rating (its build log and test game for its owner)",
-        {200: shapes.Bot, 401: shapes.Error, 404: shapes.Error},
+        {200: shapes.Bot, 404: shapes.Error},
         tags=("bots",),
     ),
     ("get", "/api/me"): Operation(
@@ -156,23 +147,23 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("get", "/api/games/{game}"): Operation(
         "A game: its seats, scores and result (a seat's stderr for its owner)",
-        {200: shapes.Game, 401: shapes.Error, 404: shapes.Error},
+        {200: shapes.Game, 404: shapes.Error},
         tags=("games",),
     ),
     ("get", "/api/games/{game}/replay"): Operation(
         "A game's replay (docs/viewer.md), other owners' stderr emptied",
-        {200: shapes.Replay, 401: shapes.Error, 404: shapes.Error},
+        {200: shapes.Replay, 404: shapes.Error},
         tags=("games",),
     ),
     ("post", "/api/admin/bots/{bot}/disable"): Operation(
         "Take a bot off the ladder (the organiser)",
-        {200: shapes.Disabled, 401: shapes.Error, 403: shapes.Error, 404: shapes.Error},
+        {200: shapes.Disabled, 404: shapes.Error},
         auth=True,
         tags=("admin",),
     ),
     ("post", "/api/admin/bots/{bot}/enable"): Operation(
         "Put a disabled bot back (the organiser)",
-        {200: shapes.Disabled, 401: shapes.Error, 403: shapes.Error, 404: shapes.Error},
+        {200: shapes.Disabled, 404: shapes.Error},
         auth=True,
         tags=("admin",),
     ),
@@ -180,8 +171,6 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Void a played game; the ladder is rated again without it (the organiser)",
         {
             200: shapes.Voided,
-            401: shapes.Error,
-            403: shapes.Error,
             404: shapes.Error,
             409: shapes.Error,
         },
@@ -190,7 +179,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("post", "/api/admin/deadline"): Operation(
         "Set or clear the deadline (the organiser)",
-        {200: shapes.Deadline, 400: shapes.Error, 401: shapes.Error, 403: shapes.Error},
+        {200: shapes.Deadline, 403: shapes.Error},
         body=shapes.DeadlineChange,
         auth=True,
         tags=("admin",),
@@ -199,9 +188,6 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Start the finals over the ladder's best bots (the organiser)",
         {
             200: shapes.Finals,
-            400: shapes.Error,
-            401: shapes.Error,
-            403: shapes.Error,
             409: shapes.Error,
         },
         body=shapes.FinalsChange,
@@ -210,7 +196,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("get", "/api/admin/export"): Operation(
         "Every bot's source, the standings and every game, as a tar.gz (the organiser)",
-        {200: "application/gzip", 401: shapes.Error, 403: shapes.Error},
+        {200: "application/gzip", 403: shapes.Error},
         auth=True,
         tags=("admin",),
     ),
