@@ -43,7 +43,7 @@ BOTS = ("builtin:amazes/random", "builtin:amazes/random")
          "--max-rounds must be at most 10000"),
         (("tournament", "new", "t", "--game", "amazes", "--bot", BOTS[0], "--seats", "9" * 5000),
          "--seats has 5000 digits; it must be 1 to 64 (a number N or a range MIN-MAX)"),
-        (("demo", "--workers", "1000"), "--workers must be between 1 and 256"),
+        (("demo", "--workers", "1000"), "--workers must be between 0 and 256"),
     ],
 )  # fmt: skip
 def test_a_count_past_its_bound_is_one_line(

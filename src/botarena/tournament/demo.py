@@ -34,7 +34,8 @@ def demo(
     workers: Annotated[
         int | None,
         typer.Option(
-            help="worker processes (default: one per core)", callback=within(1, MAX_WORKERS)
+            help="worker processes (default: one per core; 0: in this process)",
+            callback=within(0, MAX_WORKERS),
         ),
     ] = None,
 ) -> None:
