@@ -196,6 +196,34 @@ def not_a_subreaper() -> Iterator[None]:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 
 
+QUICK_HASH = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+"""argon2id at a test's cost: the site's own (3 passes, 64 MiB) takes 170 ms a hash on the
+CI machine, and the site's tests sign up and log in hundreds of times."""
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashes(request: pytest.FixtureRequest) -> Iterator[None]:
+    """In this process, the site hashes passwords at QUICK_HASH's cost (same algorithm,
+    same code paths); a test marked `real_hasher` (the hashing itself, its parameters and
+    what they size) keeps the site's own. Sites run as processes always hash for real."""
+    if request.node.get_closest_marker("real_hasher") is not None:
+        yield
+        return
+    try:
+        from argon2 import PasswordHasher
+
+        from botarena.arena import auth
+    except ImportError:  # the site's extras are not installed: nothing hashes here
+        yield
+        return
+    real = auth._hasher
+    auth._hasher = PasswordHasher(**QUICK_HASH)
+    try:
+        yield
+    finally:
+        auth._hasher = real
+
+
 @pytest.fixture(scope="session", autouse=True)
 def nothing_left_behind(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Fails the session (an error in its last teardown) if its tests left a process (a

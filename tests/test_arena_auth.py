@@ -24,6 +24,8 @@ from botarena.arena.auth import (
     valid_user,
 )
 
+pytestmark = pytest.mark.real_hasher  # the hashing itself: the site's own parameters
+
 SECRET = b"0123456789abcdef0123456789abcdef"
 
 

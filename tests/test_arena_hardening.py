@@ -578,6 +578,7 @@ def test_a_hash_with_no_free_slot_is_a_503_with_retry_after(
     assert web.post(path, json=body).status_code in (200, 201)
 
 
+@pytest.mark.real_hasher  # the slots are sized by the site's own hash cost
 @pytest.mark.parametrize(
     ("cores", "memory", "slots"),
     [(2, 8 << 30, 4), (64, 1 << 30, 4), (1, 100 << 20, 1), (16, 16 << 30, 32), (0, 0, 1)],
