@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import urllib.request
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,18 @@ def new_contest(db: str, tmp_path: Path, *options: str, game: str = "amazes") ->
         args += ["-o", option]
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
+
+
+@contextmanager
+def opened_contest(tmp_path: Path, *options: str) -> Iterator[Store]:
+    """`arena new cup` (with `-o` `options`) in a fresh SQLite store in `tmp_path`, open."""
+    db = f"sqlite:///{tmp_path / 'cup.db'}"
+    new_contest(db, tmp_path, *options)
+    store = Store.open(db)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def client(store: Store, insecure: bool = False) -> TestClient:

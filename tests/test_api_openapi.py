@@ -10,23 +10,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena_helpers import client, new_contest
+from arena_helpers import client, opened_contest
 from botarena.arena.auth import valid_user
 from botarena.arena.openapi import OPERATIONS, document
 from botarena.arena.shapes import NAME_PATTERN
-from botarena.tournament.store import Store
 
 schemathesis = pytest.importorskip("schemathesis", reason="the API fuzzer (the test extras)")
 
 
 @pytest.fixture
 def web(tmp_path: Path):
-    db = f"sqlite:///{tmp_path / 'cup.db'}"
-    new_contest(db, tmp_path)
-    store = Store.open(db)
-    with client(store) as made:
+    with opened_contest(tmp_path) as store, client(store) as made:
         yield made
-    store.close()
 
 
 def _api_routes(web) -> set[tuple[str, str]]:

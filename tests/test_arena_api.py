@@ -22,7 +22,7 @@ from arena_helpers import (
     client,
     game_ids,
     good_bot,
-    new_contest,
+    opened_contest,
     organiser,
     register,
     settle,
@@ -33,11 +33,8 @@ from botarena.tournament.store import Store
 
 @pytest.fixture
 def store(tmp_path: Path) -> Any:
-    db = f"sqlite:///{tmp_path / 'cup.db'}"
-    new_contest(db, tmp_path, "uploads_per_hour=5", "max_source_bytes=20000")
-    opened = Store.open(db)
-    yield opened
-    opened.close()
+    with opened_contest(tmp_path, "uploads_per_hour=5", "max_source_bytes=20000") as opened:
+        yield opened
 
 
 @pytest.fixture

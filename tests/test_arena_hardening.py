@@ -20,7 +20,7 @@ from arena_helpers import (
     client,
     game_ids,
     good_bot,
-    new_contest,
+    opened_contest,
     organiser,
     register,
     settle,
@@ -31,11 +31,8 @@ from botarena.tournament.store import Store
 
 @pytest.fixture
 def store(tmp_path: Path) -> Any:
-    db = f"sqlite:///{tmp_path / 'cup.db'}"
-    new_contest(db, tmp_path, "uploads_per_hour=2")
-    opened = Store.open(db)
-    yield opened
-    opened.close()
+    with opened_contest(tmp_path, "uploads_per_hour=2") as opened:
+        yield opened
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from arena_helpers import (
     client,
     good_bot,
     new_contest,
+    opened_contest,
     organiser,
     register,
     settle,
@@ -40,11 +41,8 @@ BABBLES = "import sys\nfor line in sys.stdin:\n    print('FLY AWAY', flush=True)
 
 @pytest.fixture
 def store(tmp_path: Path) -> Any:
-    db = f"sqlite:///{tmp_path / 'cup.db'}"
-    new_contest(db, tmp_path, "budget_ms=500")
-    opened = Store.open(db)
-    yield opened
-    opened.close()
+    with opened_contest(tmp_path, "budget_ms=500") as opened:
+        yield opened
 
 
 @pytest.mark.parametrize(
