@@ -1,4 +1,5 @@
-"""The organiser's changes that reach into the ladder: ratings after a voided game, finals."""
+"""The organiser's changes that reach into the ladder: a game voided (the ratings computed
+again), a bot enabled again, finals."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from sqlalchemy.engine import Connection
 
 from botarena.arena.store import ArenaError
 from botarena.tournament import ladder
-from botarena.tournament.store import Store, Tournament, games, ladder_bots
+from botarena.tournament.store import Store, Tournament, bots, games, ladder_bots
 
 
 def rerate(conn: Connection, tournament: Tournament) -> None:
@@ -45,6 +46,35 @@ def rerate(conn: Connection, tournament: Tournament) -> None:
                 queue=0 if sigma > ladder.SETTLED_SIGMA else 1,
             )
         )
+
+
+def void_game(conn: Connection, game_id: int, ladder_of_game: Tournament | None) -> None:
+    """Mark a played game void; when it is a ladder's, that ladder is rated again without it."""
+    conn.execute(games.update().where(games.c.id == game_id).values(status="void"))
+    if ladder_of_game is not None:
+        rerate(conn, ladder_of_game)
+
+
+def reenable(conn: Connection, tournament: Tournament, name: str) -> None:
+    """Put a disabled bot's latest ladder version back (its rating as it was)."""
+    latest = conn.execute(
+        sa.select(ladder_bots.c.label)
+        .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.name == name)
+        .order_by(ladder_bots.c.added_at.desc())
+        .limit(1)
+    ).scalar()
+    if latest is None:
+        return
+    conn.execute(
+        ladder_bots.update()
+        .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label == latest)
+        .values(state="active")
+    )
+    conn.execute(
+        bots.update()
+        .where(bots.c.tournament_id == tournament.id, bots.c.label == latest)
+        .values(active=True)
+    )
 
 
 def start_finals(

@@ -351,6 +351,13 @@ def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], lad
         except OSError:
             blob = None
     with store.transaction() as conn:
+        rows = None
+        if ladder and not result.get("error"):
+            tid = conn.execute(
+                sa.select(games.c.tournament_id).where(games.c.id == game.id)
+            ).scalar_one()
+            rows = lock_rows(conn, tid, game.seats)
+        values["finished_at"] = time.time()  # after the seats' locks: in the order rated
         if (
             conn.execute(
                 games.update()
@@ -364,8 +371,8 @@ def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], lad
             return False
         if blob is not None:
             conn.execute(replays.insert().values(game_id=game.id, data=blob))
-        if ladder and not result.get("error"):
-            _rate(conn, game, result["ranks"])
+        if rows is not None:
+            _rate(conn, game, result["ranks"], rows)
         return True
 
 
@@ -373,14 +380,23 @@ def _compressed(data: bytes) -> bytes:
     return data if data[:2] == b"\x1f\x8b" else gzip.compress(data, 6)
 
 
-def _rate(conn: Connection, game: GameRow, ranks: Sequence[int]) -> None:
-    """Update μ, σ of the seats' versions by openskill's Plackett–Luce, if all still play."""
+def _rate(
+    conn: Connection, game: GameRow, ranks: Sequence[int], locked: Sequence[Any] | None = None
+) -> None:
+    """Update μ, σ and the game count of the seats' versions by openskill's Plackett–Luce.
+
+    A game counts when every seat still has its ladder row, whatever the row's state: a
+    version replaced or retired while the game was played still takes its result. That is
+    the one rule arena/admin.py's `rerate` applies again from the played games, so the live
+    ratings always equal the recomputed ones (a void changes only the voided game)."""
     from openskill.models import PlackettLuce
 
     tid = conn.execute(sa.select(games.c.tournament_id).where(games.c.id == game.id)).scalar_one()
-    rows = {row.label: row for row in lock_rows(conn, tid, game.seats) if row.state == "active"}
+    if locked is None:
+        locked = lock_rows(conn, tid, game.seats)
+    rows = {row.label: row for row in locked}
     if len(rows) != len(game.seats) or len(set(game.seats)) != len(game.seats):
-        return  # a version replaced or retired meanwhile: its games no longer count
+        return  # a seat with no ladder row (a bot of no ladder): nothing to rate
     model = PlackettLuce()
     teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma, name=s)] for s in game.seats]
     rated = model.rate(teams, ranks=[float(r) for r in ranks])

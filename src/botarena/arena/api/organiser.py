@@ -21,10 +21,12 @@ from botarena.arena.api.http import Routes
 from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, plain
 from botarena.arena.store import ArenaError, arena_bots, uploads, users
 from botarena.tournament import ladder
-from botarena.tournament.store import bots, games, ladder_bots, tournaments
+from botarena.tournament.store import bots, games, tournaments
 
 
 def set_disabled(site: Site, call: Call, name: str, disabled: bool) -> dict[str, Any]:
+    from botarena.arena.admin import reenable
+
     site.needs_organiser(call)
     tournament = site.ladder()
     with site.store.transaction() as conn:
@@ -41,22 +43,21 @@ def set_disabled(site: Site, call: Call, name: str, disabled: bool) -> dict[str,
         if disabled:
             ladder.retire(conn, tournament, name)
         else:
-            _enable(conn, tournament, name)
+            reenable(conn, tournament, name)
     site.changed()
     return {"bot": name, "disabled": disabled}
 
 
 def void(site: Site, call: Call, game: int) -> dict[str, Any]:
-    from botarena.arena.admin import rerate
+    from botarena.arena.admin import void_game
 
     site.needs_organiser(call)
     row = game_or_404(site, game)
     if row.status != "done":
         raise ApiError(409, f"game {game} is {row.status}: only a played game is voided")
+    on_ladder = row.tournament_id == site.contest.ladder.id
     with site.store.transaction() as conn:
-        conn.execute(games.update().where(games.c.id == game).values(status="void"))
-        if row.tournament_id == site.contest.ladder.id:
-            rerate(conn, site.contest.ladder)
+        void_game(conn, game, site.contest.ladder if on_ladder else None)
     site.changed()
     return {"game": game, "status": "void"}
 
@@ -183,28 +184,6 @@ def export(site: Site, call: Call) -> Any:
         chunks(),
         media_type="application/gzip",
         headers={"Content-Disposition": f'attachment; filename="{_safe(name)}"'},
-    )
-
-
-def _enable(conn: Any, tournament: Any, name: str) -> None:
-    """Put a disabled bot's latest ladder version back (its rating as it was)."""
-    latest = conn.execute(
-        sa.select(ladder_bots.c.label)
-        .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.name == name)
-        .order_by(ladder_bots.c.added_at.desc())
-        .limit(1)
-    ).scalar()
-    if latest is None:
-        return
-    conn.execute(
-        ladder_bots.update()
-        .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label == latest)
-        .values(state="active")
-    )
-    conn.execute(
-        bots.update()
-        .where(bots.c.tournament_id == tournament.id, bots.c.label == latest)
-        .values(active=True)
     )
 
 
