@@ -545,15 +545,22 @@ def test_void_rates_as_if_never_played(store: Store, web: Any, played: dict[str,
     assert got == pytest.approx(want)
 
 
-def test_finals_and_export(web: Any, played: dict[str, Any]) -> None:
+def test_finals_and_export(store: Store, web: Any, played: dict[str, Any]) -> None:
     admin = played["admin"]
+    upload(web, played["alice"], "bot.py", BROKEN, name="walker")  # v3 fails; v2 plays on
+    settle(store)
     for many in (1001, 10**18):  # bounded as `tournament finals --games-per-pair` is
         refused = web.post("/api/admin/finals", headers=admin, json={"games_per_pair": many})
         assert (refused.status_code, refused.json()) == (
             400,
             {"error": "games_per_pair must be between 1 and 1000"},
         )
-    finals = web.post("/api/admin/finals", headers=admin, json={"top": 2})
+    alone = web.post("/api/admin/finals", headers=admin, json={"top": 2})
+    assert (alone.status_code, alone.json()) == (
+        400,
+        {"error": "cup: 1 active bot(s), finals need 2"},  # the sample bot is left out
+    )
+    finals = web.post("/api/admin/finals", headers=admin, json={"top": 2, "sample": True})
     assert finals.status_code == 200
     ranked = [row["bot"] for row in web.get("/api/standings").json()]
     assert finals.json() == {"tournament": "cup-finals", "bots": ranked, "games": 2}
@@ -568,11 +575,21 @@ def test_finals_and_export(web: Any, played: dict[str, Any]) -> None:
         assert {
             "bots.json",
             "results.json",
+            "sources/walker/v1/bot.py",
             "sources/walker/v2/bot.py",
+            "sources/walker/v3/bot.py",
             "sources/crasher/v1/crash.py",
         } <= names
         walker = tar.extractfile("sources/walker/v2/bot.py")
         assert walker is not None and walker.read() == good_bot().encode()
+        index = json.load(tar.extractfile("bots.json"))  # type: ignore[arg-type]
+    assert [(e["bot"], e["version"], e["status"], e["playing"]) for e in index] == [
+        ("crasher", 1, "test-failed", False),
+        ("walker", 1, "build-failed", False),
+        ("walker", 2, "active", True),
+        ("walker", 3, "build-failed", False),
+    ]
+    with tarfile.open(fileobj=io.BytesIO(export.content), mode="r:gz") as tar:
         results = json.load(tar.extractfile("results.json"))  # type: ignore[arg-type]
     assert [row["bot"] for row in results["standings"]] == [
         row["bot"] for row in web.get("/api/standings").json()

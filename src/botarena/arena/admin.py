@@ -3,6 +3,7 @@ again), a bot enabled again, finals."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -84,9 +85,11 @@ def start_finals(
     top: Any = None,
     schedule: Any = "round-robin",
     games_per_pair: Any = 1,
+    leave_out: Sequence[str] = (),
 ) -> tuple[str, int, list[str]]:
     """`tournament finals` from the site: NAME-finals over the ladder's top `top` (or every
-    active bot), the ladder frozen; (its name, games scheduled, its bots)."""
+    active bot) but the bots in `leave_out`, the ladder frozen; (its name, games scheduled,
+    its bots)."""
     if schedule not in ("adaptive", "round-robin"):
         raise ArenaError(f"schedule {schedule!r}: adaptive or round-robin")
     if (
@@ -98,7 +101,9 @@ def start_finals(
     if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 2):
         raise ArenaError("top must be a whole number, at least 2")
     try:
-        child, count, table = ladder.start_finals(store, tournament, top, schedule, games_per_pair)
+        child, count, table = ladder.start_finals(
+            store, tournament, top, schedule, games_per_pair, leave_out
+        )
     except ValueError as exc:
         raise ArenaError(str(exc)) from None
     return child.name, count, [r.bot for r in table]

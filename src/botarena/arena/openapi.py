@@ -34,6 +34,8 @@ class Operation:
     auth: bool = False
     tags: tuple[str, ...] = ()
     links: dict[str, dict[str, Any]] = field(default_factory=dict)
+    query: tuple[dict[str, Any], ...] = ()
+    """The query parameters it reads."""
 
 
 BEARER = {"header.Authorization": "Bearer {$response.body#/token}"}
@@ -109,10 +111,29 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("contest",),
     ),
     ("get", "/api/standings"): Operation(
-        "The ladder's standings, best first",
-        {200: list[shapes.Standing], 401: shapes.Error},
+        "The ladder's standings, best first (or a stage's, with `tournament`)",
+        {200: (list[shapes.Standing], list[shapes.StageStanding]), 404: shapes.Error},
         tags=("contest",),
         links={"Leader": _link("get_bots_bot", **{"path.bot": "$response.body#/0/bot"})},
+        query=(
+            {
+                "name": "tournament",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": "the ladder (the default), its finals or a test competition",
+            },
+        ),
+    ),
+    ("get", "/api/stages"): Operation(
+        "The contest's test competitions and finals, with their progress",
+        {200: list[shapes.StageSummary]},
+        tags=("contest",),
+    ),
+    ("get", "/api/stages/{name}"): Operation(
+        "A test competition's or the finals' progress and standings",
+        {200: shapes.Stage, 404: shapes.Error},
+        tags=("contest",),
     ),
     ("post", "/api/bots"): Operation(
         "Upload a bot's source (a new bot, or a new version of one's own)",
@@ -209,6 +230,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
 
 PARAMETERS = {
     "bot": {"name": "bot", "in": "path", "required": True, "schema": BOT_NAME},
+    "name": {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
     "language": {"name": "language", "in": "path", "required": True, "schema": {"type": "string"}},
     "game": {
         "name": "game",
@@ -232,7 +254,12 @@ UPLOAD_FORM = {
 def document() -> dict[str, Any]:
     """The whole OpenAPI document (made once: it never changes while a site runs)."""
     named = [shapes.Error]
-    named += [answer for op in OPERATIONS.values() for answer in op.answers.values()]
+    named += [
+        one
+        for op in OPERATIONS.values()
+        for answer in op.answers.values()
+        for one in (answer if isinstance(answer, tuple) else (answer,))
+    ]
     named += [op.body for op in OPERATIONS.values()]
     types = list(dict.fromkeys(t for t in named if t is not None and not isinstance(t, str)))
     refs, components = msgspec.json.schema_components(types, ref_template=REF)
@@ -269,8 +296,8 @@ def _operation(method: str, path: str, op: Operation, ref_of: dict[Any, Any]) ->
         },
     }
     names = [part[1:-1] for part in path.split("/") if part.startswith("{")]
-    if names:
-        made["parameters"] = [PARAMETERS[name] for name in names]
+    if names or op.query:
+        made["parameters"] = [*(PARAMETERS[name] for name in names), *op.query]
     if op.body == "multipart/form-data":
         made["requestBody"] = {
             "required": True,
@@ -306,6 +333,8 @@ def _answer(code: int, shape: Any, ref_of: dict[Any, Any], op: Operation) -> dic
     answer: dict[str, Any] = {"description": _WORDS.get(code, "the answer")}
     if isinstance(shape, str):
         answer["content"] = {shape: {"schema": {}}}
+    elif isinstance(shape, tuple):  # one of several shapes
+        answer["content"] = {"application/json": {"schema": {"oneOf": [ref_of[s] for s in shape]}}}
     else:
         answer["content"] = {"application/json": {"schema": ref_of[shape]}}
     if code in (429, 503):

@@ -178,6 +178,37 @@ class Standing(Shape):
     last_hour: int
 
 
+class StageStanding(Shape):
+    """A bot's line in a test competition's or the finals' standings (docs/standings.md)."""
+
+    bot: str
+    rank: int
+    rating: float
+    games: int
+    mean_score: float
+    wins: int
+    draws: int
+    losses: int
+    faults: int
+    points: float
+    irregular: int
+    timeouts: int
+    disqualified: bool
+    role: str | UnsetType = UNSET
+
+
+class StageSummary(Shape):
+    tournament: str
+    stage: Literal["test", "finals"]
+    games: int
+    played: int
+    made: str | None
+
+
+class Stage(StageSummary):
+    standings: list[StageStanding]
+
+
 class Disabled(Shape):
     bot: str
     disabled: bool
@@ -202,6 +233,8 @@ class FinalsChange(Shape):
     top: Annotated[int, msgspec.Meta(ge=2)] | UnsetType | None = UNSET
     schedule: Literal["round-robin", "adaptive"] | UnsetType = UNSET
     games_per_pair: Annotated[int, msgspec.Meta(ge=1, le=MAX_PER_PAIR)] | UnsetType = UNSET
+    sample: bool | UnsetType = UNSET
+    """Whether the contest's sample bot plays the finals (default: it does not)."""
 
 
 class Finals(Shape):

@@ -269,12 +269,11 @@ def make_and_claim(
     transaction (on PostgreSQL the tournament row is locked meanwhile, so two workers choose
     one after the other and see each other's games)."""
     with store.transaction() as conn:
+        plan = sa.select(tournaments.c.plan).where(tournaments.c.id == tournament.id)
         if conn.dialect.name == "postgresql":
-            conn.execute(
-                sa.select(tournaments.c.id)
-                .where(tournaments.c.id == tournament.id)
-                .with_for_update()
-            )
+            plan = plan.with_for_update()
+        if conn.execute(plan).scalar_one().get("finals"):
+            return None  # frozen by its finals: its standings stay as they were
         chosen = choose(conn, tournament, rng)
         if chosen is None:
             return None
@@ -547,11 +546,18 @@ def stored_deadline(name: str, plan: dict[str, Any]) -> float | None:
 
 
 def start_finals(
-    store: Store, ladder: Tournament, top: int | None, schedule_kind: str, games_per_pair: int
+    store: Store,
+    ladder: Tournament,
+    top: int | None,
+    schedule_kind: str,
+    games_per_pair: int,
+    leave_out: Sequence[str] = (),
 ) -> tuple[Tournament, int, list[Standing]]:
     """LADDER-finals over the latest versions of the ladder's active bots (or its top
-    `top`), linked to it, the ladder frozen (its deadline set to now if later): the finals,
-    their games scheduled, the bots in them. ValueError, one line, when it cannot be."""
+    `top`), but the bots named in `leave_out` (a contest's sample bot), linked to it: the
+    finals, their games scheduled, the bots in them. The ladder is frozen: its deadline set
+    to now if later, and it plays no more games (`make_and_claim`), so its standings stay
+    those the finals were drawn from. ValueError, one line, when it cannot be."""
     from botarena.cliparts import MAX_PER_PAIR
 
     if not 1 <= games_per_pair <= MAX_PER_PAIR:  # every way in: the command line, the site
@@ -559,17 +565,18 @@ def start_finals(
     name = f"{ladder.name}-finals"
     if store.tournament(name) is not None:
         raise ValueError(f"{ladder.name} already has finals: {name}")
-    table = standings(store, ladder)[:top]
+    table = [row for row in standings(store, ladder) if row.bot not in leave_out][:top]
     if len(table) < 2:
         raise ValueError(f"{ladder.name}: {len(table)} active bot(s), finals need 2")
     with store.transaction() as conn:
         deadline = stored_deadline(ladder.name, ladder.plan)
         if deadline is None or deadline > time.time():
-            conn.execute(
-                tournaments.update()
-                .where(tournaments.c.id == ladder.id)
-                .values(plan={**ladder.plan, "deadline": time.time()})
-            )
+            deadline = time.time()
+        conn.execute(
+            tournaments.update()
+            .where(tournaments.c.id == ladder.id)
+            .values(plan={**ladder.plan, "deadline": deadline, "finals": name})
+        )
         child, count = spawn(
             conn,
             store,

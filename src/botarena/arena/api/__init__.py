@@ -9,10 +9,11 @@ synchronous); the web process never builds: uploads wait for a worker (arena/pip
 
 One module per resource, each with its handlers and its table of routes: accounts.py
 (sign-up, log-in, tokens, sessions), bots.py (the contest, starters, uploads, bots, /api/me,
-standings), games.py (a game, its replay), organiser.py (the organiser's routes and the
-export). They share the context in site.py (`Site`: the store, who is asking, the caches;
-`ApiError`, `Call`); http.py reads requests and answers them. A new route goes in its
-resource's ROUTES and in arena/openapi.py's OPERATIONS (a test holds the two equal).
+standings), games.py (a game, its replay), stages.py (test competitions and finals with
+their standings), organiser.py (the organiser's routes and the export). They share the
+context in site.py (`Site`: the store, who is asking, the caches; `ApiError`, `Call`);
+http.py reads requests and answers them. A new route goes in its resource's ROUTES and in
+arena/openapi.py's OPERATIONS (a test holds the two equal).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.routing import Route
 
-from botarena.arena.api import accounts, bots, games, organiser
+from botarena.arena.api import accounts, bots, games, organiser, stages
 from botarena.arena.api.http import Handler, Routes, api_error, dispatch, parse_body
 from botarena.arena.api.site import ApiError, Call, Site
 from botarena.tournament.store import Store
@@ -36,7 +37,8 @@ __all__ = ["ApiError", "Site", "api_routes", "arena_app", "parse_body"]
 def api_routes(site: Site) -> list[Route]:
     """The JSON API's routes (docs/site.md lists them): every resource's, and the document."""
     routes: Routes = {}
-    for table in (accounts.ROUTES, bots.ROUTES, games.ROUTES, organiser.ROUTES, ROUTES):
+    tables = (accounts, bots, games, stages, organiser)
+    for table in (*(module.ROUTES for module in tables), ROUTES):
         for key, handler in table.items():
             if key in routes:
                 raise ValueError(f"two handlers for {key[0]} {key[1]}")

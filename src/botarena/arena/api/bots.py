@@ -211,7 +211,14 @@ def starter(site: Site, call: Call, language: str) -> Response:
 
 
 def standings(site: Site, call: Call) -> list[dict[str, Any]]:
-    return [row.to_dict() for row in site.standings()]
+    """The ladder's standings; `?tournament=NAME` a stage's (its finals, a test competition)."""
+    from botarena.arena.api.stages import get_stage
+
+    name = call.request.query_params.get("tournament")
+    if name is None or name == site.contest.name:
+        return [row.to_dict() for row in site.standings()]
+    rows: list[dict[str, Any]] = get_stage(site, call, name)["standings"]
+    return rows
 
 
 def upload_route(site: Site) -> Route:

@@ -1,7 +1,7 @@
 """The organiser's part of the API: a bot disabled or enabled, a game voided, the deadline
-set, the finals started, and the export (every bot's latest source, the standings and every
-game as one tar.gz). The work shared with the command line (rerating, starting finals) is
-in arena/admin.py."""
+set, the finals started, and the export (every version of every bot, the standings and
+every game as one tar.gz). The work shared with the command line (rerating, starting
+finals) is in arena/admin.py."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from starlette.responses import StreamingResponse
 from botarena.arena import store as arena
 from botarena.arena.api.games import game_or_404
 from botarena.arena.api.http import Routes
-from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, plain
+from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, plain, reserved
 from botarena.arena.store import ArenaError, arena_bots, uploads, users
 from botarena.tournament import ladder
 from botarena.tournament.store import bots, games, tournaments
@@ -99,6 +99,9 @@ def finals(site: Site, call: Call) -> dict[str, Any]:
 
     site.needs_organiser(call)
     body = call.body if isinstance(call.body, dict) else {}
+    if not isinstance(body.get("sample", False), bool):
+        raise ApiError(400, "sample must be true (the sample bot plays the finals) or false")
+    samples = [row.bot for row in site.standings() if reserved(row.bot)]
     try:
         child, count, entrants = start_finals(
             site.store,
@@ -106,6 +109,7 @@ def finals(site: Site, call: Call) -> dict[str, Any]:
             top=body.get("top"),
             schedule=body.get("schedule", "round-robin"),
             games_per_pair=body.get("games_per_pair", 1),
+            leave_out=() if body.get("sample") is True else samples,
         )
     except ArenaError as exc:
         raise ApiError(409 if "already" in str(exc) else 400, str(exc)) from None
@@ -113,27 +117,19 @@ def finals(site: Site, call: Call) -> dict[str, Any]:
 
 
 def export(site: Site, call: Call) -> Any:
-    """A tar.gz: every bot's latest source as uploaded, the standings and every game."""
+    """A tar.gz: every version of every bot as uploaded (`bots.json` marks the one playing),
+    the standings and every game."""
     site.needs_organiser(call)
     spool = tempfile.SpooledTemporaryFile(max_size=16 << 20)  # noqa: SIM115 - streamed, closed by chunks()
     family = arena.family(site.contest, site.reader)
     standings = [r.to_dict() for r in ladder.standings(site.reader, site.ladder())]  # fresh
     with tarfile.open(fileobj=spool, mode="w:gz") as tar, site.reader.engine.connect() as conn:
-        latest = (
-            sa.select(uploads.c.bot_id, sa.func.max(uploads.c.version).label("version"))
-            .group_by(uploads.c.bot_id)
-            .subquery()
-        )
         rows = conn.execute(
             sa.select(arena_bots.c.name, users.c.name.label("owner"), uploads)
-            .join(latest, latest.c.bot_id == arena_bots.c.id)
-            .join(
-                uploads,
-                sa.and_(uploads.c.bot_id == latest.c.bot_id, uploads.c.version == latest.c.version),
-            )
+            .join(uploads, uploads.c.bot_id == arena_bots.c.id)
             .join(users, users.c.id == arena_bots.c.owner_id)
             .where(arena_bots.c.contest_id == site.contest.id)
-            .order_by(arena_bots.c.name)
+            .order_by(arena_bots.c.name, uploads.c.version)
         ).all()
         index = []
         for row in rows:
@@ -145,6 +141,8 @@ def export(site: Site, call: Call) -> Any:
                     "owner": row.owner,
                     "version": row.version,
                     "status": row.status,
+                    "playing": row.status == "active",
+                    "language": row.language,
                     "file": stored,
                 }
             )
