@@ -195,7 +195,7 @@ def test_upload_answers_202_and_versions(web: Any) -> None:
     first = upload(web, alice, "bot.py", good_bot(), name="walker")
     assert first.status_code == 202
     assert first.json() == {"bot": "walker", "version": 1, "status": "building"}
-    second = upload(web, alice, "bot.py", good_bot(), name="walker")
+    second = upload(web, alice, "bot.py", good_bot() + "# v2\n", name="walker")
     assert second.json() == {"bot": "walker", "version": 2, "status": "building"}
     bot = web.get("/api/bots/walker", headers=alice).json()
     assert [v["version"] for v in bot["versions"]] == [1, 2]
@@ -309,7 +309,7 @@ def test_an_upload_of_unknown_length_is_not_read(web: Any) -> None:
 
 def test_uploads_per_hour(web: Any) -> None:
     alice = register(web, "alice")
-    codes = [upload(web, alice, "bot.py", good_bot()).status_code for _ in range(6)]
+    codes = [upload(web, alice, "bot.py", good_bot() + f"# {n}\n").status_code for n in range(6)]
     assert codes == [202] * 5 + [429]  # -o uploads_per_hour=5
     assert web.get("/api/bots/alice").json()["version"] == 5
 
@@ -432,6 +432,26 @@ def test_owner_sees_build_log_test_game_and_stderr(web: Any, played: dict[str, A
     assert CRASH_SECRET in crasher["test_game"]["stderr"]
     assert crasher["rating"] is None and crasher["rank"] is None
     assert {row["bot"] for row in web.get("/api/standings").json()} == {"walker", "sample"}
+    labels = {row["label"] for row in web.get("/api/standings").json()}
+    assert labels == {"walker@v2", "sample"}  # the site's version 2 is the ladder's @v2
+
+
+def test_an_upload_identical_to_a_version_is_refused_naming_it(
+    store: Store, web: Any, played: dict[str, Any]
+) -> None:
+    alice = played["alice"]
+    again = upload(web, alice, "other-name.py", good_bot(), name="walker")
+    assert (again.status_code, again.json()) == (
+        409,
+        {
+            "error": "bot 'walker' already has this source as version 2 (active): upload changed code"
+        },
+    )
+    failed = upload(web, alice, "bot.py", BROKEN, name="walker")
+    assert failed.status_code == 409 and "as version 1 (build-failed)" in failed.json()["error"]
+    walker = web.get("/api/bots/walker", headers=alice).json()
+    assert [v["version"] for v in walker["versions"]] == [1, 2]  # nothing was stored
+    assert upload(web, played["bob"], "bot.py", good_bot(), name="bobs").status_code == 202
 
 
 def test_build_log_of_a_failed_build(store: Store, web: Any) -> None:
@@ -547,7 +567,7 @@ def test_void_rates_as_if_never_played(store: Store, web: Any, played: dict[str,
 
 def test_finals_and_export(store: Store, web: Any, played: dict[str, Any]) -> None:
     admin = played["admin"]
-    upload(web, played["alice"], "bot.py", BROKEN, name="walker")  # v3 fails; v2 plays on
+    upload(web, played["alice"], "bot.py", BROKEN + "# v3\n", name="walker")  # v2 plays on
     settle(store)
     for many in (1001, 10**18):  # bounded as `tournament finals --games-per-pair` is
         refused = web.post("/api/admin/finals", headers=admin, json={"games_per_pair": many})

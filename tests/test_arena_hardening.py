@@ -479,7 +479,7 @@ def test_a_bot_name_differing_only_in_case_is_taken(web: Any) -> None:
             409,
             {"error": "the bot name 'Bot' is taken as 'bot' (" + ONE + ")"},
         )
-    assert upload(web, alice, "bot.py", good_bot(), name="bot").status_code == 202
+    assert upload(web, alice, "bot.py", good_bot() + "# 2\n", name="bot").status_code == 202
 
 
 def test_the_store_key_refuses_a_racing_second_spelling(store: Store, web: Any) -> None:

@@ -322,7 +322,9 @@ class Uploads:
             return dict(
                 status="test-failed", reason="the contest's deadline passed before it was tested"
             )
-        added = TournamentStore.add_bot(conn, contest.ladder, step.bot, step.spec, None, None, None)
+        added = TournamentStore.add_bot(
+            conn, contest.ladder, step.bot, step.spec, None, None, None, step.version
+        )
         ladder.join(conn, contest.ladder, added.name, added.label)
         conn.execute(
             uploads.update()

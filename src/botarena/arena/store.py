@@ -118,6 +118,11 @@ class NameTaken(ArenaError):
     """A name that folds like one already taken."""
 
 
+class SameSource(ArenaError):
+    """An upload whose bytes are those of a version the bot already has: a new version of
+    the same code would start its rating over and play nothing new."""
+
+
 def fold(name: str) -> str:
     """The key two names share when they are one: Unicode NFKC and case folding, so `Admin`,
     `ADMIN` and the fullwidth `ＡＤＭＩＮ` are `admin`. Names are shown as written."""
@@ -369,7 +374,8 @@ def add_upload(
 ) -> tuple[str, int]:
     """A new version of the bot `name` (made for `user` if new), status `building`, for a
     worker to build; (bot, version). ArenaError when another user owns the name or the bot
-    is disabled, NameTaken when a new name folds like another bot's."""
+    is disabled, NameTaken when a new name folds like another bot's, SameSource when the
+    bot has a version of these very bytes."""
     with store.transaction() as conn:
         row = bot_row(conn, contest, name)
         if row is None:
@@ -391,6 +397,16 @@ def add_upload(
             raise ArenaError(f"bot {name!r} is disabled by the organiser")
         else:
             bot_id = row.id
+            same = conn.execute(
+                sa.select(uploads.c.version, uploads.c.status).where(
+                    uploads.c.bot_id == bot_id, uploads.c.source == data
+                )
+            ).first()
+            if same is not None:
+                raise SameSource(
+                    f"bot {name!r} already has this source as version {same.version}"
+                    f" ({same.status}): upload changed code"
+                )
         version = 1 + (
             conn.execute(
                 sa.select(sa.func.max(uploads.c.version)).where(uploads.c.bot_id == bot_id)

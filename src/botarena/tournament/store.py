@@ -387,15 +387,21 @@ class Store:
         role: str | None,
         workdir: str | None,
         source: str | None,
+        version: int | None = None,
     ) -> Bot:
         """Register a bot, or a new version of one (the old version stops counting and its
-        unplayed games are voided)."""
+        unplayed games are voided). `version` numbers it as its maker does (a contest's
+        upload, so the site and the ladder say the same `@vN`); by default the next one."""
         old = conn.execute(
             sa.select(bots)
             .where(bots.c.tournament_id == tournament.id, bots.c.name == name)
             .order_by(bots.c.version.desc())
         ).first()
-        version = 1 if old is None else old.version + 1
+        following = 1 if old is None else old.version + 1
+        if version is None:
+            version = following
+        elif version < following:
+            raise ValueError(f"{name}: version {version} after version {following - 1}")
         label = name if version == 1 else f"{name}@v{version}"
         if old is not None:
             conn.execute(

@@ -16,7 +16,15 @@ from starlette.routing import Route
 from botarena.arena import store as arena
 from botarena.arena.api.http import Routes, answer, read_upload
 from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, reserved
-from botarena.arena.store import ArenaError, NameTaken, User, arena_bots, uploads, users
+from botarena.arena.store import (
+    ArenaError,
+    NameTaken,
+    SameSource,
+    User,
+    arena_bots,
+    uploads,
+    users,
+)
 from botarena.tournament import ladder
 from botarena.tournament.store import bots, games
 
@@ -83,7 +91,7 @@ def upload(site: Site, call: Call, filename: str, data: bytes, name: str | None)
         bot, version = arena.add_upload(
             site.store, site.contest, user, name, filename, data, checked.language
         )
-    except NameTaken as exc:
+    except (NameTaken, SameSource) as exc:
         raise ApiError(409, str(exc)) from None
     except ArenaError as exc:
         raise ApiError(403, str(exc)) from None
