@@ -436,6 +436,9 @@ def test_owner_sees_build_log_test_game_and_stderr(web: Any, played: dict[str, A
     assert labels == {"walker@v2", "sample"}  # the site's version 2 is the ladder's @v2
 
 
+CHANGED = "upload changed code"
+
+
 def test_an_upload_identical_to_a_version_is_refused_naming_it(
     store: Store, web: Any, played: dict[str, Any]
 ) -> None:
@@ -443,9 +446,7 @@ def test_an_upload_identical_to_a_version_is_refused_naming_it(
     again = upload(web, alice, "other-name.py", good_bot(), name="walker")
     assert (again.status_code, again.json()) == (
         409,
-        {
-            "error": "bot 'walker' already has this source as version 2 (active): upload changed code"
-        },
+        {"error": "bot 'walker' already has this source as version 2 (active): " + CHANGED},
     )
     failed = upload(web, alice, "bot.py", BROKEN, name="walker")
     assert failed.status_code == 409 and "as version 1 (build-failed)" in failed.json()["error"]

@@ -192,6 +192,56 @@ def test_two_contestants_and_the_organiser(browser: Any, site: Any) -> None:
     admin.wait_for_selector("#admin-void .form-status:has-text('voided')")
     after = _standings(admin, url)
     assert after["alice"]["games"] == after["sample"]["games"] == "1"
-    assert after["alice"]["ordinal"] != before["alice"]["ordinal"]
+    assert after["alice"]["rating (μ − 3σ)"] != before["alice"]["rating (μ − 3σ)"]
 
     assert dialogs == []  # no script from a name, a file name or stderr ever ran
+
+
+def test_a_contestant_follows_a_bots_games_its_rating_and_the_finals(
+    browser: Any, tmp_path: Path
+) -> None:
+    """alice's bot page lists its games from its side (won, drew or lost, against whom),
+    pages and filters them, draws its rating after each game; the finals have their page."""
+    from arena_helpers import client, good_bot, opened_contest, organiser, register, upload
+    from botarena.arena.api import arena_app
+    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.web.server import Server
+
+    with opened_contest(tmp_path) as store, client(store) as web:
+        alice, bob = register(web, "alice"), register(web, "bob")
+        upload(web, alice, "bot.py", good_bot(), name="walker")
+        upload(web, bob, "bot.py", good_bot(), name="runner")
+        settle(store)
+        assert work(store, LocalExecutor(0), ["cup"], games=6, seconds=60, sandbox=False) == 6
+        listed = web.get("/api/bots/walker/games?limit=100").json()["games"]
+        server = Server(arena_app(store, "cup"), "127.0.0.1", 0)
+        stop = server.start()
+        try:
+            url = server.url
+            page = _page(browser, [])
+            page.goto(url + "bots/walker")
+            page.wait_for_selector("#bot-games-table tbody tr")
+            rows = page.locator("#bot-games-table tbody tr")
+            shown = [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+            assert [int(row[0]) for row in shown] == [g["id"] for g in listed][:20]
+            assert [row[3] for row in shown] == [g["result"] for g in listed][:20]
+            assert {row[3] for row in shown} <= {"won", "drew", "lost"}
+            assert page.locator("#rating-chart polyline").count() == 1
+            assert "playing version" in page.inner_text("#bot")
+            page.fill("#opponent", "runner")
+            page.press("#opponent", "Enter")
+            page.wait_for_function(
+                "() => [...document.querySelectorAll('#bot-games-table tbody tr')]"
+                ".every((row) => row.cells[6].innerText.includes('runner'))"
+            )
+            admin = organiser(web)
+            assert web.post("/api/admin/finals", headers=admin, json={}).status_code == 200
+            work(store, LocalExecutor(0), ["cup"], games=2, seconds=60, sandbox=False)
+            page.goto(url)
+            page.click("nav a:has-text('finals')")
+            page.wait_for_selector("#stage-standings tbody tr")
+            assert "2 of 2 games played" in page.inner_text("#stage-progress")
+            names = page.locator("#stage-standings tbody tr td:nth-child(2)").all_inner_texts()
+            assert sorted(names) == ["runner", "walker"]
+        finally:
+            stop()

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from botarena.arena.admin import reenable, rerate, void_game
 from botarena.tournament import ladder
-from botarena.tournament.store import Store, games, ladder_bots
+from botarena.tournament.store import Store, games, ladder_bots, ladder_ratings
 
 NAMES = ["a", "b", "c", "d"]
 EVENTS = ("claim", "finish", "void", "disable", "enable", "update", "killed")
@@ -39,10 +39,14 @@ def _ladder(folder: Path) -> tuple[Store, Any]:
     return store, tournament
 
 
-def _ratings(conn: Any) -> dict[str, tuple[float, float, int]]:
-    return {
+def _ratings(conn: Any) -> dict[Any, tuple[float, float, int]]:
+    """Each version's rating and game count, and its rating after each game (its chart)."""
+    found: dict[Any, tuple[float, float, int]] = {
         row.label: (row.mu, row.sigma, row.games) for row in conn.execute(sa.select(ladder_bots))
     }
+    for row in conn.execute(sa.select(ladder_ratings)):
+        found[(row.game_id, row.label)] = (row.mu, row.sigma, 0)
+    return found
 
 
 def _recomputed(store: Store, tournament: Any) -> dict[str, tuple[float, float, int]]:

@@ -11,7 +11,14 @@ from sqlalchemy.engine import Connection
 
 from botarena.arena.store import ArenaError
 from botarena.tournament import ladder
-from botarena.tournament.store import Store, Tournament, bots, games, ladder_bots
+from botarena.tournament.store import (
+    Store,
+    Tournament,
+    bots,
+    games,
+    ladder_bots,
+    ladder_ratings,
+)
 
 
 def rerate(conn: Connection, tournament: Tournament) -> None:
@@ -25,17 +32,30 @@ def rerate(conn: Connection, tournament: Tournament) -> None:
     state = {row.label: [ladder.MU, ladder.SIGMA, 0] for row in rows}
     model = PlackettLuce()
     played = conn.execute(
-        sa.select(games.c.seats, games.c.ranks)
+        sa.select(games.c.id, games.c.seats, games.c.ranks)
         .where(games.c.tournament_id == tournament.id, games.c.status == "done")
         .order_by(games.c.finished_at, games.c.id)
     ).all()
-    for seats, ranks in played:
+    history = []
+    for game_id, seats, ranks in played:
         if not all(label in state for label in seats) or len(set(seats)) != len(seats):
             continue
         teams = [[model.rating(mu=state[s][0], sigma=state[s][1], name=s)] for s in seats]
         rated = model.rate(teams, ranks=[float(r) for r in ranks])
         for label, [rating] in zip(seats, rated, strict=True):
             state[label][:] = [rating.mu, rating.sigma, state[label][2] + 1]
+            history.append(
+                {
+                    "game_id": game_id,
+                    "label": label,
+                    "tournament_id": tournament.id,
+                    "mu": rating.mu,
+                    "sigma": rating.sigma,
+                }
+            )
+    conn.execute(ladder_ratings.delete().where(ladder_ratings.c.tournament_id == tournament.id))
+    if history:
+        conn.execute(ladder_ratings.insert(), history)
     for label, (mu, sigma, count) in state.items():
         conn.execute(
             ladder_bots.update()

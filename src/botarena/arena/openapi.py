@@ -153,6 +153,38 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         {200: shapes.Bot, 404: shapes.Error},
         tags=("bots",),
     ),
+    ("get", "/api/bots/{bot}/games"): Operation(
+        "A bot's games, newest first, each from its side (won, drew or lost)",
+        {200: shapes.BotGames, 404: shapes.Error},
+        tags=("bots",),
+        query=(
+            {
+                "name": "before",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                "description": "only games with a smaller id (the previous page's `next`)",
+            },
+            {
+                "name": "limit",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+            },
+            {
+                "name": "opponent",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": "only games against this bot",
+            },
+        ),
+    ),
+    ("get", "/api/bots/{bot}/ratings"): Operation(
+        "A bot's ladder rating after each rated game, per version",
+        {200: shapes.BotRatings, 404: shapes.Error},
+        tags=("bots",),
+    ),
     ("get", "/api/me"): Operation(
         "The caller's bots and their latest games",
         {200: shapes.Me, 401: shapes.Error},

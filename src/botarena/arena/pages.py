@@ -28,6 +28,7 @@ PAGE_PATHS = (
     "/admin",
     "/bots/{bot:path}",
     "/games/{game:id}",
+    "/stages/{name}",
 )
 VIEWER_PATHS = "/games/[0-9]+/view/"
 """The viewer's page and its replay (a pattern matched at the start of a path)."""

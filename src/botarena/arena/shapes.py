@@ -134,11 +134,16 @@ class GameSummary(Shape):
     status: str
 
 
+class MyGame(GameSummary):
+    result: Literal["won", "drew", "lost", "void"] | None
+    """From the side of the caller's bot in it."""
+
+
 class Me(Shape):
     user: str
     organiser: bool
     bots: list[Bot]
-    games: list[GameSummary]
+    games: list[MyGame]
 
 
 class Seat(Shape):
@@ -207,6 +212,45 @@ class StageSummary(Shape):
 
 class Stage(StageSummary):
     standings: list[StageStanding]
+
+
+class BotGame(Shape):
+    """A game from one bot's side."""
+
+    id: int
+    kind: str
+    version: str
+    seat: int
+    place: int | None
+    score: float | None
+    result: Literal["won", "drew", "lost", "void"] | None
+    opponents: list[str]
+    finished: str | None
+
+
+class BotGames(Shape):
+    bot: str
+    games: list[BotGame]
+    next: int | None
+    """The `before` of the next page, null on the last."""
+
+
+class RatingPoint(Shape):
+    game: int
+    mu: float
+    sigma: float
+    ordinal: float
+    finished: str | None
+
+
+class VersionRatings(Shape):
+    version: str
+    ratings: list[RatingPoint]
+
+
+class BotRatings(Shape):
+    bot: str
+    versions: list[VersionRatings]
 
 
 class Disabled(Shape):

@@ -43,6 +43,7 @@ from botarena.tournament.store import (
     finished_values,
     games,
     ladder_bots,
+    ladder_ratings,
     replays,
     store_meta,
     tournaments,
@@ -410,6 +411,13 @@ def _rate(
                 games=ladder_bots.c.games + 1,
             )
         )
+    conn.execute(
+        ladder_ratings.insert(),
+        [
+            {"game_id": game.id, "label": label, "tournament_id": tid, "mu": r.mu, "sigma": r.sigma}
+            for label, [r] in zip(game.seats, rated, strict=True)
+        ],
+    )
 
 
 def replay_bytes(store: Store, game_id: int) -> bytes | None:

@@ -102,6 +102,19 @@ ladder_bots = sa.Table(
 )
 """A ladder's rating and waiting state per bot version (tournament/ladder.py)."""
 
+ladder_ratings = sa.Table(
+    "ladder_ratings",
+    metadata,
+    sa.Column("game_id", sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("label", sa.String(220), primary_key=True),
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Index("ladder_ratings_of", "tournament_id", "label", "game_id"),
+)
+"""A ladder version's μ and σ after each game that rated it (its rating chart); written with
+the rating, written again when the ladder is rated again (a void)."""
+
 replays = sa.Table(
     "replays",
     metadata,

@@ -28,6 +28,7 @@ from botarena.tournament.schema import (  # noqa: F401 - the tables, imported fr
     bots,
     games,
     ladder_bots,
+    ladder_ratings,
     metadata,
     replays,
     runners,

@@ -9,11 +9,12 @@ synchronous); the web process never builds: uploads wait for a worker (arena/pip
 
 One module per resource, each with its handlers and its table of routes: accounts.py
 (sign-up, log-in, tokens, sessions), bots.py (the contest, starters, uploads, bots, /api/me,
-standings), games.py (a game, its replay), stages.py (test competitions and finals with
-their standings), organiser.py (the organiser's routes and the export). They share the
-context in site.py (`Site`: the store, who is asking, the caches; `ApiError`, `Call`);
-http.py reads requests and answers them. A new route goes in its resource's ROUTES and in
-arena/openapi.py's OPERATIONS (a test holds the two equal).
+standings), botgames.py (a bot's games and rating history), games.py (a game, its replay),
+stages.py (test competitions and finals with their standings), organiser.py (the
+organiser's routes and the export). They share the context in site.py (`Site`: the store,
+who is asking, the caches; `ApiError`, `Call`); http.py reads requests and answers them. A
+new route goes in its resource's ROUTES and in arena/openapi.py's OPERATIONS (a test holds
+the two equal).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.routing import Route
 
-from botarena.arena.api import accounts, bots, games, organiser, stages
+from botarena.arena.api import accounts, botgames, bots, games, organiser, stages
 from botarena.arena.api.http import Handler, Routes, api_error, dispatch, parse_body
 from botarena.arena.api.site import ApiError, Call, Site
 from botarena.tournament.store import Store
@@ -37,7 +38,8 @@ __all__ = ["ApiError", "Site", "api_routes", "arena_app", "parse_body"]
 def api_routes(site: Site) -> list[Route]:
     """The JSON API's routes (docs/site.md lists them): every resource's, and the document."""
     routes: Routes = {}
-    tables = (accounts, bots, games, stages, organiser)
+    tables = (accounts, botgames, bots, games, stages, organiser)  # botgames before bots'
+    # `/api/bots/{bot:path}`, which would take its paths
     for table in (*(module.ROUTES for module in tables), ROUTES):
         for key, handler in table.items():
             if key in routes:

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from botarena.arena import store as arena
 from botarena.arena.api.http import Routes, answer, read_upload
-from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, reserved
+from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, plain, reserved
 from botarena.arena.store import (
     ArenaError,
     NameTaken,
@@ -191,7 +191,10 @@ def me(site: Site, call: Call) -> dict[str, Any]:
 
 
 def _games_with(site: Site, conn: Any, labels: set[str]) -> list[dict[str, Any]]:
-    """The latest ladder games any of `labels` played (newest first)."""
+    """The latest ladder games any of `labels` played (newest first), each with its result
+    from the side of the first of them in it."""
+    from botarena.arena.api.botgames import result_of
+
     found = []
     query = (
         sa.select(games)
@@ -204,7 +207,9 @@ def _games_with(site: Site, conn: Any, labels: set[str]) -> list[dict[str, Any]]
     )
     for row in conn.execute(query):
         if labels & set(row.seats):
-            found.append(game_summary(row))
+            seat = next(index for index, label in enumerate(row.seats) if label in labels)
+            result = "void" if row.status == "void" else result_of(plain(row.ranks), seat)
+            found.append({**game_summary(row), "result": result})
             if len(found) == RECENT_GAMES:
                 break
     return found

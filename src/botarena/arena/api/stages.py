@@ -23,7 +23,7 @@ def _stages(site: Site) -> list[Tournament]:
 
 def _progress(site: Site, tournament: Tournament) -> dict[str, Any]:
     with site.reader.engine.connect() as conn:
-        counts = dict(
+        counts: dict[str, int] = dict(
             conn.execute(
                 sa.select(games.c.status, sa.func.count())
                 .where(games.c.tournament_id == tournament.id)

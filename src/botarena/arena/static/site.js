@@ -7,6 +7,7 @@ const POLL_MS = 2000;
 const content = document.getElementById("content");
 let session = null; // {user, csrf, organiser} while logged in
 let contest = null; // {name, game, languages, insecure, deadline, max_source_bytes}
+let stages = []; // the contest's test competitions and finals
 
 function box(tag, children, attributes = {}) {
   const node = el(tag, null, attributes);
@@ -70,6 +71,7 @@ function formOf(id, fields, button, submit) {
 // -- the header -------------------------------------------------------------------------
 function drawNav() {
   const items = [link("ladder", "/")];
+  for (const stage of stages) items.push(link(stage.stage === "finals" ? "finals" : stage.tournament, `/stages/${encodeURIComponent(stage.tournament)}`));
   if (session) {
     items.push(link("upload", "/upload"), link("my bots", "/me"));
     if (session.organiser) items.push(link("admin", "/admin"));
@@ -107,10 +109,36 @@ async function ladderPage() {
       standingsBox.replaceChildren(message("No bot on the ladder yet.", "info"));
       return;
     }
-    const columns = Object.keys(list[0]).filter((name) => !["bot", "label", "rank"].includes(name));
-    standingsBox.replaceChildren(table(["#", "bot", ...columns], list.map((row) => [
-      row.rank, link(row.bot, botPath(row.bot)), ...columns.map((name) => number(row[name]))]),
-    "standings"));
+    standingsBox.replaceChildren(standingsTable(list, "standings"));
+  }
+  await draw();
+  return setInterval(() => draw().catch(() => {}), POLL_MS);
+}
+
+// Column titles a reader understands, for the keys of the standings' rows.
+const COLUMN_TITLES = {
+  label: "version", ordinal: "rating (μ − 3σ)", mu: "μ", sigma: "σ", games: "games",
+  last_hour: "games in the last hour", rating: "rating", mean_score: "mean score", wins: "won",
+  draws: "drew", losses: "lost", faults: "faults", points: "points", irregular: "irregular losses",
+  timeouts: "time-outs", disqualified: "disqualified", role: "role",
+};
+
+function standingsTable(list, id) {
+  const columns = Object.keys(list[0]).filter((name) => !["bot", "rank"].includes(name));
+  return table(["#", "bot", ...columns.map((name) => COLUMN_TITLES[name] || name)], list.map((row) => [
+    row.rank, link(row.bot, botPath(row.bot)), ...columns.map((name) => number(row[name]))]), id);
+}
+
+// The contest's test competitions and finals, each with its standings (live while it plays).
+async function stagePage(name) {
+  const box_ = el("div");
+  content.replaceChildren(el("h2", name), box_);
+  async function draw() {
+    const stage = await api(`/api/stages/${encodeURIComponent(name)}`);
+    box_.replaceChildren(
+      el("p", `${stage.stage}: ${stage.played} of ${stage.games} games played`, { id: "stage-progress" }),
+      stage.standings.length ? standingsTable(stage.standings, "stage-standings")
+        : message("No game played yet.", "info"));
   }
   await draw();
   return setInterval(() => draw().catch(() => {}), POLL_MS);
@@ -178,8 +206,77 @@ async function uploadPage() {
 function gamesTable(games) {
   return table(["game", "bots", "scores", "result", ""], games.map((game) => [
     link(String(game.id), gamePath(game.id)), (game.bots || []).join(" · "),
-    (game.scores || []).map(number).join(" "), game.status || game.result || "",
+    (game.scores || []).map(number).join(" "), game.result || game.status || "",
     link("watch", `${gamePath(game.id)}/view/`)]), "games");
+}
+
+// A bot's games from its side, a page at a time, optionally against one opponent.
+function botGamesSection(name) {
+  const list = el("div", null, { id: "bot-games" });
+  const opponent = el("input", null, { id: "opponent", placeholder: "opponent (empty: any)" });
+  let before = null;
+  async function load(more) {
+    const query = new URLSearchParams({ limit: "20" });
+    if (more && before) query.set("before", before);
+    if (opponent.value.trim()) query.set("opponent", opponent.value.trim());
+    const page = await api(`/api/bots/${encodeURIComponent(name)}/games?${query}`);
+    const rows = page.games.map((game) => [link(String(game.id), gamePath(game.id)), game.kind,
+      game.version, game.result || "", game.place, number(game.score),
+      box("span", game.opponents.map((other) => link(other, botPath(other)))), game.finished || "",
+      link("watch", `${gamePath(game.id)}/view/`)]);
+    const grid = table(["game", "kind", "version", "result", "place", "score", "opponents",
+      "finished", ""], rows, "bot-games-table");
+    const parts = more ? [...list.children].filter((node) => node.tagName !== "BUTTON") : [];
+    if (!more && !rows.length) parts.push(message("No game yet.", "info"));
+    if (rows.length) parts.push(grid);
+    before = page.next;
+    if (before) {
+      const next = el("button", "older games", { type: "button", id: "older-games" });
+      next.onclick = () => load(true).catch((error) => list.append(message(error.message)));
+      parts.push(next);
+    }
+    list.replaceChildren(...parts);
+  }
+  opponent.onchange = () => load(false).catch((error) => list.replaceChildren(message(error.message)));
+  return { section: box("section", [el("h3", "Games"), opponent, list]), load };
+}
+
+// The bot's ladder rating (μ − 3σ) after each rated game, one line per version, as SVG.
+function ratingChart(history) {
+  const NS = "http://www.w3.org/2000/svg";
+  const points = history.versions.flatMap((v) => v.ratings.map((r) => ({ ...r, version: v.version })));
+  if (!points.length) return null;
+  const width = 600, height = 160, pad = 24;
+  const low = Math.min(...points.map((p) => p.ordinal)), high = Math.max(...points.map((p) => p.ordinal));
+  const x = (i) => pad + (i / Math.max(1, points.length - 1)) * (width - 2 * pad);
+  const y = (v) => height - pad - ((v - low) / Math.max(1e-9, high - low)) * (height - 2 * pad);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("id", "rating-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "rating after each game");
+  let index = 0;
+  history.versions.forEach((version, n) => {
+    if (!version.ratings.length) return;
+    const line = document.createElementNS(NS, "polyline");
+    const coords = version.ratings.map((r) => `${x(index++)},${y(r.ordinal)}`);
+    line.setAttribute("points", coords.join(" "));
+    line.setAttribute("fill", "none");
+    line.setAttribute("stroke", (typeof Botarena !== "undefined" && Botarena.COLORS) ? Botarena.COLORS[n % Botarena.COLORS.length] : "#1565c0");
+    line.setAttribute("stroke-width", "2");
+    const title = document.createElementNS(NS, "title");
+    title.textContent = version.version;
+    line.appendChild(title);
+    svg.appendChild(line);
+    const mark = document.createElementNS(NS, "text");
+    const [startX, startY] = coords[0].split(",");
+    mark.setAttribute("x", startX);
+    mark.setAttribute("y", String(Math.max(12, Number(startY) - 6)));
+    mark.setAttribute("font-size", "11");
+    mark.textContent = version.version;
+    svg.appendChild(mark);
+  });
+  return box("section", [el("h3", "Rating after each game (μ − 3σ)"), svg]);
 }
 
 async function mePage() {
@@ -195,13 +292,19 @@ async function mePage() {
 }
 
 async function botPage(name) {
+  const games = botGamesSection(name);
+  let chart = null;
   async function draw() {
     const bot = await api(`/api/bots/${encodeURIComponent(name)}`);
     const parts = [
       el("h2", bot.bot),
-      table(["owner", "version", "status", "rating", "rank", "games"], [[bot.owner, bot.version,
-        bot.status, number(bot.rating), bot.rank, bot.games]], "bot"),
+      table(["owner", "playing version", "rating", "rank", "games", "latest upload", "its status"],
+        [[bot.owner, bot.active_version === null ? "none" : `v${bot.active_version}`,
+          number(bot.rating), bot.rank, bot.games, `v${bot.version}`, bot.status]], "bot"),
     ];
+    if (bot.active_version !== null && bot.active_version !== bot.version) {
+      parts.push(message(`v${bot.active_version} keeps playing on the ladder; v${bot.version} is ${bot.status}.`, "info"));
+    }
     if (bot.disabled) parts.push(message("The organiser disabled this bot: it does not play.", "info"));
     if (bot.reason) parts.push(message(bot.reason));
     if (bot.build_log !== undefined) parts.push(textBlock("Build log", bot.build_log, "build-log"));
@@ -217,9 +320,13 @@ async function botPage(name) {
         bot.versions.map((v) => [v.version, v.status, v.file, v.language, v.uploaded, v.reason || "",
           v.test_game ? link(`game ${v.test_game}`, gamePath(v.test_game)) : ""]), "versions"));
     }
+    if (chart) parts.push(chart);
+    parts.push(games.section);
     content.replaceChildren(...parts);
     return bot.status;
   }
+  chart = ratingChart(await api(`/api/bots/${encodeURIComponent(name)}/ratings`));
+  await games.load(false);
   const status = await draw();
   if (status === "building" || status === "testing") {
     return setInterval(() => draw().catch(() => {}), POLL_MS);
@@ -291,6 +398,7 @@ async function route() {
     else if (path === "/admin") adminPage();
     else if ((match = path.match(/^\/bots\/(.+)$/))) timer = await botPage(match[1]);
     else if ((match = path.match(/^\/games\/(\d+)$/))) await gamePage(match[1]);
+    else if ((match = path.match(/^\/stages\/(.+)$/))) timer = await stagePage(match[1]);
     else content.replaceChildren(message("No such page."));
   } catch (error) {
     if (error.status === 401) { session = null; drawNav(); loginPage(); return; }
@@ -311,6 +419,7 @@ window.addEventListener("popstate", route);
 
 (async () => {
   contest = await api("/api/contest");
+  stages = await api("/api/stages").catch(() => []);
   try { session = await api("/api/session"); } catch { session = null; }
   await route();
 })();

@@ -1,0 +1,155 @@
+"""A bot's games and its rating over time: every game of the contest it played (the ladder,
+its test games, test competitions, finals), newest first and paged, each from the bot's
+side; and its ladder rating after each rated game, per version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from botarena.arena import store as arena
+from botarena.arena.api.http import Routes
+from botarena.arena.api.site import ApiError, Call, Site, iso
+from botarena.tournament.store import games, ladder_ratings
+
+PAGE = 20
+"""Games a page holds unless the caller asks for fewer or more (at most MAX_PAGE)."""
+MAX_PAGE = 100
+BATCH = 500
+"""Games read at once while looking for a bot's: a game's seats are JSON, matched here."""
+
+
+def _bot_or_404(site: Site, bot: str) -> None:
+    with site.reader.engine.connect() as conn:
+        known = arena.bot_row(conn, site.contest, bot) is not None
+    if not known and not any(row.bot == bot for row in site.standings()):
+        raise ApiError(404, f"no bot {bot!r}")
+
+
+def _whole(call: Call, name: str, default: int | None, low: int, high: int) -> int | None:
+    text = call.request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise ApiError(400, f"{name} must be a whole number from {low} to {high}")
+    return int(text)
+
+
+def result_of(ranks: list[int] | None, seat: int) -> str | None:
+    """`won` (first alone), `drew` (first with others) or `lost`, from `seat`'s side."""
+    if not ranks or seat >= len(ranks):
+        return None
+    if ranks[seat] != min(ranks):
+        return "lost"
+    return "drew" if ranks.count(ranks[seat]) > 1 else "won"
+
+
+def _kinds(site: Site) -> dict[int, str]:
+    kinds = {}
+    for tournament in site.reader.tournaments():
+        kind = tournament.plan.get("stage") or tournament.schedule
+        kinds[tournament.id] = "test" if kind == "uploads" else kind
+    return kinds
+
+
+def bot_games(site: Site, call: Call, bot: str) -> dict[str, Any]:
+    from botarena.web.server import MAX_ID
+
+    _bot_or_404(site, bot)
+    limit = _whole(call, "limit", PAGE, 1, MAX_PAGE)
+    before = _whole(call, "before", None, 1, MAX_ID)
+    opponent = call.request.query_params.get("opponent")
+    family = arena.family(site.contest, site.reader)
+    kinds = _kinds(site)
+    pattern = "%" + bot.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    found: list[dict[str, Any]] = []
+    wanted = (limit or PAGE) + 1  # one more than a page tells whether another follows
+    with site.reader.engine.connect() as conn:
+        while len(found) < wanted:
+            query = (
+                sa.select(games)
+                .where(
+                    games.c.tournament_id.in_(family),
+                    games.c.status.in_(("done", "void")),
+                    games.c.pairing.like(pattern, escape="\\"),
+                )
+                .order_by(games.c.id.desc())
+                .limit(BATCH)
+            )
+            if before is not None:
+                query = query.where(games.c.id < before)
+            rows = conn.execute(query).all()
+            for row in rows:
+                entry = _from_side(row, bot, opponent, kinds)
+                if entry is not None:
+                    found.append(entry)
+            if len(rows) < BATCH:
+                break
+            before = rows[-1].id
+    page = found[: wanted - 1]
+    return {"bot": bot, "games": page, "next": page[-1]["id"] if len(found) > len(page) else None}
+
+
+def _from_side(row: Any, bot: str, opponent: str | None, kinds: dict[int, str]) -> Any:
+    names = [label.partition("@")[0] for label in row.seats]
+    if bot not in names or (opponent is not None and opponent not in names):
+        return None
+    seat = names.index(bot)
+    ranks = list(row.ranks) if row.ranks is not None else None
+    return {
+        "id": row.id,
+        "kind": kinds.get(row.tournament_id, "ladder"),
+        "version": row.seats[seat],
+        "seat": seat,
+        "place": None if ranks is None else ranks[seat],
+        "score": None if row.scores is None else row.scores[seat],
+        "result": "void" if row.status == "void" else result_of(ranks, seat),
+        "opponents": [name for index, name in enumerate(names) if index != seat],
+        "finished": iso(row.finished_at),
+    }
+
+
+def bot_ratings(site: Site, call: Call, bot: str) -> dict[str, Any]:
+    """The bot's ladder rating (μ, σ, ordinal μ − 3σ) after each rated game, per version."""
+    from botarena.tournament.store import ladder_bots
+
+    _bot_or_404(site, bot)
+    ladder = site.contest.ladder
+    with site.reader.engine.connect() as conn:
+        labels = (
+            conn.execute(
+                sa.select(ladder_bots.c.label)
+                .where(ladder_bots.c.tournament_id == ladder.id, ladder_bots.c.name == bot)
+                .order_by(ladder_bots.c.added_at)
+            )
+            .scalars()
+            .all()
+        )
+        points = conn.execute(
+            sa.select(ladder_ratings, games.c.finished_at)
+            .join(games, games.c.id == ladder_ratings.c.game_id)
+            .where(ladder_ratings.c.tournament_id == ladder.id, ladder_ratings.c.label.in_(labels))
+            .order_by(games.c.finished_at, games.c.id)  # the order they were rated in
+        ).all()
+    by_label: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}
+    for point in points:
+        by_label[point.label].append(
+            {
+                "game": point.game_id,
+                "mu": point.mu,
+                "sigma": point.sigma,
+                "ordinal": point.mu - 3 * point.sigma,
+                "finished": iso(point.finished_at),
+            }
+        )
+    return {
+        "bot": bot,
+        "versions": [{"version": label, "ratings": by_label[label]} for label in labels],
+    }
+
+
+ROUTES: Routes = {
+    ("GET", "/api/bots/{bot}/games"): bot_games,
+    ("GET", "/api/bots/{bot}/ratings"): bot_ratings,
+}
