@@ -311,6 +311,8 @@ def test_uploads_per_hour(web: Any) -> None:
     alice = register(web, "alice")
     codes = [upload(web, alice, "bot.py", good_bot() + f"# {n}\n").status_code for n in range(6)]
     assert codes == [202] * 5 + [429]  # -o uploads_per_hour=5
+    refused = upload(web, alice, "bot.py", good_bot() + "# 7\n")
+    assert refused.json() == {"error": "at most 5 uploads per hour: try again in 60 minutes"}
     assert web.get("/api/bots/alice").json()["version"] == 5
 
 
@@ -325,6 +327,8 @@ def test_contest_and_starters(web: Any) -> None:
         "max_source_bytes": 20000,
         "uploads_per_hour": 5,
         "organiser": False,
+        "session": None,
+        "min_seats": 2,
     }
     from botarena.core.starters import source
 
@@ -383,6 +387,8 @@ def test_unknown_things_are_404(web: Any) -> None:
         {
             "rank": 1,
             "bot": "sample",
+            "owner": None,
+            "language": None,
             "label": "sample",
             "ordinal": pytest.approx(0.0),
             "mu": 25.0,
@@ -432,8 +438,12 @@ def test_owner_sees_build_log_test_game_and_stderr(web: Any, played: dict[str, A
     assert CRASH_SECRET in crasher["test_game"]["stderr"]
     assert crasher["rating"] is None and crasher["rank"] is None
     assert {row["bot"] for row in web.get("/api/standings").json()} == {"walker", "sample"}
-    labels = {row["label"] for row in web.get("/api/standings").json()}
-    assert labels == {"walker@v2", "sample"}  # the site's version 2 is the ladder's @v2
+    rows = web.get("/api/standings").json()
+    assert {row["label"] for row in rows} == {"walker@v2", "sample"}  # the site's v2 is @v2
+    assert {row["bot"]: (row["owner"], row["language"]) for row in rows} == {
+        "walker": ("alice", "Python"),
+        "sample": (None, None),
+    }
 
 
 CHANGED = "upload changed code"
@@ -616,3 +626,11 @@ def test_finals_and_export(store: Store, web: Any, played: dict[str, Any]) -> No
         row["bot"] for row in web.get("/api/standings").json()
     ]
     assert len(results["games"]) >= 4  # 2 test games, 2 ladder games
+
+
+def test_the_contest_tells_a_browser_its_session_without_a_401(web: Any) -> None:
+    register(web, "alice")
+    assert web.get("/api/contest").json()["session"] is None  # logged out: 200, no 401
+    made = web.post("/api/session", json={"user": "alice", "password": "password-1"}).json()
+    assert web.get("/api/contest").json()["session"] == made
+    assert made == web.get("/api/session").json()

@@ -218,6 +218,16 @@ def test_a_contestant_follows_a_bots_games_its_rating_and_the_finals(
         stop = server.start()
         try:
             url = server.url
+            stranger = _page(browser, [])
+            console: list[str] = []
+            stranger.on("console", lambda line: console.append(f"{line.type}: {line.text}"))
+            for path in ("", "upload", "bots/walker", "me"):
+                stranger.goto(url + path)
+                stranger.wait_for_selector("main > *")
+            stranger.goto(url + "upload")
+            stranger.click("#signup-hint a")
+            stranger.wait_for_url(url + "signup")
+            assert [line for line in console if line.startswith("error")] == []
             page = _page(browser, [])
             page.goto(url + "bots/walker")
             page.wait_for_selector("#bot-games-table tbody tr")

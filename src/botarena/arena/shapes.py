@@ -85,6 +85,10 @@ class Contest(Shape):
     max_source_bytes: int
     uploads_per_hour: int
     organiser: bool
+    session: Session | None
+    """The browser session's user and CSRF token (none with a Bearer token or logged out)."""
+    min_seats: int
+    """The fewest bots a game of the contest takes: the ladder waits for that many."""
 
 
 class Accepted(Shape):
@@ -175,6 +179,8 @@ class Game(Shape):
 class Standing(Shape):
     rank: int
     bot: str
+    owner: str | None
+    language: str | None
     label: str
     ordinal: float
     mu: float

@@ -4,6 +4,7 @@ standings."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,7 +45,25 @@ def contest_info(site: Site, call: Call) -> dict[str, Any]:
         "max_source_bytes": settings["max_source_bytes"],
         "uploads_per_hour": settings["uploads_per_hour"],
         "organiser": bool(call.user and call.user.organiser),
+        "session": _session_of(site, call),
+        "min_seats": _min_seats(site.contest.ladder.game),
     }
+
+
+def _min_seats(game: str) -> int:
+    from botarena.core.registry import get_game
+
+    return get_game(game).info.min_seats
+
+
+def _session_of(site: Site, call: Call) -> dict[str, Any] | None:
+    """The browser session's user and CSRF token (as `GET /api/session`), None without one:
+    the pages learn who is logged in without a 401 in the browser's console."""
+    from botarena.arena.api.accounts import session_info
+
+    if call.user is None or call.session is None:
+        return None
+    return session_info(site, call.user, call.session)
 
 
 def starter_file(site: Site, language: str) -> tuple[str, str]:
@@ -80,7 +99,13 @@ def upload(site: Site, call: Call, filename: str, data: bytes, name: str | None)
     limit = int(site.contest.settings["uploads_per_hour"])
     count, wait = arena.uploads_last_hour(site.reader, user)
     if count >= limit:
-        raise ApiError(429, f"at most {limit} uploads per hour: try again later", wait)
+        minutes = max(1, math.ceil(wait / 60))
+        raise ApiError(
+            429,
+            f"at most {limit} uploads per hour: try again in {minutes} minute"
+            + ("s" if minutes > 1 else ""),
+            wait,
+        )
     try:
         checked = check_upload(
             filename, data, max_source_bytes=int(site.contest.settings["max_source_bytes"])
@@ -229,9 +254,29 @@ def standings(site: Site, call: Call) -> list[dict[str, Any]]:
 
     name = call.request.query_params.get("tournament")
     if name is None or name == site.contest.name:
-        return [row.to_dict() for row in site.standings()]
+        who = _owners_and_languages(site)
+        return [
+            {"rank": row.rank, "bot": row.bot, **who.get(row.label, NOBODY), **row.to_dict()}
+            for row in site.standings()
+        ]
     rows: list[dict[str, Any]] = get_stage(site, call, name)["standings"]
     return rows
+
+
+NOBODY = {"owner": None, "language": None}
+"""The owner and language of a bot of the organiser's own (the sample bot)."""
+
+
+def _owners_and_languages(site: Site) -> dict[str, dict[str, Any]]:
+    """Ladder label -> the owner of its bot and the language of that version."""
+    with site.reader.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(uploads.c.label, uploads.c.language, users.c.name.label("owner"))
+            .join(arena_bots, arena_bots.c.id == uploads.c.bot_id)
+            .join(users, users.c.id == arena_bots.c.owner_id)
+            .where(arena_bots.c.contest_id == site.contest.id, uploads.c.label.is_not(None))
+        ).all()
+    return {row.label: {"owner": row.owner, "language": row.language} for row in rows}
 
 
 def upload_route(site: Site) -> Route:

@@ -97,7 +97,8 @@ function go(path) {
 // -- pages ------------------------------------------------------------------------------
 async function ladderPage() {
   const standingsBox = el("div");
-  content.replaceChildren(el("h2", "Ladder"), standingsBox);
+  const seats = contest.min_seats || 2;
+  content.replaceChildren(el("h2", "Ladder"), deadlineNote() || "", standingsBox);
   let drawn = "";
   async function draw() {
     const rows = await api("/api/standings");
@@ -109,7 +110,10 @@ async function ladderPage() {
       standingsBox.replaceChildren(message("No bot on the ladder yet.", "info"));
       return;
     }
-    standingsBox.replaceChildren(standingsTable(list, "standings"));
+    const few = list.length < seats
+      ? message(`A ${contest.game} game needs ${seats} bots: the ladder waits for ${seats - list.length} more.`, "info")
+      : null;
+    standingsBox.replaceChildren(...[few, standingsTable(list, "standings")].filter(Boolean));
   }
   await draw();
   return setInterval(() => draw().catch(() => {}), POLL_MS);
@@ -117,7 +121,7 @@ async function ladderPage() {
 
 // Column titles a reader understands, for the keys of the standings' rows.
 const COLUMN_TITLES = {
-  label: "version", ordinal: "rating (μ − 3σ)", mu: "μ", sigma: "σ", games: "games",
+  owner: "owner", language: "language", label: "version", ordinal: "rating (μ − 3σ)", mu: "μ", sigma: "σ", games: "games",
   last_hour: "games in the last hour", rating: "rating", mean_score: "mean score", wins: "won",
   draws: "drew", losses: "lost", faults: "faults", points: "points", irregular: "irregular losses",
   timeouts: "time-outs", disqualified: "disqualified", role: "role",
@@ -125,8 +129,12 @@ const COLUMN_TITLES = {
 
 function standingsTable(list, id) {
   const columns = Object.keys(list[0]).filter((name) => !["bot", "rank"].includes(name));
-  return table(["#", "bot", ...columns.map((name) => COLUMN_TITLES[name] || name)], list.map((row) => [
+  const grid = table(["#", "bot", ...columns.map((name) => COLUMN_TITLES[name] || name)], list.map((row) => [
     row.rank, link(row.bot, botPath(row.bot)), ...columns.map((name) => number(row[name]))]), id);
+  list.forEach((row, index) => {
+    if (session && row.owner === session.user) grid.tBodies[0].rows[index].classList.add("mine");
+  });
+  return grid;
 }
 
 // The contest's test competitions and finals, each with its standings (live while it plays).
@@ -167,8 +175,31 @@ function loginPage() {
   }));
 }
 
+// The deadline and the time left until it, counting down (nothing without a deadline).
+function deadlineNote() {
+  if (!contest.deadline) return null;
+  const note = el("p", "", { id: "deadline", class: "info" });
+  const at = new Date(contest.deadline);
+  const tick = () => {
+    const left = Math.max(0, Math.floor((at - Date.now()) / 1000));
+    const days = Math.floor(left / 86400), hours = Math.floor((left % 86400) / 3600);
+    const minutes = Math.floor((left % 3600) / 60);
+    note.textContent = left > 0
+      ? `Deadline ${contest.deadline} (UTC): ${days} d ${hours} h ${minutes} min left.`
+      : `The deadline ${contest.deadline} (UTC) has passed: no new bots or updates.`;
+    if (left > 0 && note.isConnected !== false) setTimeout(tick, 30_000);
+  };
+  tick();
+  return note;
+}
+
 async function uploadPage() {
-  if (!session) return loginPage();
+  if (!session) {
+    loginPage();
+    content.append(box("p", [el("span", "No account yet? "), link("Sign up", "/signup"),
+      el("span", " to upload a bot.")], { id: "signup-hint" }));
+    return;
+  }
   const starterBox = el("div");
   const languages = contest.languages || [];
   const choose = el("select", null, { id: "starter-language" });
@@ -185,6 +216,7 @@ async function uploadPage() {
   const limit = contest.max_source_bytes ? ` (at most ${contest.max_source_bytes} bytes of source)` : "";
   content.replaceChildren(
     el("h2", "Upload a bot"),
+    deadlineNote(),
     el("p", "One source file, or a .zip or .tar.gz of the sources of one language" + limit +
       ". It is built, then plays a test game against the sample bot; if it passes, it joins the ladder."),
     formOf("upload", [
@@ -419,7 +451,7 @@ window.addEventListener("popstate", route);
 
 (async () => {
   contest = await api("/api/contest");
+  session = contest.session; // null logged out: no 401 asked for, none in the console
   stages = await api("/api/stages").catch(() => []);
-  try { session = await api("/api/session"); } catch { session = null; }
   await route();
 })();
