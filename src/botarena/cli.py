@@ -79,6 +79,10 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
         "botarena.arena.cli:app",
         "Contest sites: arena new (a ladder, its sample bot, the organiser), arena serve",
     ),
+    "remote": LazyCommand(
+        "botarena.arena.remote:app",
+        "A contest site from the command line: login, upload, bots, games, replay, stderr",
+    ),
     "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON API)"),
     "view": LazyCommand(
         "botarena.web.cli:view", "Watch a replay in the browser (served or one HTML file)"
