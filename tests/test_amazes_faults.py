@@ -301,3 +301,34 @@ def test_bots_that_never_exit_share_one_grace_period(tmp_path: Path) -> None:
     elapsed = time.monotonic() - started
     assert [p.status for p in result.players] == ["ok", "ok"]
     assert elapsed < 1.9  # one shared 1-second grace period, not one per bot
+
+
+def _first_fault(replay: Path, seat: int) -> str:
+    from botarena.core.replay import load
+
+    document = load(replay)
+    for step in document["steps"]:
+        for act in step["acts"]:
+            if act["seat"] == seat and "fault" in act:
+                return str(act["fault"][1])
+    raise AssertionError("no fault recorded")
+
+
+def test_a_bot_that_never_flushes_is_told_to_flush(tmp_path: Path) -> None:
+    """The newcomer's mistake: replies printed without a flush stay in the bot's buffer
+    (block-buffered into a pipe), so the jury sees nothing; the reason says to flush."""
+    buffered = 'out = globals().setdefault("out", open(1, "w", buffering=8192, closefd=False))\n'
+    unflushed = bot(tmp_path, "quiet", buffered + 'out.write("T\\n")\n')  # as C's stdio would
+    replay = tmp_path / "game.json"
+    result = play([unflushed, "builtin:amazes/random"], budget_ms=300, replay=replay)
+    assert result.players[0].status == "timeout"
+    reason = _first_fault(replay, 0)
+    assert reason.startswith("no reply in time, and nothing ever came on its standard output")
+    assert "print(..., flush=True)" in reason and "fflush(stdout)" in reason
+
+
+def test_a_bot_that_answered_before_and_then_hangs_is_not_told_to_flush(tmp_path: Path) -> None:
+    hanger = bot(tmp_path, "hang", 'if turn == 2:\n    time.sleep(3600)\nprint("T", flush=True)\n')
+    replay = tmp_path / "game.json"
+    play([hanger, "builtin:amazes/random"], budget_ms=300, replay=replay)
+    assert _first_fault(replay, 0) == "no complete reply in time"

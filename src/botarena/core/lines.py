@@ -26,7 +26,16 @@ class LineReader:
     after the last line break is a line of its own once the output has ended (less a CR
     at its very end)."""
 
-    __slots__ = ("_buffer", "_eof", "_scanned", "_skip_lf", "cap", "java_line_breaks", "too_long")
+    __slots__ = (
+        "_buffer",
+        "_eof",
+        "_scanned",
+        "_skip_lf",
+        "cap",
+        "java_line_breaks",
+        "said_anything",
+        "too_long",
+    )
 
     def __init__(self, cap: int = LINE_CAP, java_line_breaks: bool = False) -> None:
         self.cap = cap
@@ -38,11 +47,14 @@ class LineReader:
         self._scanned = 0  # leading bytes of the buffer known to hold no line break
         self._eof = False
         self._skip_lf = False  # a CR ended the last line: a LF right after it belongs to it
+        self.said_anything = False
+        """Whether any byte was ever fed: a bot that never flushes its output says nothing."""
 
     def feed(self, chunk: bytes) -> None:
         """What one read returned; b"" is the end of the output."""
         if chunk:
             self._buffer += chunk
+            self.said_anything = True
         else:
             self._eof = True
 

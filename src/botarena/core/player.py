@@ -42,6 +42,13 @@ RESUME_AGAIN_S = 0.1
 frozen can get the stop after the SIGCONT that resumed the group (found with a bot that
 forks right after answering and then waits for that child: both stayed stopped forever)."""
 
+NEVER_FLUSHED = (
+    "no reply in time, and nothing ever came on its standard output: does it flush it after"
+    " each reply? (Python: print(..., flush=True); C: fflush(stdout); C++: std::endl or"
+    " std::flush; Java: System.out.flush())"
+)
+"""A time-out's reason for a bot that has not written one byte: the newcomer's mistake of
+an output buffered until the bot exits (or a bot that sleeps from its start)."""
 READ_BYTES = 65536
 """The most read from a bot's output at once."""
 
@@ -503,6 +510,8 @@ class ProcessPlayer(Player):
             self.kill()
         elif fault is Status.TIMEOUT:
             detail = "no complete reply in time"
+            if not self._lines.said_anything:
+                detail = NEVER_FLUSHED
             self.kill()
         else:
             detail = self._send_error or "closed its output"
