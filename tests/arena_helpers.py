@@ -52,6 +52,8 @@ def new_contest(db: str, tmp_path: Path, *options: str, game: str = "amazes") ->
     secret = tmp_path / "admin.pw"
     secret.write_text(PASSWORD + "\n")
     args = ["new", "cup", "--game", game, "--db", db, "--admin-password-file", str(secret)]
+    if not any(option.startswith("max_bots_per_user=") for option in options):
+        options = (*options, "max_bots_per_user=10")  # the tests' users keep several bots
     for option in options:
         args += ["-o", option]
     done = CliRunner().invoke(app, args)

@@ -634,3 +634,37 @@ def test_the_contest_tells_a_browser_its_session_without_a_401(web: Any) -> None
     made = web.post("/api/session", json={"user": "alice", "password": "password-1"}).json()
     assert web.get("/api/contest").json()["session"] == made
     assert made == web.get("/api/session").json()
+
+
+def test_a_contestant_keeps_as_many_bots_as_the_contest_allows(tmp_path: Path) -> None:
+    with opened_contest(tmp_path, "max_bots_per_user=1") as store, client(store) as web:
+        alice = register(web, "alice")
+        assert upload(web, alice, "bot.py", good_bot(), name="walker").status_code == 202
+        second = upload(web, alice, "bot.py", good_bot(), name="runner")
+        assert (second.status_code, second.json()) == (
+            403,
+            {
+                "error": "at most 1 bot(s) per contestant: upload a new version of 'walker'"
+                " (--name) instead"
+            },
+        )
+        again = upload(web, alice, "bot.py", good_bot() + "# 2\n", name="walker")
+        assert again.status_code == 202
+        assert upload(web, register(web, "bob"), "bot.py", good_bot()).status_code == 202
+
+
+def test_the_organiser_resets_a_password_and_old_tokens_die(store: Store, web: Any) -> None:
+    from typer.testing import CliRunner
+
+    from botarena.arena.cli import app
+
+    alice = register(web, "alice")
+    db = store.engine.url.render_as_string(hide_password=False)
+    done = CliRunner().invoke(app, ["passwd", "alice", "--contest", "cup", "--db", db])
+    assert done.exit_code == 0, done.output
+    password = done.output.strip().splitlines()[-1].rsplit(" ", 1)[-1]
+    assert "1 token(s) and session(s) revoked" in done.output
+    assert web.get("/api/me", headers=alice).status_code == 401
+    assert web.post("/api/login", json={"user": "alice", "password": password}).status_code == 200
+    wrong = CliRunner().invoke(app, ["passwd", "nobody", "--contest", "cup", "--db", db])
+    assert wrong.exit_code == 2 and "no user 'nobody' in contest 'cup'" in wrong.output

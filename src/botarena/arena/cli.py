@@ -1,4 +1,5 @@
-"""`botarena arena new|serve`: make a contest (a ladder and its site) and serve it with workers.
+"""`botarena arena new|serve|passwd`: make a contest (a ladder and its site), serve it with
+workers, reset a password.
 
 Importing this module stays light: the store, the rules and the web server are imported
 inside the commands.
@@ -20,8 +21,9 @@ import typer
 from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption, fail
 
 ORGANISER = "admin"
-SITE_SETTINGS = {"max_source_bytes": 1_474_560, "uploads_per_hour": 10}
-"""The site's own `-o` keys and their defaults (CodeCup's source limit); `deadline` too."""
+SITE_SETTINGS = {"max_source_bytes": 1_474_560, "uploads_per_hour": 10, "max_bots_per_user": 1}
+"""The site's own `-o` keys and their defaults (CodeCup's source limit, one bot a
+contestant as CodeCup had); `deadline` too."""
 
 app = typer.Typer(
     help="Contest sites: contestants sign up, upload bots, watch the ladder.",
@@ -89,7 +91,7 @@ def new(
             "-o",
             "--option",
             help="KEY=VALUE: a game option, or the site's max_source_bytes,"
-            " uploads_per_hour, deadline (ISO time)",
+            " uploads_per_hour, max_bots_per_user, deadline (ISO time)",
         ),
     ] = None,
     admin_password_file: Annotated[
@@ -147,6 +149,38 @@ def new(
         print(f"organiser: user {ORGANISER}, password from {admin_password_file}")
     more = "" if db == DEFAULT_DB else f" --db {db}"
     print(f"serve it: botarena arena serve {name}{more}")
+
+
+@app.command()
+def passwd(
+    user: Annotated[str, typer.Argument(help="the user (the organiser is `admin`)")],
+    contest: Annotated[str, typer.Option(help="the contest")],
+    db: DbOption = DEFAULT_DB,
+    password_file: Annotated[
+        Path | None,
+        typer.Option(help="the new password: this file's first line (else one is made)"),
+    ] = None,
+) -> None:
+    """Reset a user's password (the organiser's too): every token and session of theirs is
+    revoked; a new password is printed once unless given in a file."""
+    from botarena.arena import store as arena
+    from botarena.arena.auth import hash_password
+    from botarena.tournament.cli import open_store
+
+    password, made = _password(password_file)
+    with open_store(db) as store:
+        found = arena.contest(store, contest)
+        if found is None:
+            known = ", ".join(c.name for c in arena.contests_of(store)) or "none"
+            fail(f"no contest {contest!r} in this --db (known: {known})")
+        row = arena.user_row(store, found, user)
+        if row is None:
+            fail(f"no user {user!r} in contest {contest!r}")
+        arena.set_password_hash(store, row.id, hash_password(password))
+        revoked = arena.revoke_all(store, arena.User(row.id, row.name, row.organiser))
+    print(f"{row.name}: password reset; {revoked} token(s) and session(s) revoked")
+    if made:
+        print(f"the new password (shown once): {password}")
 
 
 def _rules(game: str) -> Any:
@@ -220,7 +254,8 @@ def serve(
         helpers = _workers(store, db, name, workers, insecure_no_sandbox)
         note = " WITHOUT A SANDBOX (--insecure-no-sandbox)" if insecure_no_sandbox else ""
         print(
-            f"contest {name}: {server.url}{note} with {workers} local worker(s) (Ctrl-C to stop)",
+            f"contest {name}: {server.url}{note} with {workers} local worker(s) (Ctrl-C to stop)"
+            f"\nthe organiser's page: {server.url}admin (log in as {ORGANISER})",
             flush=True,
         )
         try:

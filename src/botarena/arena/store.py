@@ -379,6 +379,7 @@ def add_upload(
     with store.transaction() as conn:
         row = bot_row(conn, contest, name)
         if row is None:
+            _within_bots_per_user(conn, contest, user)
             _claim(conn, contest, "bot", name)
             bid = conn.execute(
                 arena_bots.insert().values(
@@ -425,6 +426,28 @@ def add_upload(
             )
         )
     return name, version
+
+
+def _within_bots_per_user(conn: Connection, contest: Contest, user: User) -> None:
+    """ArenaError when `user` has as many bots as the contest allows (`max_bots_per_user`;
+    a contest made before the setting existed has no bound)."""
+    most = contest.settings.get("max_bots_per_user")
+    if most is None or user.organiser:
+        return
+    theirs = (
+        conn.execute(
+            sa.select(arena_bots.c.name)
+            .where(arena_bots.c.contest_id == contest.id, arena_bots.c.owner_id == user.id)
+            .order_by(arena_bots.c.id)
+        )
+        .scalars()
+        .all()
+    )
+    if len(theirs) >= int(most):
+        raise ArenaError(
+            f"at most {most} bot(s) per contestant: upload a new version of"
+            f" {', '.join(repr(name) for name in theirs)} (--name) instead"
+        )
 
 
 def family(contest: Contest, store: Store) -> list[int]:

@@ -221,9 +221,13 @@ def head_timeout(seconds: float) -> type[asyncio.Protocol]:
 
 def _log_config() -> dict[str, Any]:
     """uvicorn's logging, with botarena's own loggers on the same stream and format: the
-    contest site's errors (with their id and traceback) show in `arena serve`'s log."""
+    contest site's errors (with their id and traceback) show in `arena serve`'s log. Each
+    line starts with its time (UTC, ISO 8601), so a log read later says when."""
     config = copy.deepcopy(uvicorn.config.LOGGING_CONFIG)
     config["loggers"]["botarena"] = {"handlers": ["default"], "level": "INFO"}
+    for formatter in config["formatters"].values():
+        formatter["fmt"] = "%(asctime)s " + formatter["fmt"]
+        formatter["datefmt"] = "%Y-%m-%dT%H:%M:%S%z"
     return config
 
 
