@@ -130,10 +130,13 @@ class RefereeProcess:
     def fail(self, why: str) -> NoReturn:
         """End the referee and raise the jury failure `why`, with how it ended and the last
         line of its stderr."""
-        self.close(grace_s=0.2)
+        code = self.proc.poll()  # how it ended by itself, before it is ended here
+        if code is None and why.startswith("ended its output"):
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = self.proc.wait(0.2)  # it is exiting: say how
+        self.close(grace_s=0.0)
         how = ""
-        code = self.proc.returncode
-        if code is not None and code != -signal.SIGKILL:
+        if code is not None:
             how = f"; it exited with status {code}" if code >= 0 else f"; killed by signal {-code}"
         self._drain.join(timeout=0.5)
         said = [line for line in self._stderr.splitlines() if line.strip()]
