@@ -21,7 +21,12 @@ import typer
 from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption, fail
 
 ORGANISER = "admin"
-SITE_SETTINGS = {"max_source_bytes": 1_474_560, "uploads_per_hour": 10, "max_bots_per_user": 1}
+SITE_SETTINGS = {
+    "max_source_bytes": 1_474_560,
+    "uploads_per_hour": 10,
+    "max_bots_per_user": 1,
+    "challenges_per_hour": 20,
+}
 """The site's own `-o` keys and their defaults (CodeCup's source limit, one bot a
 contestant as CodeCup had); `deadline` too."""
 
@@ -91,7 +96,7 @@ def new(
             "-o",
             "--option",
             help="KEY=VALUE: a game option, or the site's max_source_bytes,"
-            " uploads_per_hour, max_bots_per_user, deadline (ISO time)",
+            " uploads_per_hour, max_bots_per_user, challenges_per_hour, deadline (ISO time)",
         ),
     ] = None,
     admin_password_file: Annotated[

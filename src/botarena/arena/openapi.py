@@ -180,6 +180,19 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
             },
         ),
     ),
+    ("post", "/api/bots/{bot}/challenge"): Operation(
+        "Play one game now of your bot against another, outside the ladder (not rated)",
+        {
+            202: shapes.Challenged,
+            404: shapes.Error,
+            409: shapes.Error,
+            429: shapes.Error,
+        },
+        body=shapes.ChallengeAsked,
+        auth=True,
+        tags=("bots",),
+        links={"Game": _link("get_games_game", **{"path.game": "$response.body#/game"})},
+    ),
     ("get", "/api/bots/{bot}/ratings"): Operation(
         "A bot's ladder rating after each rated game, per version",
         {200: shapes.BotRatings, 404: shapes.Error},

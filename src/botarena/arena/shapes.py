@@ -259,6 +259,15 @@ class BotRatings(Shape):
     versions: list[VersionRatings]
 
 
+class ChallengeAsked(Shape):
+    opponent: str
+
+
+class Challenged(Shape):
+    game: int
+    status: Literal["pending"]
+
+
 class Disabled(Shape):
     bot: str
     disabled: bool

@@ -1,6 +1,7 @@
 """A bot's games and its rating over time: every game of the contest it played (the ladder,
-its test games, test competitions, finals), newest first and paged, each from the bot's
-side; and its ladder rating after each rated game, per version."""
+its test games, challenges, test competitions, finals), newest first and paged, each from
+the bot's side; its ladder rating after each rated game, per version; and a challenge
+(arena/challenges.py) asked for by its owner."""
 
 from __future__ import annotations
 
@@ -149,7 +150,32 @@ def bot_ratings(site: Site, call: Call, bot: str) -> dict[str, Any]:
     }
 
 
+def post_challenge(site: Site, call: Call, bot: str) -> tuple[int, dict[str, Any]]:
+    """One game now of the caller's `bot` against `{"opponent": NAME}`, outside the ladder."""
+    from botarena.arena.challenges import TooMany, challenge
+
+    user = site.needs_user(call)
+    with site.reader.engine.connect() as conn:
+        row = arena.bot_row(conn, site.contest, bot)
+    if row is None:
+        raise ApiError(404, f"no bot {bot!r}")
+    if row.owner_id != user.id:
+        raise ApiError(403, f"bot {bot!r} is not yours: challenge with one of your bots")
+    body = call.body if isinstance(call.body, dict) else {}
+    opponent = body.get("opponent")
+    if not isinstance(opponent, str) or not opponent:
+        raise ApiError(400, 'name the opponent: {"opponent": BOT}')
+    try:
+        game = challenge(site.store, site.contest, user, bot, opponent)
+    except TooMany as exc:
+        raise ApiError(429, str(exc), exc.wait) from None
+    except arena.ArenaError as exc:
+        raise ApiError(409, str(exc)) from None
+    return 202, {"game": game, "status": "pending"}
+
+
 ROUTES: Routes = {
+    ("POST", "/api/bots/{bot}/challenge"): post_challenge,
     ("GET", "/api/bots/{bot}/games"): bot_games,
     ("GET", "/api/bots/{bot}/ratings"): bot_ratings,
 }

@@ -352,6 +352,14 @@ async function botPage(name) {
         bot.versions.map((v) => [v.version, v.status, v.file, v.language, v.uploaded, v.reason || "",
           v.test_game ? link(`game ${v.test_game}`, gamePath(v.test_game)) : ""]), "versions"));
     }
+    if (session && bot.owner === session.user && bot.active_version !== null) {
+      parts.push(formOf("challenge", [["play one game now against (a bot's name)", { name: "opponent", required: "" }]],
+        "play against", async (form) => {
+          const asked = await api(`/api/bots/${encodeURIComponent(name)}/challenge`,
+            { method: "POST", json: { opponent: form.opponent.value } });
+          go(gamePath(asked.game));
+        }));
+    }
     if (chart) parts.push(chart);
     parts.push(games.section);
     content.replaceChildren(...parts);
@@ -367,6 +375,14 @@ async function botPage(name) {
 
 async function gamePage(id) {
   const game = await api(`/api/games/${encodeURIComponent(id)}`);
+  if (game.status === "pending" || game.status === "claimed") {
+    content.replaceChildren(el("h2", `Game ${game.id}`),
+      message(`Waiting for a worker to play it (${game.status}).`, "info"));
+    return setInterval(async () => {
+      const now = await api(`/api/games/${encodeURIComponent(id)}`).catch(() => game);
+      if (now.status !== game.status) route();
+    }, POLL_MS);
+  }
   const seats = game.seats || (game.bots || []).map((bot, seat) => ({ bot, seat }));
   const parts = [el("h2", `Game ${game.id}`),
     table(["seat", "bot", "score", "status"], seats.map((seat, index) => [index,
@@ -429,7 +445,7 @@ async function route() {
     else if (path === "/me") await mePage();
     else if (path === "/admin") adminPage();
     else if ((match = path.match(/^\/bots\/(.+)$/))) timer = await botPage(match[1]);
-    else if ((match = path.match(/^\/games\/(\d+)$/))) await gamePage(match[1]);
+    else if ((match = path.match(/^\/games\/(\d+)$/))) timer = await gamePage(match[1]);
     else if ((match = path.match(/^\/stages\/(.+)$/))) timer = await stagePage(match[1]);
     else content.replaceChildren(message("No such page."));
   } catch (error) {

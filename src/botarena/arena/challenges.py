@@ -1,0 +1,162 @@
+"""Challenges: an owner's bot against a chosen one, one game now, outside the ladder.
+
+CodinGame's "play against". The game goes to the contest's `NAME-challenges` tournament
+(made on the first challenge; stage `challenge`, never scheduled), pending for any worker,
+which plays it like a test competition's game: recorded with its replay, never rated. Each
+side plays the version playing on the ladder now. A user may ask for `challenges_per_hour`
+of them in any hour; who asked is kept in the game's key.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from botarena.arena.store import ArenaError, Contest, User
+from botarena.tournament.store import Store, Tournament, bots, games, ladder_bots, tournaments
+
+PER_HOUR = 20
+"""Challenges a user may ask for in any hour, unless the contest says otherwise."""
+
+
+class TooMany(ArenaError):
+    """Over the hour's challenges; `wait` says how many seconds until the next."""
+
+    def __init__(self, message: str, wait: float) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+def _playing(conn: Connection, ladder: Tournament, name: str) -> Any:
+    """The ladder's `bots` row of the version of `name` playing now, None if none."""
+    label = conn.execute(
+        sa.select(ladder_bots.c.label).where(
+            ladder_bots.c.tournament_id == ladder.id,
+            ladder_bots.c.name == name,
+            ladder_bots.c.state == "active",
+        )
+    ).scalar()
+    if label is None:
+        return None
+    return conn.execute(
+        sa.select(bots).where(bots.c.tournament_id == ladder.id, bots.c.label == label)
+    ).one()
+
+
+def _tournament(conn: Connection, store: Store, ladder: Tournament) -> Tournament:
+    name = f"{ladder.name}-challenges"
+    row = conn.execute(sa.select(tournaments).where(tournaments.c.name == name)).first()
+    if row is not None:
+        return Tournament(
+            row.id,
+            row.name,
+            row.game,
+            row.schedule,
+            dict(row.plan),
+            dict(row.options),
+            row.replay_dir,
+        )
+    plan = {**ladder.plan, "parent": ladder.name, "stage": "challenge", "seats": 2}
+    plan.pop("finals", None)
+    return store.create(
+        conn, name, ladder.game, "round-robin", plan, ladder.options, ladder.replay_dir
+    )
+
+
+def _fewest_seats(game: str) -> int:
+    from botarena.core.registry import get_game
+
+    return get_game(game).info.min_seats
+
+
+def challenge(
+    store: Store, contest: Contest, user: User, mine: str, opponent: str, now: float | None = None
+) -> int:
+    """Queue a game of `mine` (the user's bot) against `opponent`, seats drawn at random;
+    its id. ArenaError (one line) when it cannot be; TooMany past the hour's bound."""
+    now = time.time() if now is None else now
+    if mine == opponent:
+        raise ArenaError("a bot plays a challenge against another bot")
+    ladder = contest.ladder
+    if _fewest_seats(ladder.game) > 2:
+        raise ArenaError(f"a challenge is one bot against one: a {ladder.game} game needs more")
+    limit = int(contest.settings.get("challenges_per_hour", PER_HOUR))
+    with store.transaction() as conn:
+        if conn.dialect.name == "postgresql":  # one challenge of a user at a time
+            conn.execute(
+                sa.select(tournaments.c.id).where(tournaments.c.id == ladder.id).with_for_update()
+            )
+        child = _tournament(conn, store, ladder)
+        prefix = f"{child.name}/{user.id}/"
+        asked = [
+            float(key.split("/")[2])
+            for key in conn.execute(
+                sa.select(games.c.key).where(
+                    games.c.tournament_id == child.id, games.c.key.startswith(prefix)
+                )
+            ).scalars()
+        ]
+        recent = sorted(at for at in asked if at > now - 3600)
+        if len(recent) >= limit:
+            wait = recent[0] + 3600 - now
+            minutes = max(1, int(-(-wait // 60)))
+            raise TooMany(
+                f"at most {limit} challenges per hour: try again in {minutes} minute"
+                + ("s" if minutes > 1 else ""),
+                wait,
+            )
+        seats = []
+        for name in (mine, opponent):
+            row = _playing(conn, ladder, name)
+            if row is None:
+                raise ArenaError(f"bot {name!r} has no version playing on the ladder")
+            seats.append(row)
+        random.shuffle(seats)
+        for row in seats:
+            known = conn.execute(
+                sa.select(bots.c.id).where(
+                    bots.c.tournament_id == child.id, bots.c.label == row.label
+                )
+            ).first()
+            if known is None:
+                conn.execute(
+                    bots.insert().values(
+                        **{
+                            c: getattr(row, c)
+                            for c in (
+                                "name",
+                                "label",
+                                "version",
+                                "spec",
+                                "role",
+                                "workdir",
+                                "source",
+                            )
+                        },
+                        tournament_id=child.id,
+                        active=True,
+                        created_at=now,
+                    )
+                )
+        labels = [row.label for row in seats]
+        found = conn.execute(
+            games.insert()
+            .values(
+                tournament_id=child.id,
+                key=f"{prefix}{now:.6f}/{uuid.uuid4().hex}",
+                round=0,
+                pairing="-".join(labels),
+                idx=0,
+                seed=random.getrandbits(31),
+                map=next((m for m, n in ladder.plan.get("map_players") or [] if n == 2), None),
+                seats=labels,
+                status="pending",
+            )
+            .returning(games.c.id)
+        ).scalar_one()
+    return int(found)

@@ -1,0 +1,74 @@
+"""Challenges (CodinGame's "play against"): an owner's bot against a chosen one, one game
+now on a worker, outside the ladder: recorded with its replay and the owner's stderr, never
+rated, bounded per hour; only the owner may ask."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena_helpers import (
+    STDERR_SECRET,
+    client,
+    good_bot,
+    opened_contest,
+    register,
+    settle,
+    upload,
+)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Any:
+    with opened_contest(tmp_path, "challenges_per_hour=2") as store, client(store) as web:
+        alice, bob = register(web, "alice"), register(web, "bob")
+        upload(web, alice, "bot.py", good_bot(), name="walker")
+        upload(web, bob, "bot.py", good_bot(), name="runner")
+        settle(store)
+        yield store, web, alice, bob
+
+
+def _work(store: Any, games: int) -> int:
+    from botarena.tournament.runner import LocalExecutor, work
+
+    return work(store, LocalExecutor(0), ["cup"], games=games, seconds=30, sandbox=False)
+
+
+def test_a_challenge_is_played_now_shown_to_its_owner_and_never_rated(site: Any) -> None:
+    store, web, alice, _ = site
+    before = web.get("/api/standings").json()
+    asked = web.post("/api/bots/walker/challenge", headers=alice, json={"opponent": "runner"})
+    assert asked.status_code == 202, asked.text
+    game_id = asked.json()["game"]
+    assert asked.json() == {"game": game_id, "status": "pending"}
+    assert _work(store, 1) == 1  # a pending challenge goes before any ladder game
+    game = web.get(f"/api/games/{game_id}", headers=alice).json()
+    assert game["kind"] == "challenge" and game["status"] == "done"
+    assert sorted(seat["bot"] for seat in game["seats"]) == ["runner", "walker"]
+    mine = next(seat for seat in game["seats"] if seat["bot"] == "walker")
+    theirs = next(seat for seat in game["seats"] if seat["bot"] == "runner")
+    assert STDERR_SECRET in mine["stderr"] and "stderr" not in theirs
+    assert web.get("/api/standings").json() == before  # not rated: no game counted
+    listed = web.get("/api/bots/walker/games").json()["games"]
+    assert listed[0]["id"] == game_id and listed[0]["kind"] == "challenge"
+    assert web.get(f"/api/games/{game_id}/replay").status_code == 200
+
+
+def test_only_the_owner_challenges_within_the_hours_bound(site: Any) -> None:
+    _, web, alice, bob = site
+    theirs = web.post("/api/bots/walker/challenge", headers=bob, json={"opponent": "runner"})
+    assert theirs.status_code == 403
+    nobody = web.post("/api/bots/walker/challenge", json={"opponent": "runner"})
+    assert nobody.status_code == 401
+    for body, code in (({}, 400), ({"opponent": "walker"}, 409), ({"opponent": "ghost"}, 409)):
+        answer = web.post("/api/bots/walker/challenge", headers=alice, json=body)
+        assert answer.status_code == code and list(answer.json()) == ["error"], body
+    codes = [
+        web.post("/api/bots/walker/challenge", headers=alice, json={"opponent": "runner"})
+        for _ in range(3)
+    ]
+    assert [c.status_code for c in codes] == [202, 202, 429]  # -o challenges_per_hour=2
+    assert codes[2].json() == {"error": "at most 2 challenges per hour: try again in 60 minutes"}
+    assert codes[2].headers["retry-after"].isdigit()
