@@ -174,6 +174,12 @@ def test_two_contestants_and_the_organiser(browser: Any, site: Any) -> None:
     admin.click("#login button[type=submit]")
     admin.wait_for_url(url + "me")
     admin.goto(url + "admin")
+    admin.wait_for_selector("#admin-bots tbody tr")
+    owners = admin.locator("#admin-bots tbody tr td:nth-child(2)").all_inner_texts()
+    assert owners == ["alice"]  # the sample bot is the organiser's, not a contestant's
+    users = admin.locator("#admin-users tbody tr td:first-child").all_inner_texts()
+    assert sorted(users) == ["admin", "alice", "bob"]
+    assert admin.locator("#admin-games tbody tr").count() >= 2
     admin.fill("#admin-bot input[name=bot]", "alice")
     admin.select_option("#admin-bot select", "disable")
     admin.click("#admin-bot button[type=submit]")

@@ -260,6 +260,57 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         auth=True,
         tags=("admin",),
     ),
+    ("get", "/api/admin/bots"): Operation(
+        "Every bot: owner, versions, status, the version playing, games (the organiser)",
+        {200: list[shapes.AdminBot], 403: shapes.Error},
+        auth=True,
+        tags=("admin",),
+    ),
+    ("get", "/api/admin/users"): Operation(
+        "Every user and how many bots each owns (the organiser)",
+        {200: list[shapes.AdminUser], 403: shapes.Error},
+        auth=True,
+        tags=("admin",),
+    ),
+    ("get", "/api/admin/games"): Operation(
+        "The contest's games, newest first, by bot and status (the organiser)",
+        {200: shapes.AdminGames, 400: shapes.Error, 403: shapes.Error},
+        auth=True,
+        tags=("admin",),
+        query=(
+            {"name": "bot", "in": "query", "required": False, "schema": {"type": "string"}},
+            {
+                "name": "status",
+                "in": "query",
+                "required": False,
+                "schema": {"enum": ["pending", "claimed", "done", "void", "error"]},
+            },
+            {
+                "name": "before",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+            },
+            {
+                "name": "limit",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+            },
+        ),
+    ),
+    ("get", "/api/admin/uploads"): Operation(
+        "The upload queue: versions being built or tested, oldest first (the organiser)",
+        {200: list[shapes.QueuedUpload], 403: shapes.Error},
+        auth=True,
+        tags=("admin",),
+    ),
+    ("get", "/api/admin/workers"): Operation(
+        "The workers, live or gone by their heartbeats (the organiser)",
+        {200: list[shapes.Worker], 403: shapes.Error},
+        auth=True,
+        tags=("admin",),
+    ),
     ("get", "/api/admin/export"): Operation(
         "Every bot's source, the standings and every game, as a tar.gz (the organiser)",
         {200: "application/gzip", 403: shapes.Error},

@@ -268,6 +268,52 @@ class Challenged(Shape):
     status: Literal["pending"]
 
 
+class AdminBot(Shape):
+    bot: str
+    owner: str
+    versions: int
+    status: UploadStatus | None
+    playing: int | None
+    rank: int | None
+    rating: float | None
+    games: int
+    disabled: bool
+
+
+class AdminUser(Shape):
+    user: str
+    organiser: bool
+    bots: int
+    joined: str | None
+
+
+class AdminGame(GameSummary):
+    finished: str | None
+    worker: str | None
+
+
+class AdminGames(Shape):
+    games: list[AdminGame]
+    next: int | None
+
+
+class QueuedUpload(Shape):
+    bot: str
+    version: int
+    status: UploadStatus
+    language: str | None
+    worker: str | None
+    waiting_s: float
+
+
+class Worker(Shape):
+    worker: str
+    host: str
+    pid: int
+    heartbeat_s: float
+    live: bool
+
+
 class Disabled(Shape):
     bot: str
     disabled: bool

@@ -11,7 +11,8 @@ One module per resource, each with its handlers and its table of routes: account
 (sign-up, log-in, tokens, sessions), bots.py (the contest, starters, uploads, bots, /api/me,
 standings), botgames.py (a bot's games and rating history), games.py (a game, its replay),
 stages.py (test competitions and finals with their standings), organiser.py (the
-organiser's routes and the export). They share the context in site.py (`Site`: the store,
+organiser's changes and the export), overview.py (the lists the organiser's page shows).
+They share the context in site.py (`Site`: the store,
 who is asking, the caches; `ApiError`, `Call`); http.py reads requests and answers them. A
 new route goes in its resource's ROUTES and in arena/openapi.py's OPERATIONS (a test holds
 the two equal).
@@ -26,7 +27,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.routing import Route
 
-from botarena.arena.api import accounts, botgames, bots, games, organiser, stages
+from botarena.arena.api import (
+    accounts,
+    botgames,
+    bots,
+    games,
+    organiser,
+    overview,
+    stages,
+)
 from botarena.arena.api.http import Handler, Routes, api_error, dispatch, parse_body
 from botarena.arena.api.site import ApiError, Call, Site
 from botarena.tournament.store import Store
@@ -38,7 +47,7 @@ __all__ = ["ApiError", "Site", "api_routes", "arena_app", "parse_body"]
 def api_routes(site: Site) -> list[Route]:
     """The JSON API's routes (docs/site.md lists them): every resource's, and the document."""
     routes: Routes = {}
-    tables = (accounts, botgames, bots, games, stages, organiser)  # botgames before bots'
+    tables = (accounts, botgames, bots, games, stages, organiser, overview)  # botgames before bots'
     # `/api/bots/{bot:path}`, which would take its paths
     for table in (*(module.ROUTES for module in tables), ROUTES):
         for key, handler in table.items():

@@ -5,6 +5,7 @@ the bot's side; its ladder rating after each rated game, per version; and a chal
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -28,7 +29,7 @@ def _bot_or_404(site: Site, bot: str) -> None:
         raise ApiError(404, f"no bot {bot!r}")
 
 
-def _whole(call: Call, name: str, default: int | None, low: int, high: int) -> int | None:
+def query_int(call: Call, name: str, default: int | None, low: int, high: int) -> int | None:
     text = call.request.query_params.get(name)
     if text is None:
         return default
@@ -55,41 +56,51 @@ def _kinds(site: Site) -> dict[int, str]:
 
 
 def bot_games(site: Site, call: Call, bot: str) -> dict[str, Any]:
+    _bot_or_404(site, bot)
+    opponent = call.request.query_params.get("opponent")
+    kinds = _kinds(site)
+    page, following = scan(
+        site,
+        call,
+        [games.c.status.in_(("done", "void"))],
+        bot,
+        lambda row: _from_side(row, bot, opponent, kinds),
+    )
+    return {"bot": bot, "games": page, "next": following}
+
+
+def scan(
+    site: Site,
+    call: Call,
+    where: list[Any],
+    bot: str | None,
+    shown: Callable[[Any], dict[str, Any] | None],
+) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of the contest's games matching `where` (and with `bot` in a seat), newest
+    first, from `?before=ID&limit=N`, each as `shown` makes it (None: left out); and the
+    `before` of the next page, None on the last. A game's seats are JSON, so a bot's games
+    are found by its name in `pairing` and checked by `shown`, BATCH rows at a time."""
     from botarena.web.server import MAX_ID
 
-    _bot_or_404(site, bot)
-    limit = _whole(call, "limit", PAGE, 1, MAX_PAGE)
-    before = _whole(call, "before", None, 1, MAX_ID)
-    opponent = call.request.query_params.get("opponent")
-    family = arena.family(site.contest, site.reader)
-    kinds = _kinds(site)
-    pattern = "%" + bot.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    limit = query_int(call, "limit", PAGE, 1, MAX_PAGE) or PAGE
+    before = query_int(call, "before", None, 1, MAX_ID)
+    conditions = [games.c.tournament_id.in_(arena.family(site.contest, site.reader)), *where]
+    if bot is not None:
+        escaped = bot.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        conditions.append(games.c.pairing.like(f"%{escaped}%", escape="\\"))
     found: list[dict[str, Any]] = []
-    wanted = (limit or PAGE) + 1  # one more than a page tells whether another follows
     with site.reader.engine.connect() as conn:
-        while len(found) < wanted:
-            query = (
-                sa.select(games)
-                .where(
-                    games.c.tournament_id.in_(family),
-                    games.c.status.in_(("done", "void")),
-                    games.c.pairing.like(pattern, escape="\\"),
-                )
-                .order_by(games.c.id.desc())
-                .limit(BATCH)
-            )
+        while len(found) <= limit:  # one more than a page tells whether another follows
+            query = sa.select(games).where(*conditions).order_by(games.c.id.desc()).limit(BATCH)
             if before is not None:
                 query = query.where(games.c.id < before)
             rows = conn.execute(query).all()
-            for row in rows:
-                entry = _from_side(row, bot, opponent, kinds)
-                if entry is not None:
-                    found.append(entry)
+            found += [entry for entry in map(shown, rows) if entry is not None]
             if len(rows) < BATCH:
                 break
             before = rows[-1].id
-    page = found[: wanted - 1]
-    return {"bot": bot, "games": page, "next": page[-1]["id"] if len(found) > len(page) else None}
+    page = found[:limit]
+    return page, page[-1]["id"] if len(found) > limit else None
 
 
 def _from_side(row: Any, bot: str, opponent: str | None, kinds: dict[int, str]) -> Any:

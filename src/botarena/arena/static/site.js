@@ -398,34 +398,113 @@ async function gamePage(id) {
   content.replaceChildren(...parts);
 }
 
-function adminPage() {
+async function adminPage() {
   if (!session || !session.organiser) return loginPage();
   const post = (path, json) => api(path, { method: "POST", json });
+  const lists = el("div", null, { id: "admin-lists" });
+  const gameFilter = { bot: "", status: "" };
+  async function drawLists() {
+    const query = new URLSearchParams({ limit: "50" });
+    if (gameFilter.bot) query.set("bot", gameFilter.bot);
+    if (gameFilter.status) query.set("status", gameFilter.status);
+    const [bots, users, games, queue, workers] = await Promise.all([
+      api("/api/admin/bots"), api("/api/admin/users"), api(`/api/admin/games?${query}`),
+      api("/api/admin/uploads"), api("/api/admin/workers")]);
+    const toggle = (bot) => {
+      const button = el("button", bot.disabled ? "enable" : "disable", { type: "button" });
+      button.onclick = async () => {
+        await post(`/api/admin/bots/${encodeURIComponent(bot.bot)}/${bot.disabled ? "enable" : "disable"}`);
+        await drawLists();
+      };
+      return button;
+    };
+    const voidButton = (game) => {
+      if (game.status !== "done") return "";
+      const button = el("button", "void", { type: "button" });
+      button.onclick = async () => { await post(`/api/admin/games/${game.id}/void`); await drawLists(); };
+      return button;
+    };
+    const filter = el("form", null, { id: "admin-game-filter" });
+    const byBot = el("input", null, { name: "bot", placeholder: "bot", value: gameFilter.bot });
+    const byStatus = el("select", null, { name: "status" });
+    for (const status of ["", "pending", "claimed", "done", "void", "error"]) {
+      const option = el("option", status || "any status", { value: status });
+      if (status === gameFilter.status) option.selected = true;
+      byStatus.appendChild(option);
+    }
+    filter.append(byBot, byStatus, el("button", "filter", { type: "submit" }));
+    filter.onsubmit = async (event) => {
+      event.preventDefault();
+      gameFilter.bot = byBot.value.trim();
+      gameFilter.status = byStatus.value;
+      await drawLists();
+    };
+    lists.replaceChildren(
+      el("h3", `Bots (${bots.length})`),
+      table(["bot", "owner", "versions", "latest", "playing", "rank", "rating", "games", ""],
+        bots.map((bot) => [link(bot.bot, botPath(bot.bot)), bot.owner, bot.versions, bot.status || "",
+          bot.playing ? `v${bot.playing}` : "", bot.rank, number(bot.rating), bot.games, toggle(bot)]),
+        "admin-bots"),
+      el("h3", `Users (${users.length})`),
+      table(["user", "organiser", "bots", "joined"], users.map((user) => [user.user,
+        user.organiser ? "yes" : "", user.bots, user.joined || ""]), "admin-users"),
+      el("h3", "Games"), filter,
+      table(["game", "bots", "status", "finished", "worker", ""], games.games.map((game) => [
+        link(String(game.id), gamePath(game.id)), game.bots.join(" · "), game.status,
+        game.finished || "", game.worker || "", voidButton(game)]), "admin-games"),
+      el("h3", `Upload queue (${queue.length})`),
+      table(["bot", "version", "status", "language", "worker", "waiting (s)"], queue.map((item) => [
+        item.bot, `v${item.version}`, item.status, item.language || "", item.worker || "",
+        item.waiting_s]), "admin-uploads"),
+      el("h3", `Workers (${workers.filter((w) => w.live).length} live)`),
+      table(["worker", "host", "pid", "last heartbeat (s ago)", "live"], workers.map((w) => [
+        w.worker.slice(0, 8), w.host, w.pid, w.heartbeat_s, w.live ? "yes" : "gone"]), "admin-workers"));
+  }
+  const deadlineText = contest.deadline ? `now ${contest.deadline} (UTC)` : "none set";
+  const clear = el("button", "clear the deadline", { type: "button", id: "admin-clear-deadline" });
+  const deadlineStatus = el("div", null, { class: "form-status" });
+  clear.onclick = async () => {
+    try {
+      await post("/api/admin/deadline", { at: null });
+      contest = await api("/api/contest");
+      deadlineStatus.replaceChildren(message("deadline cleared", "info"));
+    } catch (error) { deadlineStatus.replaceChildren(message(error.message)); }
+  };
   content.replaceChildren(
     el("h2", "Organiser"),
+    el("p", `Deadline: ${deadlineText}`, { id: "admin-deadline-now" }),
+    formOf("admin-deadline", [["deadline (ISO time, UTC unless it says)", { name: "at", required: "" }]],
+      "set the deadline", async (form, status) => {
+        await post("/api/admin/deadline", { at: form.at.value });
+        contest = await api("/api/contest");
+        status.replaceChildren(message(`deadline ${form.at.value}`, "info"));
+      }),
+    box("div", [clear, deadlineStatus]),
     formOf("admin-bot", [["bot", { name: "bot", required: "" }],
       ["action", { tag: "select", name: "action" }]], "apply", async (form, status) => {
       await post(`/api/admin/bots/${encodeURIComponent(form.bot.value)}/${form.action.value}`);
       status.replaceChildren(message(`${form.bot.value}: ${form.action.value}d`, "info"));
+      await drawLists();
     }),
     formOf("admin-void", [["game id", { name: "game", required: "", inputmode: "numeric" }]],
       "void the game", async (form, status) => {
         await post(`/api/admin/games/${encodeURIComponent(form.game.value)}/void`);
         status.replaceChildren(message(`game ${form.game.value} voided`, "info"));
+        await drawLists();
       }),
-    formOf("admin-deadline", [["deadline (ISO time)", { name: "at", required: "" }]],
-      "set the deadline", async (form, status) => {
-        await post("/api/admin/deadline", { at: form.at.value });
-        status.replaceChildren(message(`deadline ${form.at.value}`, "info"));
-      }),
-    formOf("admin-finals", [["top K (empty: every active bot)", { name: "top", inputmode: "numeric" }]],
+    formOf("admin-finals", [["top K (empty: every active bot)", { name: "top", inputmode: "numeric" }],
+      ["the sample bot plays too", { name: "sample", type: "checkbox" }]],
       "start the finals", async (form, status) => {
-        const answer = await post("/api/admin/finals", form.top.value ? { top: Number(form.top.value) } : {});
+        const body = form.top.value ? { top: Number(form.top.value) } : {};
+        if (form.sample.checked) body.sample = true;
+        const answer = await post("/api/admin/finals", body);
         status.replaceChildren(message(`finals: ${answer.tournament || "started"}`, "info"));
       }),
-    link("export every bot's latest source and the results (tar.gz)", "/api/admin/export"));
+    link("export every version of every bot and the results (tar.gz)", "/api/admin/export"),
+    lists);
   const select = document.querySelector("#admin-bot select");
   for (const action of ["disable", "enable"]) select.appendChild(el("option", action, { value: action }));
+  await drawLists();
 }
 
 // -- routing ----------------------------------------------------------------------------
@@ -443,7 +522,7 @@ async function route() {
     else if (path === "/login") loginPage();
     else if (path === "/upload") await uploadPage();
     else if (path === "/me") await mePage();
-    else if (path === "/admin") adminPage();
+    else if (path === "/admin") await adminPage();
     else if ((match = path.match(/^\/bots\/(.+)$/))) timer = await botPage(match[1]);
     else if ((match = path.match(/^\/games\/(\d+)$/))) timer = await gamePage(match[1]);
     else if ((match = path.match(/^\/stages\/(.+)$/))) timer = await stagePage(match[1]);
