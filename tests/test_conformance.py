@@ -3,12 +3,14 @@ kit catches a game that breaks it."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from botarena.core.registry import available, get_game
 from botarena.testing import check_game
+from kitgames import TALLY, installed
 
 SHORT: dict[str, dict[str, Any]] = {
     "amazes": {"turns": 20},
@@ -33,3 +35,12 @@ def test_a_clone_that_shares_state_with_its_original_is_caught(monkeypatch) -> N
     monkeypatch.setattr(state_class, "clone", lambda self: game.new_state(0, options, None, 4))
     with pytest.raises(AssertionError, match="a clone plays as the original"):
         check_game("falldown", seeds=range(1), options={"turns": 5}, pettingzoo=False)
+
+
+def test_a_simultaneous_game_whose_scores_move_every_turn_keeps_the_contract(
+    tmp_path: Path,
+) -> None:
+    """The kit checks a game of a new author's kind: simultaneous, 2 to 4 players, scores
+    moving every turn (its PettingZoo `api_test` at 2 and 4 seats among the rest)."""
+    with installed(tmp_path, "tallygame", TALLY, "tally = tallygame"):
+        check_game("tally", seeds=range(2))

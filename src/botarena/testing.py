@@ -12,8 +12,9 @@ It checks, for `seeds` and for the fewest and the most seats the game takes: the
 contract (`to_act`, `observation`, `apply`, `is_over`, `outcome`, `clone`, frames and header
 as JSON), that the seed decides the game, that the replay survives a JSON round trip and
 `verify`, that every observation's text reads back through the protocol's bot side, random
-play to the end with the game's built-in bots, and the PettingZoo `api_test` when the game
-has an env spec. docs/new-game.md describes the contract.
+play to the end with the game's built-in bots, and the PettingZoo `api_test` (every game
+runs in the adapter: one without an env spec gets the default spaces). docs/new-game.md
+describes the contract.
 """
 
 from __future__ import annotations
@@ -56,8 +57,9 @@ def check_game(
             again = _recorded(rules, seed, options or {}, seats)
             _check(_steady(first) == _steady(again), where, "one seed gives one game")
             _check_replay(first, where)
-    if pettingzoo and rules.env_spec is not None:
-        _check_pettingzoo(name, options or {})
+    if pettingzoo:
+        for seats in seat_counts:
+            _check_pettingzoo(name, options or {}, seats)
 
 
 def _check(holds: bool, where: str, promise: str) -> None:
@@ -196,11 +198,19 @@ def _check_replay(document: dict[str, Any], where: str) -> None:
     _check(verdict.ok, where, f"verify() reproduces the replay ({verdict.message})")
 
 
-def _check_pettingzoo(name: str, options: dict[str, Any]) -> None:
+def _check_pettingzoo(name: str, options: dict[str, Any], seats: int) -> None:
+    """PettingZoo's own `api_test` on the game's adapter (its `env_spec`, or the default
+    spaces), its AssertionError naming the game and the seats."""
     from pettingzoo.test import api_test
 
     import botarena
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(botarena.make(name, seed=1, **options), num_cycles=50)
+        try:
+            api_test(botarena.make(name, seed=1, seats=seats, **options), num_cycles=50)
+        except AssertionError as exc:
+            raise AssertionError(
+                f"{name}, {seats} seats: broken promise: the PettingZoo adapter passes"
+                f" api_test ({exc})"
+            ) from exc
