@@ -21,6 +21,7 @@ SHORT: dict[str, dict[str, Any]] = {
 """Options that keep each game short here; other games are checked as they come."""
 
 
+@pytest.mark.slow  # seconds a game: the faulty bots wait out each game's first time limit
 @pytest.mark.parametrize("name", available())
 def test_every_installed_game_keeps_the_contract(name: str) -> None:
     check_game(name, seeds=range(3), options=SHORT.get(name, {}))
@@ -37,6 +38,7 @@ def test_a_clone_that_shares_state_with_its_original_is_caught(monkeypatch) -> N
         check_game("falldown", seeds=range(1), options={"turns": 5}, pettingzoo=False)
 
 
+@pytest.mark.slow  # its bot that never answers waits out the default clock (2 s)
 def test_a_simultaneous_game_whose_scores_move_every_turn_keeps_the_contract(
     tmp_path: Path,
 ) -> None:

@@ -38,9 +38,11 @@ def check_game(
     options: dict[str, Any] | None = None,
     max_steps: int = 100_000,
     pettingzoo: bool = True,
+    processes: bool = True,
 ) -> None:
     """Assert that the installed game `game` (its name or its `Game`) keeps the contract;
-    `options` are played with (e.g. a shorter turn limit), `max_steps` bounds each game."""
+    `options` are played with (e.g. a shorter turn limit), `max_steps` bounds each game;
+    `processes=False` leaves out the games of process bots (in the sandbox, seconds each)."""
     from botarena.core.registry import get_game
 
     rules = get_game(game if isinstance(game, str) else game.name)
@@ -60,6 +62,8 @@ def check_game(
     if pettingzoo:
         for seats in seat_counts:
             _check_pettingzoo(name, options or {}, seats)
+    if processes:
+        _check_faults(rules, options or {})
 
 
 def _check(holds: bool, where: str, promise: str) -> None:
@@ -214,3 +218,54 @@ def _check_pettingzoo(name: str, options: dict[str, Any], seats: int) -> None:
                 f"{name}, {seats} seats: broken promise: the PettingZoo adapter passes"
                 f" api_test ({exc})"
             ) from exc
+
+
+FAULTY = {
+    "never answers": "import time\nwhile True: time.sleep(60)",
+    "crashes": "raise SystemExit(3)",
+}
+"""Process bots (Python code) that check_game seats beside the built-in bots."""
+
+FAULT_GRACE_MS = 1000.0
+"""How much longer than its first time limit a faulty bot may be waited for in all."""
+
+
+def _check_faults(rules: Game, options: dict[str, Any]) -> None:
+    """A process bot that never answers, and one that crashes, in seat 0 beside the built-in
+    bots: its first limit (the platform's default clock if the game declares none) ends its
+    wait, the game's fault rule takes over, nobody waits for it again, and the game ends."""
+    import shlex
+    import sys
+
+    import botarena
+
+    name, seats = rules.name, rules.info.min_seats
+    builtin = [f"builtin:{name}/{bot}" for bot in _bot_names(rules, seats)[1:]]
+    limit = _first_limit(rules, options, seats)
+    for kind, code in FAULTY.items():
+        where = f"{name}, seed 0, {seats} seats, seat 0 a bot that {kind}"
+        _check(limit is not None, where, "the first exchange with a bot has a time limit")
+        spec = f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
+        result = botarena._play(
+            name, [spec, *builtin], seed=0, map=None, replay=None, options=dict(options)
+        )
+        faulty = result.players[0]
+        _check(faulty.faults >= 1, where, "its fault is counted")
+        _check(bool(result.end_reason), where, "the game ends and says why")
+        _check(
+            faulty.time_ms <= 1000 * (limit or 0) + FAULT_GRACE_MS,
+            where,
+            f"it is waited for once, within its limit ({faulty.time_ms:.0f} ms in all,"
+            f" limit {(limit or 0) * 1000:.0f} ms)",
+        )
+
+
+def _first_limit(rules: Game, options: dict[str, Any], seats: int) -> float | None:
+    """The wall-time limit of the first exchange with seat 0, in seconds (None: none)."""
+    resolved = rules.info.resolve_options(options)
+    state = rules.new_state(0, resolved, None, seats)
+    clock = state.handshake_clock(0) if rules.protocol.has_handshake else state.clock(0)
+    if resolved.get("clock") == "cpu":
+        clock = clock.in_cpu_time()
+    limits = [limit for limit in (clock.reply_s, clock.budget_s) if limit is not None]
+    return min(limits) if limits else None

@@ -126,6 +126,14 @@ class Clock:
         )
 
 
+DEFAULT_REPLY_S = 2.0
+"""The platform's per-reply limit (wall time) for a game whose `State` declares no clock:
+long enough for a cold Java or Python bot's first reply on a loaded machine, short enough
+that a bot that never answers costs a game (and a ladder worker) seconds, not forever."""
+
+DEFAULT_CLOCK = Clock(reply_s=DEFAULT_REPLY_S)
+"""`State.clock` and `State.handshake_clock` unless a game overrides them (docs/clocks.md)."""
+
 CPU_CLOCK_WALL_FACTOR = 10
 """With `-o clock=cpu`, how much longer than its CPU limit a bot may take in wall time."""
 
@@ -376,16 +384,17 @@ class State(ABC):
         return {}
 
     def clock(self, seat: int) -> Clock:
-        """The time rules for the next exchange with `seat`."""
-        return Clock()
+        """The time rules for the next exchange with `seat`: by default the platform's
+        `DEFAULT_CLOCK`, so no game waits forever on a bot that never answers."""
+        return DEFAULT_CLOCK
 
     def charge(self, seat: int, cpu_s: float) -> None:
         """Told the CPU time `seat` used for its last reply, when its clock has a CPU limit
         (e.g. a per-round CPU bank). Replays re-feed the recorded figures."""
 
     def handshake_clock(self, seat: int) -> Clock:
-        """The time rules for the handshake, when the protocol has one."""
-        return Clock()
+        """The time rules for the handshake, when the protocol has one (`DEFAULT_CLOCK`)."""
+        return DEFAULT_CLOCK
 
     def header(self) -> dict[str, Any]:
         """Extra JSON for the replay header (the map, start squares), enough to redraw it."""
