@@ -64,6 +64,7 @@ def check_game(
             _check_pettingzoo(name, options or {}, seats)
     if processes:
         _check_faults(rules, options or {})
+        _check_bots_as_processes(rules, options or {})
 
 
 def _check(holds: bool, where: str, promise: str) -> None:
@@ -165,9 +166,16 @@ def _check_text(rules: Game, state: Any, seat: int, observation: Any, where: str
 
 def _recorded(rules: Game, seed: int, options: dict[str, Any], seats: int) -> dict[str, Any]:
     """The replay document of a game of built-in bots, as read back from its file."""
+    specs = [f"builtin:{rules.name}/{bot}" for bot in _bot_names(rules, seats)]
+    return _recorded_specs(rules, specs, seed, options)
+
+
+def _recorded_specs(
+    rules: Game, specs: list[str], seed: int, options: dict[str, Any]
+) -> dict[str, Any]:
+    """The replay document of a game of the bots `specs`, as read back from its file."""
     import botarena
 
-    specs = [f"builtin:{rules.name}/{bot}" for bot in _bot_names(rules, seats)]
     result = botarena._play(
         rules.name,
         specs,
@@ -269,3 +277,54 @@ def _first_limit(rules: Game, options: dict[str, Any], seats: int) -> float | No
         clock = clock.in_cpu_time()
     limits = [limit for limit in (clock.reply_s, clock.budget_s) if limit is not None]
     return min(limits) if limits else None
+
+
+def _check_bots_as_processes(rules: Game, options: dict[str, Any]) -> None:
+    """Each built-in bot, run as a process in the sandbox (`python -m GAME.bots.NAME`, as
+    any bot program), plays move for move as in-process, beside the same built-in bots."""
+    import sys
+
+    name, seats = rules.name, rules.info.min_seats
+    contest = {**rules.info.contest_options({}), **options}  # the CPU clock where offered
+    for bot in sorted(rules.bots):
+        seat = _seat_of(rules, bot, seats)
+        where = f"{name}, seed 0, {seats} seats, built-in bot {bot} in seat {seat}"
+        specs = [f"builtin:{name}/{other}" for other in _bot_names(rules, seats)]
+        specs[seat] = f"builtin:{name}/{bot}"
+        inside = _moves(rules, specs, contest)
+        specs[seat] = f"{sys.executable} -m {rules.bot_module(bot)}"
+        outside = _moves(rules, specs, contest)
+        for step, (one, other) in enumerate(zip(inside, outside, strict=False)):
+            _check(
+                one == other,
+                where,
+                f"as a process it plays as in-process (step {step}: {other} instead of {one})",
+            )
+        _check(len(inside) == len(outside), where, "as a process it plays as many steps")
+
+
+def _seat_of(rules: Game, bot: str, seats: int) -> int:
+    """The first seat built-in `bot` takes (in role games, a bot plays one role)."""
+    from botarena.core.rules import GameError
+
+    for seat in range(seats):
+        made = rules.bots[bot]()
+        try:
+            if hasattr(made, "setup"):
+                made.setup(seat, "0")
+        except GameError:
+            continue
+        return seat
+    raise AssertionError(f"{rules.name}: built-in bot {bot} takes no seat of {seats}")
+
+
+def _moves(rules: Game, specs: list[str], options: dict[str, Any]) -> list[Any]:
+    """Each step's (seat, reply, fault) of a game of `specs` on seed 0."""
+    document = _recorded_specs(rules, specs, 0, options)
+    return [
+        [
+            (act["seat"], act.get("reply", act.get("packed")), act.get("fault"))
+            for act in step["acts"]
+        ]
+        for step in document["steps"]
+    ]
