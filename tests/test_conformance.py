@@ -46,3 +46,39 @@ def test_a_simultaneous_game_whose_scores_move_every_turn_keeps_the_contract(
     moving every turn (its PettingZoo `api_test` at 2 and 4 seats among the rest)."""
     with installed(tmp_path, "tallygame", TALLY, "tally = tallygame"):
         check_game("tally", seeds=range(2))
+
+
+STARTERS = {
+    "starters/__init__.py": "",
+    "starters/bot.py": "import sys\nfor line in sys.stdin:\n    print(2, flush=True)\n",
+    "starters/bot.cpp": "int main() { return 0 }\n",
+}
+"""A Python starter that plays, and a C++ one that does not build."""
+
+
+@pytest.mark.slow
+def test_a_starter_that_does_not_build_is_caught(tmp_path: Path) -> None:
+    tally = {**TALLY, **STARTERS}
+    with (
+        installed(tmp_path, "tallygame", tally, "tally = tallygame"),
+        pytest.raises(AssertionError) as caught,
+    ):
+        check_game("tally", seeds=range(1), pettingzoo=False)
+    first = str(caught.value).splitlines()[0]
+    assert first == "tally, seed 0, 2 seats, starter bot.cpp in seat 0: broken promise: it builds"
+
+
+@pytest.mark.slow
+def test_a_starter_that_plays_badly_is_caught(tmp_path: Path) -> None:
+    answers_four = {
+        "starters/bot.py": "import sys\nfor line in sys.stdin:\n    print(4, flush=True)\n"
+    }
+    with (
+        installed(tmp_path, "tallygame", {**TALLY, **answers_four}, "tally = tallygame"),
+        pytest.raises(
+            AssertionError,
+            match=r"starter bot.py in seat 0: broken promise: it plays a game without a fault"
+            r" \(invalid;",
+        ),
+    ):
+        check_game("tally", seeds=range(1), pettingzoo=False)

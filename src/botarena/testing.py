@@ -65,6 +65,7 @@ def check_game(
     if processes:
         _check_faults(rules, options or {})
         _check_bots_as_processes(rules, options or {})
+        _check_starters(rules, options or {})
 
 
 def _check(holds: bool, where: str, promise: str) -> None:
@@ -186,6 +187,13 @@ def _recorded_specs(
         observe=lambda document: None,
     )
     return json.loads(json.dumps(result.document))
+
+
+def _recorded_result(rules: Game, specs: list[str], options: dict[str, Any]) -> Any:
+    """The result of a game of the bots `specs` on seed 0."""
+    import botarena
+
+    return botarena._play(rules.name, specs, seed=0, map=None, replay=None, options=dict(options))
 
 
 def _steady(document: dict[str, Any]) -> Any:
@@ -328,3 +336,62 @@ def _moves(rules: Game, specs: list[str], options: dict[str, Any]) -> list[Any]:
         ]
         for step in document["steps"]
     ]
+
+
+def _check_starters(rules: Game, options: dict[str, Any]) -> None:
+    """Each starter the game ships (`starters/bot.py`, `bot.cpp`, `Bot.java`, or one per
+    role) is built by the tournaments' build step and plays a game as a process, in the seat
+    its name says, beside the built-in bots, without a fault. A language whose tools are
+    missing here is left out with a warning."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from botarena.core import starters
+    from botarena.tournament.build import BuildError, build_bot, language_of
+
+    name, seats = rules.name, rules.info.min_seats
+    contest = {**rules.info.contest_options({}), **options}
+    for stem, languages in starters.shipped(name).items():
+        seat = _starter_seat(rules, stem)
+        for language in languages:
+            file = starters.file_name(stem, language)
+            where = f"{name}, seed 0, {seats} seats, starter {file} in seat {seat}"
+            with tempfile.TemporaryDirectory() as folder:
+                Path(folder).chmod(0o755)  # the sandbox's user reads the built bot
+                source = Path(folder) / file
+                source.write_text(starters.source(name, stem, language), encoding="utf-8")
+                missing = [tool for tool in language_of(source).tools if not shutil.which(tool)]
+                if missing:
+                    warnings.warn(
+                        f"{where}: not checked, {', '.join(missing)} missing", stacklevel=3
+                    )
+                    continue
+                try:
+                    spec = build_bot(source, Path(folder) / "built", name=f"starter {file}")
+                except BuildError as exc:
+                    raise AssertionError(f"{where}: broken promise: it builds\n{exc}") from None
+                specs = [f"builtin:{name}/{bot}" for bot in _bot_names(rules, seats)]
+                specs[seat] = spec
+                result = _recorded_result(rules, specs, contest)
+            player, said = result.players[seat], result.stderr[seat][-300:]
+            _check(
+                player.faults == 0,
+                where,
+                f"it plays a game without a fault ({player.status}; {said!r})",
+            )
+
+
+def _starter_seat(rules: Game, stem: str) -> int:
+    """The seat a starter plays: `bot` the first; a role's starter is named after its seat
+    (`adventurers` for Adventurers, or the seat name's last word: `master` for Maze
+    Master)."""
+    if stem == "bot":
+        return 0
+    for seat in range(rules.info.max_seats):
+        words = rules.info.seat_name(seat).lower().split()
+        if stem in ("".join(words), words[-1] if words else ""):
+            return seat
+    raise AssertionError(
+        f"{rules.name}: broken promise: starter {stem!r} is named bot or after a seat"
+    )

@@ -17,10 +17,10 @@ from botarena.arena import store as arena
 from botarena.arena.api.http import Routes, answer, read_upload
 from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, reserved
 from botarena.arena.store import ArenaError, NameTaken, User, arena_bots, uploads, users
+from botarena.core.rules import GameError
 from botarena.tournament import ladder
 from botarena.tournament.store import bots, games
 
-STARTER_LANGUAGES = ("python", "cpp", "java")
 RECENT_GAMES = 20
 
 
@@ -30,13 +30,20 @@ def contest_info(site: Site, call: Call) -> dict[str, Any]:
     return {
         "name": site.contest.name,
         "game": site.contest.ladder.game,
-        "languages": list(STARTER_LANGUAGES),
+        "languages": starter_languages(site.contest.ladder.game),
         "insecure": site.insecure,
         "deadline": iso(deadline),
         "max_source_bytes": settings["max_source_bytes"],
         "uploads_per_hour": settings["uploads_per_hour"],
         "organiser": bool(call.user and call.user.organiser),
     }
+
+
+def starter_languages(game: str) -> list[str]:
+    """The languages the game ships a `bot` starter in (what the upload page offers)."""
+    from botarena.core import starters
+
+    return list(starters.shipped(game).get("bot", ()))
 
 
 def starter_file(site: Site, language: str) -> tuple[str, str]:
@@ -49,7 +56,7 @@ def starter_file(site: Site, language: str) -> tuple[str, str]:
     game = site.contest.ladder.game
     try:
         return starters.file_name("bot", chosen), starters.source(game, "bot", chosen)
-    except (OSError, KeyError):
+    except (OSError, KeyError, GameError):
         raise ApiError(404, f"{game} has no {chosen} starter") from None
 
 
