@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from pathlib import Path
 
-from botarena.core import cgroups
+from botarena.core import cgroups, shims
 from botarena.core.rules import MEMORY_OPTION
 
 log = logging.getLogger(__name__)
@@ -729,6 +729,10 @@ class Confinement:
         ]
         runtime += game_packages(argv)
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
+        shim = None if program is None else shims.resolve(os.path.abspath(program))
+        if shim is not None:  # pyenv's, asdf's: the real interpreter, its installation shown
+            argv[0] = program = shim.program
+            runtime += list(shim.folders)
         if program is not None:  # where it is, and where it really is (not the jury's)
             runtime += [
                 folder
