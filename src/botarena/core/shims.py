@@ -57,7 +57,7 @@ def shim_manager(path: str) -> str | None:
     if len(text) >= MAX_SHIM_BYTES:
         return None
     script = text.decode("utf-8", "replace")
-    handed = [target for target in _EXEC.findall(script) if not target.startswith(_SYSTEM)]
+    handed: list[str] = [t for t in _EXEC.findall(script) if not t.startswith(_SYSTEM)]
     if handed:
         return handed[0]
     return path if Path(path).parent.name == "shims" else None
