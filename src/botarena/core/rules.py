@@ -89,8 +89,9 @@ class Option:
 
     def text_of(self, value: Any) -> str:
         """`value` (as a replay's JSON holds it) written as the user would type it after -o:
-        a LOW,HIGH range from a list; booleans are not numbers and stay unparseable."""
-        if isinstance(value, list):
+        a LOW,HIGH range from a list or a tuple; booleans are not numbers and stay
+        unparseable."""
+        if isinstance(value, list | tuple):
             return ",".join(repr(part) if isinstance(part, bool) else str(part) for part in value)
         if isinstance(value, bool | dict | None):
             return repr(value)
@@ -279,12 +280,15 @@ class GameInfo:
         return {"clock": "cpu", **given} if offered and "clock" not in given else dict(given)
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Defaults overlaid with `given`; every value goes through its option's parser and
-        bounds as its typed text, so `play`, `verify` and imported replays check alike."""
-        resolved = {opt.name: opt.default for opt in self.options}
-        for name, value in given.items():
-            opt = self.option(str(name))
-            resolved[opt.name] = opt.read(value if isinstance(value, str) else opt.text_of(value))
+        """Defaults overlaid with `given`; every value, a default too, goes through its
+        option's parser and bounds as its typed text, so `play`, `verify` and imported
+        replays check alike and a default reaches the rules as a given value would."""
+        values = {opt.name: opt.default for opt in self.options}
+        values.update({self.option(str(name)).name: value for name, value in given.items()})
+        resolved = {}
+        for name, value in values.items():
+            opt = self.option(name)
+            resolved[name] = opt.read(value if isinstance(value, str) else opt.text_of(value))
         return resolved
 
     def check_seed(self, seed: Any) -> int | str:
