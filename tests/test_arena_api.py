@@ -22,6 +22,7 @@ from arena_helpers import (
     client,
     game_ids,
     good_bot,
+    new_contest,
     opened_contest,
     organiser,
     register,
@@ -338,6 +339,26 @@ def test_contest_and_starters(web: Any) -> None:
         assert answer.text == source("amazes", "bot", language)
         assert answer.headers["content-disposition"] == f'attachment; filename="{name}"'
     assert web.get("/api/starters/cobol").status_code == 404
+
+
+def test_a_game_without_starters_offers_none(tmp_path: Path) -> None:
+    """The upload page lists the languages the game ships starters in: connect4 ships none
+    (it once listed all three, each answering 404)."""
+    from botarena.core.registry import available
+
+    if "connect4" not in available():
+        pytest.skip("connect4 is not installed: pip install --no-deps -e examples/connect4")
+    db = f"sqlite:///{tmp_path / 'cup.db'}"
+    new_contest(db, tmp_path, game="connect4")
+    store = Store.open(db)
+    try:
+        with client(store) as web:
+            assert web.get("/api/contest").json()["languages"] == []
+            answer = web.get("/api/starters/python")
+            assert answer.status_code == 404
+            assert answer.json() == {"error": "connect4 has no python starter"}
+    finally:
+        store.close()
 
 
 def test_organiser_routes_refuse_others(web: Any) -> None:

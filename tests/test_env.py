@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 from pettingzoo.test import api_test
 
 import botarena
+from kitgames import TALLY, installed
 
 
 def test_amazes_passes_the_pettingzoo_api_test() -> None:
@@ -43,3 +45,29 @@ def test_an_illegal_action_is_the_rules_fault() -> None:
     env.step("X")
     assert "illegal character" in env.infos["red"]["fault"]
     assert env.state.faults[0] is not None
+
+
+def test_a_simultaneous_game_whose_scores_move_every_turn_passes_the_api_test(
+    tmp_path: Path,
+) -> None:
+    """While a simultaneous turn collects its actions one by one, the previous turn's
+    rewards are not left in place (PettingZoo's `last()` would count them again)."""
+    with installed(tmp_path, "tallygame", TALLY, "tally = tallygame"):
+        for seats in (2, 3):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                api_test(botarena.make("tally", seed=1, seats=seats, turns=30), num_cycles=100)
+
+
+def test_rewards_are_paid_once_when_the_turn_is_applied(tmp_path: Path) -> None:
+    with installed(tmp_path, "tallygame", TALLY, "tally = tallygame"):
+        env = botarena.make("tally", seed=1, turns=2)
+        env.reset()
+        env.step("3")  # a collects: nothing is applied yet
+        assert env.rewards == {"a": 0, "b": 0}
+        env.step("1")  # b's answer completes the turn: a scores 3 alone, b 1 alone
+        assert env.rewards == {"a": 6, "b": 2}
+        assert env.last()[1] == 6  # a's accumulated reward, seen when a acts again
+        env.step("2")
+        assert env.rewards == {"a": 0, "b": 0}
+        assert env.last()[1] == 2  # b's reward of the applied turn, seen once

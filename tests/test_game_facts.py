@@ -162,3 +162,30 @@ def test_a_map_says_how_many_players_it_is_for() -> None:
     ants = get_game("ants")
     assert ants.players_of(ants.read_map("ants:maze_04p_01")) == 4
     assert get_game("falldown").players_of(object()) is None
+
+
+def test_a_default_is_parsed_as_a_given_value_would_be() -> None:
+    """An option's default goes through its parser and bounds like `-o` text (#38): a range
+    default written as text reaches the rules as the tuple `-o walls=3,5` gives, and a
+    tuple's text form is LOW,HIGH."""
+    from botarena.core.rules import GameError, GameInfo, Option
+
+    def walls(text: str) -> tuple[int, int]:
+        low, high = (int(part) for part in text.split(","))
+        return low, high
+
+    info = GameInfo(
+        name="walled",
+        title="Walled",
+        min_seats=2,
+        max_seats=2,
+        seat_names=("A", "B"),
+        turn_model="sequential",
+        rules_version="walled-1",
+        options=(Option("walls", "3,5", "walls: LOW,HIGH", walls, 0, 9),),
+    )
+    assert info.resolve_options({}) == {"walls": (3, 5)}
+    assert info.resolve_options({"walls": (2, 4)}) == {"walls": (2, 4)}
+    assert info.option("walls").text_of((2, 4)) == "2,4"
+    with pytest.raises(GameError, match="option walls: 12 is above the maximum 9"):
+        info.resolve_options({"walls": [1, 12]})

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from botarena.core.game import EnvSpec
+from botarena.core.game import DEFAULT_ENV_SPEC, EnvSpec
 from botarena.core.rules import ProtocolError, Status
 
 __all__ = ["BotarenaAEC", "EnvSpec"]  # EnvSpec lives in core.game (no numpy import there)
@@ -26,6 +26,9 @@ class BotarenaAEC(AECEnv):
     """`botarena.make(game, seed=...)`: one game as a PettingZoo AEC environment.
 
     Rewards are the change of each seat's score (`State.outcome().scores`) after each step.
+    In a simultaneous game they are paid by the step whose action completes the turn; the
+    steps that only collect an action pay nothing (PettingZoo accumulates `rewards` after
+    every step, so a turn's rewards left in place would be counted again).
     """
 
     agent_selection: str
@@ -48,8 +51,6 @@ class BotarenaAEC(AECEnv):
 
         super().__init__()
         self.game = get_game(game)
-        if self.game.env_spec is None:
-            raise ValueError(f"{game} has no environment spaces defined")
         info = self.game.info
         self.metadata = {**self.metadata, "name": f"botarena_{info.name}"}
         self.seats = seats or info.min_seats
@@ -57,7 +58,7 @@ class BotarenaAEC(AECEnv):
         self.seed = seed
         self.render_mode = render_mode
         self.possible_agents = [info.seat_name(seat).lower() for seat in range(self.seats)]
-        spec = self.game.env_spec
+        spec = self.game.env_spec or DEFAULT_ENV_SPEC
         self._observation_length = spec.observation_max_length
         self._signs = tuple(info.score_sign(seat) for seat in range(self.seats))
         observation_space = spaces.Dict(
@@ -122,7 +123,8 @@ class BotarenaAEC(AECEnv):
             self.state.fault(seat, Status.INVALID, str(exc))
             self.infos[agent] = {"fault": str(exc)}
         waiting = [s for s in self.state.to_act() if s not in self._pending and s != seat]
-        if waiting:
+        if waiting:  # nothing applied yet: this step pays nobody (the last turn's are paid)
+            self._clear_rewards()
             self.agent_selection = self.possible_agents[waiting[0]]
             return
         actions, self._pending = self._pending, {}

@@ -1,9 +1,15 @@
 // Connect Four's renderer for botarena's viewer: the board, the disc played this step
 // ringed, the winning line struck through. botarena loads this file (PACKAGE/renderer.js)
 // and the viewer calls create() once per replay (docs/new-game.md).
+// @ts-check: its types are the viewer's contract, src/botarena/web/static/botarena.d.ts.
 "use strict";
 
 (function () {
+  /**
+   * @param {Botarena.ViewDocument} doc
+   * @param {Botarena.UI} ui
+   * @returns {Botarena.Renderer}
+   */
   function create(doc, ui) {
     const replay = doc.replay;
     const frames = [replay.initial_frame, ...replay.steps.map((step) => step.frame)];

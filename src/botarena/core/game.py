@@ -28,6 +28,17 @@ class EnvSpec:
     action_min_length: int = 1
 
 
+DEFAULT_ENV_SPEC = EnvSpec(
+    observation_charset="".join(map(chr, range(32, 127))) + "\n",
+    observation_max_length=1 << 16,
+    action_charset="".join(map(chr, range(32, 127))),
+    action_max_length=256,
+)
+"""The spaces of a game that declares no `env_spec`: printable ASCII lines, observations up
+to 64 KiB, replies up to 256 characters; so every game runs in the PettingZoo adapter (and
+`check_game` runs its `api_test` on every game). A game sending other text declares its own."""
+
+
 @dataclass(frozen=True)
 class Demo:
     """What `botarena demo` plays of a game: a short tournament of these bot specs (each
@@ -66,7 +77,7 @@ class Game:
     map_from_header: Callable[[dict[str, Any]], Any] | None = None
     record_sent: bool = True
     env_spec: EnvSpec | None = None
-    """Spaces for the PettingZoo adapter (`botarena.make`), or None."""
+    """Spaces for the PettingZoo adapter (`botarena.make`), or None for `DEFAULT_ENV_SPEC`."""
     player_factories: Mapping[str, Callable[[str, str], Player]] = field(default_factory=dict)
     """Extra bot-spec prefixes this game understands (e.g. `post:`): prefix ->
     factory(rest_of_spec, whole_spec) returning a Player."""

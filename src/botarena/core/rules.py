@@ -89,8 +89,9 @@ class Option:
 
     def text_of(self, value: Any) -> str:
         """`value` (as a replay's JSON holds it) written as the user would type it after -o:
-        a LOW,HIGH range from a list; booleans are not numbers and stay unparseable."""
-        if isinstance(value, list):
+        a LOW,HIGH range from a list or a tuple; booleans are not numbers and stay
+        unparseable."""
+        if isinstance(value, list | tuple):
             return ",".join(repr(part) if isinstance(part, bool) else str(part) for part in value)
         if isinstance(value, bool | dict | None):
             return repr(value)
@@ -125,6 +126,14 @@ class Clock:
             cpu_budget_s=self.budget_s,
         )
 
+
+DEFAULT_REPLY_S = 2.0
+"""The platform's per-reply limit (wall time) for a game whose `State` declares no clock:
+long enough for a cold Java or Python bot's first reply on a loaded machine, short enough
+that a bot that never answers costs a game (and a ladder worker) seconds, not forever."""
+
+DEFAULT_CLOCK = Clock(reply_s=DEFAULT_REPLY_S)
+"""`State.clock` and `State.handshake_clock` unless a game overrides them (docs/clocks.md)."""
 
 CPU_CLOCK_WALL_FACTOR = 10
 """With `-o clock=cpu`, how much longer than its CPU limit a bot may take in wall time."""
@@ -271,12 +280,15 @@ class GameInfo:
         return {"clock": "cpu", **given} if offered and "clock" not in given else dict(given)
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Defaults overlaid with `given`; every value goes through its option's parser and
-        bounds as its typed text, so `play`, `verify` and imported replays check alike."""
-        resolved = {opt.name: opt.default for opt in self.options}
-        for name, value in given.items():
-            opt = self.option(str(name))
-            resolved[opt.name] = opt.read(value if isinstance(value, str) else opt.text_of(value))
+        """Defaults overlaid with `given`; every value, a default too, goes through its
+        option's parser and bounds as its typed text, so `play`, `verify` and imported
+        replays check alike and a default reaches the rules as a given value would."""
+        values = {opt.name: opt.default for opt in self.options}
+        values.update({self.option(str(name)).name: value for name, value in given.items()})
+        resolved = {}
+        for name, value in values.items():
+            opt = self.option(name)
+            resolved[name] = opt.read(value if isinstance(value, str) else opt.text_of(value))
         return resolved
 
     def check_seed(self, seed: Any) -> int | str:
@@ -376,16 +388,17 @@ class State(ABC):
         return {}
 
     def clock(self, seat: int) -> Clock:
-        """The time rules for the next exchange with `seat`."""
-        return Clock()
+        """The time rules for the next exchange with `seat`: by default the platform's
+        `DEFAULT_CLOCK`, so no game waits forever on a bot that never answers."""
+        return DEFAULT_CLOCK
 
     def charge(self, seat: int, cpu_s: float) -> None:
         """Told the CPU time `seat` used for its last reply, when its clock has a CPU limit
         (e.g. a per-round CPU bank). Replays re-feed the recorded figures."""
 
     def handshake_clock(self, seat: int) -> Clock:
-        """The time rules for the handshake, when the protocol has one."""
-        return Clock()
+        """The time rules for the handshake, when the protocol has one (`DEFAULT_CLOCK`)."""
+        return DEFAULT_CLOCK
 
     def header(self) -> dict[str, Any]:
         """Extra JSON for the replay header (the map, start squares), enough to redraw it."""

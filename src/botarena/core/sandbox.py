@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from pathlib import Path
 
-from botarena.core import cgroups
+from botarena.core import cgroups, shims
 from botarena.core.rules import MEMORY_OPTION
 
 log = logging.getLogger(__name__)
@@ -531,6 +531,30 @@ def _warn_unreadable(paths: list[str]) -> None:
                 )
 
 
+def game_packages(argv: list[str]) -> list[str]:
+    """The folder of the installed game's top-level package that `argv` runs a module of
+    (`python -m botarena_connect4.bots.first`): a built-in bot sees its game's code read-only
+    wherever it lies (an editable install's lies outside the Python installation)."""
+    import importlib.util
+
+    from botarena.core.registry import entries
+
+    modules = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "-m"]
+    tops = {entry.module.split(".")[0] for entry in entries().values()}
+    folders = []
+    for module in modules:
+        top = module.split(".")[0]
+        if top not in tops:
+            continue
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.submodule_search_locations:
+            folders += [str(Path(folder).resolve()) for folder in spec.submodule_search_locations]
+    return folders
+
+
 def _parents(folders: list[str]) -> list[str]:
     """`--dir` options making every folder above a bound one (in the sandbox's own root or
     /tmp) walkable by the bot's user: bubblewrap would copy the host's modes (/root 0700)."""
@@ -703,7 +727,12 @@ class Confinement:
             str(Path(sys.base_prefix).resolve()),
             str(Path(__file__).resolve().parents[2]),
         ]
+        runtime += game_packages(argv)
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
+        shim = None if program is None else shims.resolve(os.path.abspath(program))
+        if shim is not None:  # pyenv's, asdf's: the real interpreter, its installation shown
+            argv[0] = program = shim.program
+            runtime += list(shim.folders)
         if program is not None:  # where it is, and where it really is (not the jury's)
             runtime += [
                 folder

@@ -102,6 +102,8 @@ def set_up(
     for seat, player in enumerate(players):
         if isinstance(player, ProcessPlayer):
             player.sandbox = limits
+            if limits.enabled:
+                refuse_unresolved_shim(player.argv)
             if workdirs is not None and workdirs[seat]:
                 player.cwd = workdirs[seat]
     if names is None:
@@ -114,3 +116,16 @@ def set_up(
 
         seed = random.SystemRandom().randrange(2**31)
     return Setup(rules, players, seed, resolved, map_data)
+
+
+def refuse_unresolved_shim(argv: list[str]) -> None:
+    """Before the game: a bot command whose program is an interpreter shim the sandbox
+    cannot resolve is refused (ShimError, one line naming what to give); see core/shims.py."""
+    import os
+    import shutil
+
+    from botarena.core.shims import resolve
+
+    program = shutil.which(argv[0], path=os.environ.get("PATH"))
+    if program is not None:
+        resolve(os.path.abspath(program))

@@ -31,6 +31,35 @@ def file_name(stem: str, language: str) -> str:
     return f"{stem}.{'py' if language == 'python' else 'cpp'}"
 
 
+EXTENSIONS = {".py": "python", ".cpp": "cpp", ".java": "java"}
+"""A starter file's extension and its language."""
+
+
+def shipped(game: str) -> dict[str, tuple[str, ...]]:
+    """The starters the installed game ships in its package's `starters/` folder: each
+    stem (`bot`, or a role's name) and its languages, in the order python, cpp, java. None
+    for a plug-in that is one module (it ships no files)."""
+    import importlib
+    from importlib import resources
+
+    from botarena.core.registry import entries
+
+    module = entries()[game].module
+    if getattr(importlib.import_module(module), "__path__", None) is None:
+        return {}
+    folder = resources.files(module).joinpath("starters")
+    found: dict[str, list[str]] = {}
+    for entry in folder.iterdir() if folder.is_dir() else ():
+        stem, dot, extension = entry.name.rpartition(".")
+        language = EXTENSIONS.get(dot + extension)
+        if language is None or stem.startswith("_") or not entry.is_file():
+            continue
+        stem = stem[0].lower() + stem[1:] if language == "java" else stem
+        found.setdefault(stem, []).append(language)
+    order = list(EXTENSIONS.values())
+    return {stem: tuple(sorted(found[stem], key=order.index)) for stem in sorted(found)}
+
+
 def source(game: str, stem: str, language: str) -> str:
     """The starter's text, as shipped in the game's package; GameError when it ships none
     (a plug-in that is one module ships no files)."""

@@ -26,10 +26,10 @@ from botarena.arena.store import (
     uploads,
     users,
 )
+from botarena.core.rules import GameError
 from botarena.tournament import ladder
 from botarena.tournament.store import bots, games
 
-STARTER_LANGUAGES = ("python", "cpp", "java")
 RECENT_GAMES = 20
 
 
@@ -39,7 +39,7 @@ def contest_info(site: Site, call: Call) -> dict[str, Any]:
     return {
         "name": site.contest.name,
         "game": site.contest.ladder.game,
-        "languages": list(STARTER_LANGUAGES),
+        "languages": starter_languages(site.contest.ladder.game),
         "insecure": site.insecure,
         "deadline": iso(deadline),
         "max_source_bytes": settings["max_source_bytes"],
@@ -66,6 +66,13 @@ def _session_of(site: Site, call: Call) -> dict[str, Any] | None:
     return session_info(site, call.user, call.session)
 
 
+def starter_languages(game: str) -> list[str]:
+    """The languages the game ships a `bot` starter in (what the upload page offers)."""
+    from botarena.core import starters
+
+    return list(starters.shipped(game).get("bot", ()))
+
+
 def starter_file(site: Site, language: str) -> tuple[str, str]:
     """(file name, text) of the game's starter in `language`."""
     from botarena.core import starters
@@ -76,7 +83,7 @@ def starter_file(site: Site, language: str) -> tuple[str, str]:
     game = site.contest.ladder.game
     try:
         return starters.file_name("bot", chosen), starters.source(game, "bot", chosen)
-    except (OSError, KeyError):
+    except (OSError, KeyError, GameError):
         raise ApiError(404, f"{game} has no {chosen} starter") from None
 
 

@@ -17,9 +17,8 @@ class RandomBot:
         self.rng = _random.Random(f"{seed}:random")
 
     def act(self, observation: Observation) -> list:
-        if observation.turn == 0:
-            self.rng.seed(observation.params.player_seed)
-            return []
+        if observation.turn == 0:  # only a process reads turn 0 (the handshake): its
+            return []  # random numbers come from `setup`'s seed, as in-process
         if self.world is None:
             self.world = World(observation)
         self.world.update(observation)
