@@ -322,7 +322,8 @@ def test_contest_and_starters(web: Any) -> None:
     assert info == {
         "name": "cup",
         "game": "amazes",
-        "languages": ["python", "cpp", "java"],
+        "languages": ["Python", "C", "C++", "Java", "Rust", "Go"],
+        "starters": ["python", "cpp", "java"],
         "insecure": False,
         "deadline": None,
         "max_source_bytes": 20000,
@@ -353,7 +354,7 @@ def test_a_game_without_starters_offers_none(tmp_path: Path) -> None:
     store = Store.open(db)
     try:
         with client(store) as web:
-            assert web.get("/api/contest").json()["languages"] == []
+            assert web.get("/api/contest").json()["starters"] == []
             answer = web.get("/api/starters/python")
             assert answer.status_code == 404
             assert answer.json() == {"error": "connect4 has no python starter"}
@@ -689,3 +690,34 @@ def test_the_organiser_resets_a_password_and_old_tokens_die(store: Store, web: A
     assert web.post("/api/login", json={"user": "alice", "password": password}).status_code == 200
     wrong = CliRunner().invoke(app, ["passwd", "nobody", "--contest", "cup", "--db", db])
     assert wrong.exit_code == 2 and "no user 'nobody' in contest 'cup'" in wrong.output
+
+
+def test_the_rules_page_holds_the_statement(web: Any) -> None:
+    """/api/rules: the game's rule text and botarena's notes (shipped in its package), the
+    options as the contest sets them, the limits, every language with how it is built."""
+    from pathlib import Path as P
+
+    rules = web.get("/api/rules").json()
+    from botarena.core.registry import game_info
+
+    title = game_info("amazes").title
+    assert (rules["game"], rules["title"], rules["seats"]) == ("amazes", title, [2, 2])
+    [text, notes] = rules["rules"]
+    docs = P(__file__).parent.parent / "docs"
+    assert text["text"] == (docs / "rules" / "amazes.en.txt").read_text()
+    assert notes["text"] == (docs / "games" / "amazes.md").read_text()
+    options = {option["name"]: option for option in rules["options"]}
+    assert options["budget_ms"]["value"] == options["budget_ms"]["default"] == 5000
+    assert rules["limits"] == {
+        "max_source_bytes": 20000,
+        "uploads_per_hour": 5,
+        "max_bots_per_user": 10,
+        "challenges_per_hour": 20,
+    }
+    by_name = {entry["language"]: entry for entry in rules["languages"]}
+    assert set(by_name) == {"Python", "C", "C++", "Java", "Rust", "Go"}
+    assert by_name["C++"]["endings"] == [".cpp", ".cc"]
+    assert by_name["C"]["build"] == "gcc -O2 -o ./MAIN ./MAIN.c ./OTHER.c -lm"
+    assert by_name["Python"]["toolchain"].startswith("Python 3.")
+    assert any("Makefile" in line for line in rules["archives"])
+    assert rules["starters"] == ["python", "cpp", "java"]

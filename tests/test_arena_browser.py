@@ -227,9 +227,12 @@ def test_a_contestant_follows_a_bots_games_its_rating_and_the_finals(
             stranger = _page(browser, [])
             console: list[str] = []
             stranger.on("console", lambda line: console.append(f"{line.type}: {line.text}"))
-            for path in ("", "upload", "bots/walker", "me"):
+            for path in ("", "upload", "bots/walker", "me", "rules"):
                 stranger.goto(url + path)
                 stranger.wait_for_selector("main > *")
+            stranger.wait_for_selector("#rules-languages tbody tr")
+            assert stranger.locator("#rules-languages tbody tr").count() == 6
+            assert "Rules of the game Amazes" in stranger.inner_text("pre.rules-text")
             stranger.goto(url + "upload")
             stranger.click("#signup-hint a")
             stranger.wait_for_url(url + "signup")

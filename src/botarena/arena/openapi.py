@@ -105,6 +105,12 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         {200: shapes.Contest, 401: shapes.Error},
         tags=("contest",),
     ),
+    ("get", "/api/rules"): Operation(
+        "The contest's statement: the game's rules, options and time limits, limits,"
+        " how each language is built, the starters",
+        {200: shapes.Rules},
+        tags=("contest",),
+    ),
     ("get", "/api/starters/{language}"): Operation(
         "The game's starter bot in a language",
         {200: "text/plain", 404: shapes.Error},

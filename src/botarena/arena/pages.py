@@ -24,6 +24,7 @@ PAGE_PATHS = (
     "/signup",
     "/login",
     "/upload",
+    "/rules",
     "/me",
     "/admin",
     "/bots/{bot:path}",

@@ -80,6 +80,9 @@ class Contest(Shape):
     name: str
     game: str
     languages: list[str]
+    """Every language an upload may be written in (`/api/rules` says how each is built)."""
+    starters: list[str]
+    """The languages the game ships a starter in (`/api/starters/LANGUAGE`)."""
     insecure: bool
     deadline: str | None
     max_source_bytes: int
@@ -312,6 +315,49 @@ class Worker(Shape):
     pid: int
     heartbeat_s: float
     live: bool
+
+
+class RuleText(Shape):
+    title: str
+    format: Literal["text", "markdown"]
+    text: str
+
+
+class RuleOption(Shape):
+    name: str
+    value: Any
+    default: Any
+    description: str
+
+
+class Limits(Shape):
+    max_source_bytes: int | None
+    uploads_per_hour: int | None
+    max_bots_per_user: int | None
+    challenges_per_hour: int | None
+
+
+class BuildLanguage(Shape):
+    language: str
+    endings: list[str]
+    build: str
+    run: str
+    toolchain: str | None
+
+
+class Rules(Shape):
+    """The contest's statement: what a contestant reads before writing a line."""
+
+    game: str
+    title: str
+    seats: list[int]
+    rules: list[RuleText]
+    options: list[RuleOption]
+    limits: Limits
+    languages: list[BuildLanguage]
+    archives: list[str]
+    starters: list[str]
+    deadline: str | None
 
 
 class Disabled(Shape):

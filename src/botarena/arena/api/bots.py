@@ -39,7 +39,8 @@ def contest_info(site: Site, call: Call) -> dict[str, Any]:
     return {
         "name": site.contest.name,
         "game": site.contest.ladder.game,
-        "languages": starter_languages(site.contest.ladder.game),
+        "languages": [entry["language"] for entry in upload_languages()],
+        "starters": starter_languages(site.contest.ladder.game),
         "insecure": site.insecure,
         "deadline": iso(deadline),
         "max_source_bytes": settings["max_source_bytes"],
@@ -64,6 +65,21 @@ def _session_of(site: Site, call: Call) -> dict[str, Any] | None:
     if call.user is None or call.session is None:
         return None
     return session_info(site, call.user, call.session)
+
+
+def upload_languages() -> list[dict[str, Any]]:
+    from botarena.arena.statement import languages
+
+    return languages()
+
+
+def rules(site: Site, call: Call) -> dict[str, Any]:
+    """The contest's statement (arena/statement.py), with its deadline."""
+    from botarena.arena.statement import statement
+
+    ladder_now = site.ladder()
+    found = statement(site.contest, ladder_now.options)
+    return {**found, "deadline": iso(ladder.stored_deadline(ladder_now.name, ladder_now.plan))}
 
 
 def starter_languages(game: str) -> list[str]:
@@ -302,6 +318,7 @@ def upload_route(site: Site) -> Route:
 
 ROUTES: Routes = {
     ("GET", "/api/contest"): contest_info,
+    ("GET", "/api/rules"): rules,
     ("GET", "/api/starters/{language}"): starter,
     ("GET", "/api/bots/{bot:path}"): get_bot,
     ("GET", "/api/standings"): standings,

@@ -70,7 +70,7 @@ function formOf(id, fields, button, submit) {
 
 // -- the header -------------------------------------------------------------------------
 function drawNav() {
-  const items = [link("ladder", "/")];
+  const items = [link("ladder", "/"), link("rules", "/rules")];
   for (const stage of stages) items.push(link(stage.stage === "finals" ? "finals" : stage.tournament, `/stages/${encodeURIComponent(stage.tournament)}`));
   if (session) {
     items.push(link("upload", "/upload"), link("my bots", "/me"));
@@ -152,6 +152,32 @@ async function stagePage(name) {
   return setInterval(() => draw().catch(() => {}), POLL_MS);
 }
 
+// The contest's statement: rules, options and time limits, limits, languages, starters.
+async function rulesPage() {
+  const rules = await api("/api/rules");
+  const parts = [el("h2", `${rules.title}: the rules`),
+    el("p", `${rules.seats[0] === rules.seats[1] ? rules.seats[0] : rules.seats.join(" to ")} bots a game.`)];
+  const deadline = deadlineNote();
+  if (deadline) parts.push(deadline);
+  parts.push(el("h3", "This contest's options and time limits"),
+    table(["option", "value here", "default", "meaning"], rules.options.map((option) => [option.name,
+      JSON.stringify(option.value), JSON.stringify(option.default), option.description]), "rules-options"),
+    el("h3", "Limits"),
+    table(["limit", "value"], Object.entries(rules.limits).filter(([, value]) => value !== null)
+      .map(([key, value]) => [key.replaceAll("_", " "), value]), "rules-limits"),
+    el("h3", "Languages"),
+    table(["language", "files", "built with", "run as", "toolchain here"], rules.languages.map((l) => [
+      l.language, l.endings.join(" "), l.build, l.run, l.toolchain || "not installed here"]), "rules-languages"),
+    box("ul", rules.archives.map((line) => el("li", line)), { id: "rules-archives" }),
+    box("p", [el("span", "Starters: "), ...rules.starters.flatMap((language) => [
+      link(language, `/api/starters/${encodeURIComponent(language)}?download=1`), el("span", " ")])]));
+  for (const text of rules.rules) {
+    parts.push(el("h3", text.title), el("pre", text.text, { class: `rules-${text.format}` }));
+  }
+  if (!rules.rules.length) parts.push(message("This game ships no rule text.", "info"));
+  content.replaceChildren(...parts);
+}
+
 function signupPage() {
   content.replaceChildren(el("h2", "Sign up"), formOf("signup", [
     ["user name", { name: "user", required: "", autocomplete: "username", maxlength: "32" }],
@@ -201,7 +227,7 @@ async function uploadPage() {
     return;
   }
   const starterBox = el("div");
-  const languages = contest.languages || [];
+  const languages = contest.starters || [];
   const choose = el("select", null, { id: "starter-language" });
   for (const language of languages) choose.appendChild(el("option", language, { value: language }));
   async function showStarter() {
@@ -219,6 +245,8 @@ async function uploadPage() {
     deadlineNote(),
     el("p", "One source file, or a .zip or .tar.gz of the sources of one language" + limit +
       ". It is built, then plays a test game against the sample bot; if it passes, it joins the ladder."),
+    box("p", [el("span", `Languages: ${(contest.languages || []).join(", ")} (`),
+      link("how each is built", "/rules"), el("span", ").")], { id: "upload-languages" }),
     formOf("upload", [
       ["bot name (empty: your user name)", { name: "name", maxlength: "32" }],
       ["source", { name: "file", type: "file", required: "" }],
@@ -518,6 +546,7 @@ async function route() {
   try {
     let match;
     if (path === "/") timer = await ladderPage();
+    else if (path === "/rules") await rulesPage();
     else if (path === "/signup") signupPage();
     else if (path === "/login") loginPage();
     else if (path === "/upload") await uploadPage();

@@ -1,0 +1,146 @@
+"""A contest's statement (`/rules`): everything a contestant needs before writing a line.
+
+The game's rules as its contest gave them and botarena's notes on them (the files RULES.*
+and NOTES.md its package ships: a plug-in game brings its own), the options and time limits
+as this contest sets them, the seats, the site's own limits, and per language how an upload
+is built (compiler or interpreter, its version on this machine, its flags) and run, which
+file of an archive is the main one, and the starters.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from typing import Any
+
+from botarena.arena.store import Contest
+
+RULE_FILES = (("RULES.md", "markdown"), ("RULES.txt", "text"))
+NOTES_FILE = "NOTES.md"
+STATEMENT_LIMIT = 1 << 20
+"""The most of a rules file shown (the built-in games' are 5 to 60 KiB)."""
+
+ARCHIVES = (
+    "Upload one source file, or a .zip or .tar.gz of the sources of one language (folders"
+    " allowed; a single top folder is stripped).",
+    "The main file is the only source of the language; with several, the one at the top"
+    " named bot.EXT or main.EXT (Java: Bot.java or Main.java, holding that public class).",
+    "Every source of the language is compiled with the main file (Go: those of its folder;"
+    " Rust: the main file, which names its modules); headers (.h, .hpp, ...) are read from"
+    " the archive. Nothing else is run: a Makefile, build script or binary is ignored,"
+    " and an executable or object file is refused.",
+    "The build runs in the sandbox without the network; its messages are the build log.",
+)
+
+
+def _text(game: str, name: str) -> str | None:
+    from botarena.core.registry import game_file
+
+    found = game_file(game, name)
+    if found is None:
+        return None
+    with found.open("rb") as data:
+        return data.read(STATEMENT_LIMIT).decode("utf-8", "replace")
+
+
+def rule_texts(game: str) -> list[dict[str, str]]:
+    """The game's rule text and notes, as its package ships them (none: an empty list)."""
+    texts = []
+    for name, kind in RULE_FILES:
+        text = _text(game, name)
+        if text is not None:
+            texts.append({"title": "The rules", "format": kind, "text": text})
+            break
+    notes = _text(game, NOTES_FILE)
+    if notes is not None:
+        texts.append({"title": "How botarena plays them", "format": "markdown", "text": notes})
+    return texts
+
+
+@functools.cache
+def toolchain(tool: str) -> str | None:
+    """The first line `tool --version` (or `-version`, or `version` as Go takes it) prints
+    here, None without the tool."""
+    if not tool:
+        return f"Python {sys.version.split()[0]}"
+    for flag in ("--version", "-version", "version"):
+        try:
+            done = subprocess.run(
+                [tool, flag], capture_output=True, text=True, timeout=10, check=False
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        said = (done.stdout or done.stderr).strip().splitlines()
+        if done.returncode == 0 and said:
+            return said[0][:200]
+    return None
+
+
+def languages() -> list[dict[str, Any]]:
+    """Every language an upload may be written in: its file endings, how it is built and
+    run (the main file `MAIN`), and the toolchain's version on this machine."""
+    from pathlib import Path
+
+    from botarena.tournament.build import LANGUAGES
+
+    by_name: dict[str, dict[str, Any]] = {}
+    for ending, language in LANGUAGES.items():
+        entry = by_name.get(language.name)
+        if entry is None:
+            main = f"MAIN{ending}"
+            build = language.compile(Path("BUILD"), main, [main, f"OTHER{ending}"])
+            entry = by_name[language.name] = {
+                "language": language.name,
+                "endings": [],
+                "build": " ".join(_shown(part) for part in build),
+                "run": " ".join(_shown(part) for part in language.run(Path("BUILD"), main)),
+                "toolchain": toolchain(language.tools[0] if language.tools else ""),
+            }
+        entry["endings"].append(ending)
+    return list(by_name.values())
+
+
+def _shown(part: str) -> str:
+    """A command's word as the page shows it: tools by name, not this machine's paths."""
+    if part == sys.executable:
+        return "python3"
+    return part.rsplit("/", 1)[-1] if part.startswith("/") and "BUILD" not in part else part
+
+
+def statement(contest: Contest, ladder_options: dict[str, Any]) -> dict[str, Any]:
+    """The statement's JSON: rules, options, seats, limits, languages, archives, starters."""
+    from botarena.core import starters
+    from botarena.core.registry import get_game
+
+    rules = get_game(contest.ladder.game)
+    info = rules.info
+    options = [
+        {
+            "name": option.name,
+            "value": ladder_options.get(option.name, option.default),
+            "default": option.default,
+            "description": option.description,
+        }
+        for option in info.options
+    ]
+    settings = contest.settings
+    return {
+        "game": info.name,
+        "title": info.title,
+        "seats": [info.min_seats, info.max_seats],
+        "rules": rule_texts(info.name),
+        "options": options,
+        "limits": {
+            key: settings.get(key)
+            for key in (
+                "max_source_bytes",
+                "uploads_per_hour",
+                "max_bots_per_user",
+                "challenges_per_hour",
+            )
+        },
+        "languages": languages(),
+        "archives": list(ARCHIVES),
+        "starters": list(starters.shipped(info.name).get("bot", ())),
+    }
