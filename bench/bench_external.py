@@ -17,7 +17,7 @@ GAMES = ("connect4", "connect4c")
 
 
 def _installed() -> bool:
-    from botarena.core.registry import entries
+    from botarena.core.entrypoints import entries
 
     return set(GAMES) <= set(entries())
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from botarena.core import registry
+from botarena.core import entrypoints, registry
 
 TALLY = {
     "__init__.py": '''
@@ -157,9 +157,9 @@ def write_package(site: Path, package: str, files: dict[str, str], entries: str)
 def forget_games() -> None:
     """Let the registry look at the installed packages again."""
     for cached in (
-        registry._distributions,
-        registry._scan,
-        registry.entries,
+        entrypoints._distributions,
+        entrypoints._scan,
+        entrypoints.entries,
         registry.available,
         registry._broken,
     ):

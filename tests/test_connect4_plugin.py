@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from botarena.core.registry import entries
+from botarena.core.entrypoints import entries
 
 pytestmark = pytest.mark.skipif(
     "connect4" not in entries(),

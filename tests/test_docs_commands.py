@@ -31,7 +31,7 @@ DOCS = [
 """The docs a user reads: docs/rules/ and docs/research/ hold the contests' texts and notes
 on their original engines (whose commands run those engines), kept as they were."""
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```", re.S | re.M)
-LANGUAGES = {"sh", "text", "json", "python", "toml"}
+LANGUAGES = {"sh", "text", "json", "python", "toml", "js"}
 """A fence names its language; `sh` blocks are commands that run, `text` is anything else."""
 
 PLACEHOLDERS = re.compile(r"\./(mybot-v2|mybot-v1|mybot|my_bot|late-bot)(?![\w.-])")

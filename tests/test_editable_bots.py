@@ -14,9 +14,16 @@ from botarena.core.sandbox import game_packages
 from kitgames import TALLY, installed
 
 
-def test_a_game_s_bot_module_shows_that_game_s_package_only(tmp_path: Path) -> None:
+def test_a_game_s_bot_module_shows_the_games_packages_only(tmp_path: Path) -> None:
+    """A game's built-in bot sees every installed game's package (a game may build on
+    another's, as connect4c's bots on connect4's); any other module or script, none."""
+    from botarena.core.entrypoints import entries
+
     with installed(tmp_path, "tallygame", TALLY, "tally = tallygame") as package:
-        assert game_packages(["python3", "-m", "tallygame.bots.three"]) == [str(package)]
+        shown = game_packages(["python3", "-m", "tallygame.bots.three"])
+        assert str(package) in shown
+        tops = {entry.module.split(".")[0] for entry in entries().values()}
+        assert {Path(folder).name for folder in shown} == tops
         assert game_packages(["python3", "-m", "json.tool"]) == []
         assert game_packages(["python3", "tallygame/bots/three.py"]) == []
 

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
+from botarena.core.entrypoints import entries
 from botarena.core.errors import UserError
 from botarena.core.external import ExternalState, Sent, external_game
 from botarena.core.match import run_match
 from botarena.core.player import InProcessPlayer
 from botarena.core.refereeproc import RefereeFailure, RefereeLimits
-from botarena.core.registry import entries
 from botarena.core.rules import Clock, GameInfo, Option, Status, TurnModel
 
 INFO = GameInfo(

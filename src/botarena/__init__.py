@@ -19,7 +19,7 @@ def __getattr__(name: str) -> Any:
     the version: pyproject.toml)."""
     if name != "__version__":
         raise AttributeError(f"module 'botarena' has no attribute {name!r}")
-    from botarena.core.registry import own_version
+    from botarena.core.entrypoints import own_version
 
     found = own_version()
     globals()["__version__"] = found

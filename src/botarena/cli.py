@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from botarena.cliparts import fail, parse_options
+from botarena.core.entrypoints import entries
 from botarena.core.errors import UserError
-from botarena.core.registry import all_infos, entries, game_info, get_game, working
+from botarena.core.registry import all_infos, game_info, get_game, working
 from botarena.core.replay import ReplayError
 from botarena.core.rules import GameError, GameInfo
 from botarena.core.spec import BotSpecError

@@ -83,12 +83,14 @@ class BotarenaAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; `options` may set the game's own options for it (PettingZoo passes
+        any dict here: keys that are no option of the game are ignored)."""
         if seed is not None:
             self.seed = seed
         game_seed = self.seed if self.seed is not None else 0
-        self.state = self.game.new_state(
-            game_seed, {**self.options, **(options or {})}, None, self.seats
-        )
+        known = {option.name for option in self.game.info.options}
+        given = {key: value for key, value in (options or {}).items() if key in known}
+        self.state = self.game.new_state(game_seed, {**self.options, **given}, None, self.seats)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0 for agent in self.agents}

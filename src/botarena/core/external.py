@@ -196,8 +196,18 @@ class ExternalState(State):
         self._first.setdefault(seat, "transport")
 
     def outcome(self) -> Outcome:
+        """The result; before the end, the scores so far (those the referee's last answer
+        gave, else 0: the PettingZoo adapter pays rewards from them as they change)."""
         if self._answer.over is None:
-            raise GameError(f"{self.info.name}: the game is not over")
+            scores = [float(self._answer.scores.get(seat, 0.0)) for seat in range(self.seats)]
+            signed = [score * self.info.score_sign(seat) for seat, score in enumerate(scores)]
+            return Outcome(
+                scores,
+                "",
+                ranks=ranks_from_scores(signed),
+                statuses=[None] * self.seats,
+                faults=list(self._rule_faults),
+            )
         scores = [self._answer.scores[seat] for seat in range(self.seats)]
         signed = [score * self.info.score_sign(seat) for seat, score in enumerate(scores)]
         statuses: list[str | None] = [

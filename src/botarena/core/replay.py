@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from botarena.core.registry import own_version
+from botarena.core.entrypoints import own_version
 from botarena.core.rules import GameError, ProtocolError, State, Status
 from botarena.core.rules import ReplayError as ReplayError  # where readers of replays find it
 

@@ -532,20 +532,21 @@ def _warn_unreadable(paths: list[str]) -> None:
 
 
 def game_packages(argv: list[str]) -> list[str]:
-    """The folder of the installed game's top-level package that `argv` runs a module of
-    (`python -m botarena_connect4.bots.first`): a built-in bot sees its game's code read-only
-    wherever it lies (an editable install's lies outside the Python installation)."""
+    """The folders of the installed games' top-level packages, when `argv` runs a module of
+    one of them (`python -m botarena_connect4.bots.first`): a built-in bot sees the games'
+    code read-only wherever it lies (an editable install's lies outside the Python
+    installation), its own game's and those it builds on (connect4c's bots import
+    connect4's)."""
     import importlib.util
 
-    from botarena.core.registry import entries
+    from botarena.core.entrypoints import entries
 
     modules = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "-m"]
     tops = {entry.module.split(".")[0] for entry in entries().values()}
+    if not any(module.split(".")[0] in tops for module in modules):
+        return []
     folders = []
-    for module in modules:
-        top = module.split(".")[0]
-        if top not in tops:
-            continue
+    for top in sorted(tops):
         try:
             spec = importlib.util.find_spec(top)
         except (ImportError, ValueError):

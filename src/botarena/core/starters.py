@@ -42,7 +42,7 @@ def shipped(game: str) -> dict[str, tuple[str, ...]]:
     import importlib
     from importlib import resources
 
-    from botarena.core.registry import entries
+    from botarena.core.entrypoints import entries
 
     module = entries()[game].module
     if getattr(importlib.import_module(module), "__path__", None) is None:
