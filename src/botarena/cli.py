@@ -79,6 +79,10 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
         "botarena.arena.cli:app",
         "Contest sites: arena new (a ladder, its sample bot, the organiser), arena serve",
     ),
+    "store": LazyCommand(
+        "botarena.tournament.storecli:app",
+        "The store: upgrade its schema (migrations), back it up, check its integrity",
+    ),
     "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON API)"),
     "view": LazyCommand(
         "botarena.web.cli:view", "Watch a replay in the browser (served or one HTML file)"
