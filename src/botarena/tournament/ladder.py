@@ -26,7 +26,7 @@ import random
 import re
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -199,11 +199,14 @@ def _active(tid: int) -> Any:
 
 
 def choose(
-    conn: Connection, tournament: Tournament, rng: random.Random
+    conn: Connection, tournament: Tournament, rng: random.Random, avoid: Collection[str] = ()
 ) -> tuple[list[str], str | None] | None:
-    """The next game's seats (labels, in seat order) and map; None when too few bots."""
+    """The next game's seats (labels, in seat order) and map; None when too few bots.
+    `avoid`: versions this worker cannot set up just now (a jury failure), left out."""
     tid, plan = tournament.id, tournament.plan
     active = _active(tid)
+    if avoid:
+        active = sa.and_(active, ladder_bots.c.label.notin_(sorted(avoid)))
     most = max(
         [
             plan["seats"],
@@ -263,7 +266,11 @@ def choose(
 
 
 def make_and_claim(
-    store: Store, tournament: Tournament, runner: str, rng: random.Random
+    store: Store,
+    tournament: Tournament,
+    runner: str,
+    rng: random.Random,
+    avoid: Collection[str] = (),
 ) -> GameRow | None:
     """Choose the next ladder game and insert it already claimed by `runner`, in one
     transaction (on PostgreSQL the tournament row is locked meanwhile, so two workers choose
@@ -275,7 +282,7 @@ def make_and_claim(
                 .where(tournaments.c.id == tournament.id)
                 .with_for_update()
             )
-        chosen = choose(conn, tournament, rng)
+        chosen = choose(conn, tournament, rng, avoid)
         if chosen is None:
             return None
         seats, map_path = chosen
@@ -312,11 +319,12 @@ def make_and_claim(
 
 
 def claim_pending(
-    store: Store, tournament_ids: Sequence[int], runner: str
+    store: Store, tournament_ids: Sequence[int], runner: str, given_back: Collection[int] = ()
 ) -> tuple[int, GameRow] | None:
-    """Claim the oldest pending game of these tournaments (test competitions, finals): on
-    PostgreSQL with SELECT ... FOR UPDATE SKIP LOCKED (workers never wait on each other's
-    rows), on SQLite in the write transaction every BEGIN takes."""
+    """Claim the oldest pending game of these tournaments (test competitions, finals, games
+    another worker gave back), but none of `given_back` (this worker's own jury failures):
+    on PostgreSQL with SELECT ... FOR UPDATE SKIP LOCKED (workers never wait on each
+    other's rows), on SQLite in the write transaction every BEGIN takes."""
     if not tournament_ids:
         return None
     with store.transaction() as conn:
@@ -326,6 +334,8 @@ def claim_pending(
             .order_by(games.c.id)
             .limit(1)
         )
+        if given_back:
+            query = query.where(games.c.id.notin_(sorted(given_back)))
         if conn.dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True)
         found = conn.execute(query).scalar()
