@@ -26,8 +26,8 @@ import sqlalchemy as sa
 from botarena.arena.store import Contest, arena_bots, contests, contests_of, uploads
 from botarena.tournament import ladder
 from botarena.tournament.claims import release_gone
-from botarena.tournament.runner import UPLOAD_SPEC
 from botarena.tournament.store import (
+    UPLOAD_SPEC,
     Store,
     finished_values,
     games,

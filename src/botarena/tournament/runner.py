@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from botarena.core.cores import cores
 from botarena.tournament import schedule
-from botarena.tournament.store import GameRow, Store, Tournament
+from botarena.tournament.store import UPLOAD_SPEC, GameRow, Store, Tournament
 
 STORE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 """Pauses before trying again to record a played game while the store fails (a database
@@ -283,10 +283,6 @@ def job_for(
     return job
 
 
-UPLOAD_SPEC = "upload:"
-"""A ladder version made from a contest's upload has the spec `upload:ID`: each worker
-builds the upload's source from the store into its own cache (arena/pipeline.py `ready`),
-so no built file is shared between machines."""
 JURY_AVOID_S = 600.0
 """How long a worker leaves alone a version whose game it could not set up (a jury
 failure): other workers play it meanwhile."""

@@ -168,6 +168,12 @@ def _refuse_damage(engine: Engine, url: str) -> None:
             ) from context.original_exception
 
 
+UPLOAD_SPEC = "upload:"
+"""A ladder version made from a contest's upload has the spec `upload:ID`: each worker
+builds the upload's source from the store into its own cache (arena/pipeline.py `ready`),
+so no built file is shared between machines."""
+
+
 @dataclass(frozen=True)
 class Tournament:
     id: int
@@ -356,9 +362,7 @@ class Store:
         with self.engine.connect() if read_only else self.transaction() as conn:
             found = revision_of(conn)
             if found.kind == "empty" and not read_only:
-                from botarena.tournament.storeops import migrate
-
-                migrate(conn)
+                migrations.migrate(conn)
             elif found.kind != "current":
                 raise StoreError(found.problem(url))
 

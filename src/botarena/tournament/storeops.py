@@ -1,7 +1,6 @@
 """The store's upkeep: its schema revision brought up to date (Alembic), backups, checks.
 
-`botarena store upgrade|backup|check` (tournament/storecli.py) and `Store.open` making a
-new store come here; nothing else imports Alembic, so every other command starts without it.
+`botarena store upgrade|backup|check` (tournament/storecli.py) come here.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from botarena.tournament import migrations
+from botarena.tournament.migrations import migrate
 from botarena.tournament.store import (
     Store,
     StoreError,
@@ -31,26 +31,6 @@ from botarena.tournament.store import (
 
 RATING_TOLERANCE = 1e-6
 """How far a stored μ or σ may be from the recomputed one (float sums in another order)."""
-
-
-def migrate(conn: Connection) -> None:
-    """Run every revision the store lacks, up to `migrations.HEAD`, in `conn`'s transaction:
-    from an empty database (a new store), from a store of hand-kept schema version 1 (the
-    baseline makes only the tables it lacks), or from an older revision."""
-    from alembic.config import Config
-    from alembic.runtime.environment import EnvironmentContext
-    from alembic.script import ScriptDirectory
-
-    config = Config()
-    config.set_main_option("script_location", str(migrations.FOLDER))
-    script = ScriptDirectory.from_config(config)
-
-    def steps(revision: str, _context: object) -> object:
-        return script._upgrade_revs(migrations.HEAD, revision)
-
-    with EnvironmentContext(config, script, fn=steps, destination_rev=migrations.HEAD) as env:
-        env.configure(connection=conn, render_as_batch=True)
-        env.run_migrations()
 
 
 def upgrade(url: str) -> tuple[str, str]:
