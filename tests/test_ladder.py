@@ -144,6 +144,48 @@ def test_a_new_bot_plays_first_and_keeps_playing_until_its_sigma_settles(tmp_pat
         )
 
 
+def played(store: Store, tournament, game, strength: dict[str, int]) -> None:
+    """Finish a claimed ladder game: the stronger bot (a higher `strength`) ranks first."""
+    order = sorted(game.seats, key=lambda label: -strength[label])
+    ranks = [order.index(label) + 1 for label in game.seats]
+    result = {
+        "scores": [float(-rank) for rank in ranks],
+        "ranks": ranks,
+        "statuses": ["ok"] * len(ranks),
+        "faults": [0] * len(ranks),
+        "turns": 1,
+        "end_reason": "x",
+        "replay": None,
+    }
+    assert ladder.finish(store, game, "r", result, True)
+
+
+def test_a_bot_added_to_a_running_ladder_plays_two_thirds_of_the_next_games(
+    tmp_path: Path,
+) -> None:
+    """#36: six Amazes bots 30 games into their ladder, one added: it played 3 of the next 12
+    games (the six, still unsettled, took turns as seed with it); it must play at least 8."""
+    names = [f"b{i}" for i in range(6)]
+    store, tournament = make_ladder(tmp_path, names)
+    strength = {name: i for i, name in enumerate(names)} | {"new": 3}
+    rng = random.Random(11)
+    for _ in range(30):
+        played(store, tournament, ladder.make_and_claim(store, tournament, "r", rng), strength)
+    put_bot(store, tournament, get_game("amazes"), BotRequest("new", RANDOM), tmp_path, print,
+            update=False)  # fmt: skip
+    seated = []
+    for _ in range(12):
+        game = ladder.make_and_claim(store, tournament, "r", rng)
+        seated.append("new" in game.seats)
+        played(store, tournament, game, strength)
+    assert sum(seated) >= 8
+    assert seated == [True] * 11 + [False]  # seed of every game while the least sure, then
+    # one of the least sure, taking turns with them
+    with store.engine.connect() as conn:
+        sigmas = dict(conn.execute(sa.select(ladder_bots.c.label, ladder_bots.c.sigma)).all())
+    assert sigmas["new"] <= sorted(sigmas.values())[3]  # down to the seven's median by then
+
+
 def test_retired_bots_leave_scheduling_and_standings_and_keep_their_games(tmp_path: Path) -> None:
     store, tournament = make_ladder(tmp_path, ["a", "b", "c", "d"])
     rng = random.Random(1)

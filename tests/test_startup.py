@@ -82,6 +82,14 @@ def test_a_game_group_is_imported_when_its_command_runs() -> None:
     assert "botarena.games.amazes.cli" not in modules
 
 
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["store", "--help"]])
+def test_the_store_group_imports_no_alembic_or_sqlalchemy_until_a_command_runs(
+    args: list[str],
+) -> None:
+    modules = modules_after(cli(*args))
+    assert not [name for name in modules if name.split(".")[0] in ("alembic", "sqlalchemy")]
+
+
 def test_version() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "botarena", "--version"], capture_output=True, text=True, timeout=120

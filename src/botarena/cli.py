@@ -84,6 +84,10 @@ LAZY_COMMANDS: dict[str, LazyCommand] = {
         "botarena.arena.remote:app",
         "A contest site from the command line: login, upload, bots, games, replay, stderr",
     ),
+    "store": LazyCommand(
+        "botarena.tournament.storecli:app",
+        "The store: upgrade its schema (migrations), back it up, check its integrity",
+    ),
     "serve": LazyCommand("botarena.web.cli:serve", "The leaderboard server (read-only, JSON API)"),
     "view": LazyCommand(
         "botarena.web.cli:view", "Watch a replay in the browser (served or one HTML file)"

@@ -13,6 +13,7 @@ is handed back (tournament/claims.py) and built again from the start.
 from __future__ import annotations
 
 import hashlib
+import logging
 import shutil
 import time
 import uuid
@@ -22,10 +23,11 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from botarena.arena.store import Contest, arena_bots, contests_of, uploads
+from botarena.arena.store import Contest, arena_bots, contests, contests_of, uploads
 from botarena.tournament import ladder
 from botarena.tournament.claims import release_gone
 from botarena.tournament.store import (
+    UPLOAD_SPEC,
     Store,
     finished_values,
     games,
@@ -34,6 +36,7 @@ from botarena.tournament.store import (
     tournaments,
 )
 
+log = logging.getLogger("botarena")
 LOG_CAP = 64 << 10
 """A build log is kept up to this many characters (the compiler's own output is capped
 already; this bounds what the store and the page hold)."""
@@ -48,24 +51,39 @@ def build_dir(store: Store) -> Path:
     return (sqlite_folder(url) or Path.cwd()) / ".botarena-build"
 
 
-def build_upload(job: dict[str, Any]) -> dict[str, Any]:
-    """In a worker process: check the upload again, write it into a fresh folder, build its
-    main file with its other sources in the sandbox. Returns {spec, language, log} or
-    {error, log}."""
-    from botarena.arena.uploads import UploadRefused, check_upload, write_upload
-    from botarena.tournament.build import BuildError, build_folder
+def _build(job: dict[str, Any], cache: Path, folder: Path) -> tuple[str, Path, Any]:
+    """Check the upload of `job` (filename, data, max_source_bytes, name) again, write it
+    into `folder` and build it into `cache` (the sandbox runs the compilers): the command
+    line that runs it, its built folder, the checked upload. Raises UploadRefused,
+    BuildError or OSError."""
+    from botarena.arena.uploads import check_upload, write_upload
+    from botarena.tournament.build import built_folder
 
-    cache = Path(job["build_dir"])
-    folder = cache / "uploads" / uuid.uuid4().hex
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
         upload = check_upload(
             job["filename"], job["data"], max_source_bytes=job["max_source_bytes"]
         )
         write_upload(upload, folder)
-        spec = build_folder(
+        spec, target = built_folder(
             folder, upload.main, cache, name=job["name"], max_bytes=job["max_source_bytes"]
         )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return spec, target, upload
+
+
+def build_upload(job: dict[str, Any]) -> dict[str, Any]:
+    """In a worker process: check the upload again, write it into a fresh folder, build its
+    main file with its other sources in the sandbox. Returns {spec, language, log} or
+    {error, log}."""
+    from botarena.arena.uploads import UploadRefused
+    from botarena.tournament.build import BuildError
+
+    cache = Path(job["build_dir"])
+    folder = cache / "uploads" / uuid.uuid4().hex
+    try:
+        spec, _, upload = _build(job, cache, folder)
     except UploadRefused as exc:
         return {"error": str(exc), "log": str(exc)}
     except BuildError as exc:
@@ -76,12 +94,91 @@ def build_upload(job: dict[str, Any]) -> dict[str, Any]:
             "error": f"the build could not run: {exc}",
             "log": f"the build could not run: {exc}",
         }
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     count = len(upload.files)
     more = f" and {count - 1} other file{'s' * (count > 2)}" if count > 1 else ""
     log = f"{upload.language} source {upload.main}{more}: built without errors."
     return {"spec": spec, "language": upload.language, "log": log}
+
+
+class JuryFailure(Exception):
+    """A game this worker cannot set up (an upload that does not build here though it built
+    where it was tested, an artefact that stays corrupt): the game is given back, never
+    played or rated here; the message is one line for the worker's log."""
+
+
+_READY: dict[tuple[str, str], tuple[str, Path]] = {}
+"""This process's built uploads: (digest of the upload, cache) -> (command line, folder)."""
+
+
+def ready(build: dict[str, Any], cache: Path) -> str:
+    """The command line of an upload's bot built in this worker's `cache` (the job's
+    `builds` entry: upload, filename, data, max_source_bytes, name), built here first when
+    the cache lacks it; the built folder is checked against its key (`build.verify`) before
+    each game, and one found corrupt is removed and built again. JuryFailure when it cannot
+    be: this worker cannot set the game up."""
+    from botarena.tournament.build import verify
+
+    key = (hashlib.sha256(build["filename"].encode() + b"\0" + build["data"]).hexdigest(),
+           str(cache))  # fmt: skip
+    known = _READY.pop(key, None)
+    for attempt in range(2):
+        if known is None:
+            known = _ready_build(build, cache)
+        problem = verify(known[1])
+        if not problem:
+            _READY[key] = known
+            return known[0]
+        log.warning(
+            "upload %s (%s): its built folder %s is not its artefact (%s): %s",
+            build["upload"], build["name"], known[1], problem,
+            "built again" if attempt == 0 else "given up",
+        )  # fmt: skip
+        shutil.rmtree(known[1], ignore_errors=True)
+        known = None
+    raise JuryFailure(f"upload {build['upload']} ({build['name']}): its artefact stays corrupt")
+
+
+def _ready_build(build: dict[str, Any], cache: Path) -> tuple[str, Path]:
+    from botarena.arena.uploads import UploadRefused
+    from botarena.tournament.build import BuildError
+
+    try:
+        spec, target, _ = _build(build, cache, cache / "uploads" / uuid.uuid4().hex)
+    except (UploadRefused, BuildError, OSError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise JuryFailure(
+            f"upload {build['upload']} ({build['name']}) does not build on this worker: {first}"
+        ) from None
+    return spec, target
+
+
+def upload_builds(store: Store, ids: set[int]) -> dict[str, dict[str, Any]]:
+    """What a worker needs to build these uploads (`ready`), by their spec `upload:ID`."""
+    if not ids:
+        return {}
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(
+                uploads.c.id,
+                uploads.c.filename,
+                uploads.c.source,
+                arena_bots.c.name,
+                contests.c.settings,
+            )
+            .join(arena_bots, arena_bots.c.id == uploads.c.bot_id)
+            .join(contests, contests.c.id == arena_bots.c.contest_id)
+            .where(uploads.c.id.in_(ids))
+        ).all()
+    return {
+        f"{UPLOAD_SPEC}{row.id}": {
+            "upload": row.id,
+            "filename": row.filename,
+            "data": bytes(row.source),
+            "max_source_bytes": int(row.settings["max_source_bytes"]),
+            "name": row.name,
+        }
+        for row in rows
+    }
 
 
 def _capped(text: str) -> str:
@@ -322,8 +419,9 @@ class Uploads:
             return dict(
                 status="test-failed", reason="the contest's deadline passed before it was tested"
             )
+        spec = f"{UPLOAD_SPEC}{step.upload_id}"  # each worker builds it (`ready`)
         added = TournamentStore.add_bot(
-            conn, contest.ladder, step.bot, step.spec, None, None, None, step.version
+            conn, contest.ladder, step.bot, spec, None, None, None, step.version
         )
         ladder.join(conn, contest.ladder, added.name, added.label)
         conn.execute(

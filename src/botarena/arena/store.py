@@ -1,8 +1,8 @@
 """The contest site's tables (users, credentials, bots, upload versions) beside the ladder's.
 
 They live in the tournament store's SQLAlchemy metadata, so one database (SQLite or
-PostgreSQL) holds a contest and its ladder, and opening a store made before the site existed
-adds them (the tables are additive: the schema version stays the store's). A contest is a
+PostgreSQL) holds a contest and its ladder; the store's migrations make them (a change to
+them is a new revision in tournament/migrations). A contest is a
 ladder tournament plus its site settings (sample bot, source limit, uploads per hour); its
 deadline is the ladder's own (`plan.deadline`). An upload is a new version of a bot, kept
 with its source; it moves building -> testing -> active (or build-failed, test-failed), and

@@ -10,8 +10,11 @@ network and writes the system). The result is the command line (a
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import json
 import os
+import platform
 import shlex
 import shutil
 import signal
@@ -44,8 +47,13 @@ BUILT_MAX_FILES = 4096
 is written): a source whose compiler writes thousands of classes or a huge binary is
 refused and its output removed, not cached for every game."""
 
-RECIPE = "2"
-"""Part of every cache key: bump it when a compiler command below changes."""
+RECIPE = "3"
+"""Part of every cache key, with the compiler's version (`toolchain`): bump it when a
+compiler command below changes."""
+
+MANIFEST = ".botarena-artefact"
+"""The file in each built folder naming its cache key and every other file's SHA-256:
+`verify` checks a folder against it before each game (docs/bot-builds.md)."""
 
 
 class BuildError(Exception):
@@ -314,11 +322,12 @@ def build_bot(
         raise BuildError(_block(name, source, language, f"cannot read the source: {exc}")) from None
     except ValueError as exc:
         raise BuildError(_block(name, source, language, str(exc))) from None
-    digest = hashlib.sha256(f"{RECIPE}\0{language.name}\0{source.name}\0".encode() + code)
+    _ensure_tools(language, name, source)
+    head = f"{RECIPE}\0{language.name}\0{toolchain(language)}\0{source.name}\0"
+    digest = hashlib.sha256(head.encode() + code)
     cache_dir = Path(cache_dir).absolute()
     target = cache_dir / f"{language.name.lower()}-{digest.hexdigest()[:20]}"
     if not target.is_dir():
-        _ensure_tools(language, name, source)
         cache_dir.mkdir(parents=True, exist_ok=True)
         _build(language, {source.name: code}, source.name, source, target, name)
     return shlex.join(language.run(target, source.name))
@@ -337,12 +346,28 @@ def build_folder(
     max_bytes: int = SOURCE_LIMIT_BYTES,
     max_files: int = MAX_FOLDER_FILES,
 ) -> str:
+    """`built_folder`'s command line that runs the built bot."""
+    return built_folder(
+        folder, main, cache_dir, name=name, max_bytes=max_bytes, max_files=max_files
+    )[0]
+
+
+def built_folder(
+    folder: Path,
+    main: str,
+    cache_dir: Path,
+    *,
+    name: str,
+    max_bytes: int = SOURCE_LIMIT_BYTES,
+    max_files: int = MAX_FOLDER_FILES,
+) -> tuple[str, Path]:
     """Build the bot in `folder` (a contestant's upload as `arena.uploads.write_upload` wrote
     it) whose main file is `main` (a relative POSIX path in it), once, and return the command
-    line that runs it, as `build_bot` does for one file. The language is the main file's;
-    the compiler is given the main file and the language's other sources in the folder (see
-    `Language.given`); every other file is copied along (the bot reads it from its folder).
-    The cache key is the hash of every file's path and bytes. Raises BuildError for a folder
+    line that runs it, as `build_bot` does for one file, and the built folder. The language
+    is the main file's; the compiler is given the main file and the language's other sources
+    in the folder (see `Language.given`); every other file is copied along (the bot reads it
+    from its folder). The cache key is the hash of every file's path and bytes, the language
+    and its compiler's version (`toolchain`). Raises BuildError for a folder
     holding a link or anything but plain files and folders, more than `max_files` files or
     `max_bytes` bytes together, an unknown extension or a failed build."""
     folder = Path(folder).absolute()
@@ -358,16 +383,69 @@ def build_folder(
         raise BuildError(_block(name, source, language, str(exc))) from None
     if main not in files:
         raise BuildError(_block(name, source, language, f"{main} is not a file of {folder}"))
-    digest = hashlib.sha256(f"{RECIPE}\0folder\0{language.name}\0{main}\0".encode())
+    _ensure_tools(language, name, source)
+    head = f"{RECIPE}\0folder\0{language.name}\0{toolchain(language)}\0{main}\0"
+    digest = hashlib.sha256(head.encode())
     for path in sorted(files):
         digest.update(f"{path}\0{len(files[path])}\0".encode() + files[path])
     cache_dir = Path(cache_dir).absolute()
     target = cache_dir / f"{language.name.lower()}-{digest.hexdigest()[:20]}"
     if not target.is_dir():
-        _ensure_tools(language, name, source)
         cache_dir.mkdir(parents=True, exist_ok=True)
         _build(language, files, main, source, target, name)
-    return shlex.join(language.run(target, main))
+    return shlex.join(language.run(target, main)), target
+
+
+def toolchain(language: Language) -> str:
+    """The language's compiler as it names its version (its first line: `gcc (Debian
+    12.2.0-14) 12.2.0`), part of every cache key, so a worker whose compiler differs builds
+    its own artefact. Asked once per process."""
+    return _toolchain(language.name, language.tools[0] if language.tools else "")
+
+
+@functools.lru_cache(maxsize=16)
+def _toolchain(name: str, tool: str) -> str:
+    if not tool:
+        return f"Python {platform.python_version()}"
+    flag = {"Go": "version", "Java": "-version"}.get(name, "--version")
+    try:
+        done = subprocess.run(
+            [_tool(tool), flag], capture_output=True, text=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{tool}: {exc}"
+    said = (done.stdout + done.stderr).strip().splitlines()
+    return said[0] if said else f"{tool}: exit status {done.returncode}"
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    """Every file below `folder` but the manifest, by relative path: its SHA-256."""
+    found = {}
+    for parent, _folders, names in os.walk(folder):
+        for file in names:
+            path = Path(parent, file)
+            relative = path.relative_to(folder).as_posix()
+            if relative != MANIFEST and not path.is_symlink():
+                found[relative] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def verify(target: Path) -> str:
+    """Why the built folder `target` is not the artefact its name (its cache key) promises
+    ('' when it is): a manifest missing or of another key, a file missing, added or changed."""
+    try:
+        manifest = json.loads((target / MANIFEST).read_text())
+        files = _digests(target)
+    except (OSError, ValueError) as exc:
+        return f"its manifest cannot be read ({exc})"
+    if not isinstance(manifest, dict) or manifest.get("key") != target.name:
+        return "its manifest names another key"
+    wanted = manifest.get("files")
+    if files != wanted:
+        wanted = wanted if isinstance(wanted, dict) else {}
+        changed = sorted(set(files) ^ set(wanted) | {p for p in files if wanted.get(p) != files[p]})
+        return f"{len(changed)} file(s) differ from its manifest: {', '.join(changed[:3])}"
+    return ""
 
 
 def _read_folder(folder: Path, max_bytes: int, max_files: int) -> dict[str, bytes]:
@@ -460,6 +538,8 @@ def _build(
         excess = _too_much(work)
         if excess:
             raise BuildError(_block(name, source, language, excess, argv=argv))
+        manifest = {"key": target.name, "files": _digests(work)}
+        (work / MANIFEST).write_text(json.dumps(manifest, sort_keys=True))
         try:
             work.rename(target)
         except OSError:

@@ -1,13 +1,16 @@
 """The ladder: a tournament that never ends, choosing each next game by waiting time and skill.
 
 How a game is chosen (learnt from the 2011 AI Challenge's `generate_matchup`, see
-docs/tournaments.md "Ladders"): the seed is the bot that waited longest, new and updated
-versions first and every version whose σ has not settled before the settled ones (the 2011
-contest gave a new bot one game at a time like everyone else); the map is drawn first and
+docs/tournaments.md "Ladders"): the seed is the least sure version when its σ is above the
+field's median (a new or updated one: it seeds every game while it is the least sure, then
+takes turns with the least sure until its σ is the median; the 2011 contest gave a new bot
+one game at a time like everyone else), else the bot that waited longest, every version
+whose σ has not settled before the settled ones; the map is drawn first and
 fixes the number of seats; the opponents are drawn among the bots closest in μ and a few
 random ones, each with a weight from its match quality with the seed, so that close games
 are likely but the field stays connected; the seat 0 goes to the bot that sat there least.
-Each choice reads O(log n) rows through indexes, so it stays cheap with 10 000 bots.
+Each choice reads O(log n) rows through indexes, and every active version's σ (one float a
+version, for the median): about 10 000 floats a game with 10 000 bots.
 
 A game is made and claimed in one transaction (a ladder has no queue of pending games to go
 stale), its result and the rating update are committed together, only while the claim is
@@ -24,9 +27,10 @@ import logging
 import math
 import random
 import re
+import statistics
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -200,11 +204,14 @@ def _active(tid: int) -> Any:
 
 
 def choose(
-    conn: Connection, tournament: Tournament, rng: random.Random
+    conn: Connection, tournament: Tournament, rng: random.Random, avoid: Collection[str] = ()
 ) -> tuple[list[str], str | None] | None:
-    """The next game's seats (labels, in seat order) and map; None when too few bots."""
+    """The next game's seats (labels, in seat order) and map; None when too few bots.
+    `avoid`: versions this worker cannot set up just now (a jury failure), left out."""
     tid, plan = tournament.id, tournament.plan
     active = _active(tid)
+    if avoid:
+        active = sa.and_(active, ladder_bots.c.label.notin_(sorted(avoid)))
     most = max(
         [
             plan["seats"],
@@ -222,7 +229,7 @@ def choose(
         seats = rng.randint(low, min(high, count)) if count >= low else low
     if count < seats or count < 2:
         return None
-    seed = _entry(
+    seed = newcomer(conn, active) or _entry(
         conn.execute(
             sa.select(ladder_bots)
             .where(active)
@@ -263,8 +270,33 @@ def choose(
     return [e.label for e in seat_order(group, rng)], map_path
 
 
+def newcomer(conn: Connection, active: Any) -> Entry | None:
+    """The version to seed before any other: the least sure one (highest σ, the longest
+    waiting of equals) when its σ is above the field's median σ; None when no σ is (a field
+    of equals, a new ladder). A new or updated version is the least sure of a running field,
+    so it seeds every game until its σ comes down to the field's least sure, then it takes
+    turns with them until it is as sure as the median: it plays far more than two thirds of
+    the games meanwhile (the 2011 contest gave it one game in two). Reads every active
+    version's σ for the median: O(n)."""
+    rows = conn.execute(
+        sa.select(ladder_bots.c.label, ladder_bots.c.sigma, ladder_bots.c.last_seq).where(active)
+    ).all()
+    if not rows:
+        return None
+    first = min(rows, key=lambda row: (-row.sigma, row.last_seq, row.label))
+    if first.sigma <= statistics.median(row.sigma for row in rows):
+        return None
+    return _entry(
+        conn.execute(sa.select(ladder_bots).where(active, ladder_bots.c.label == first.label)).one()
+    )
+
+
 def make_and_claim(
-    store: Store, tournament: Tournament, runner: str, rng: random.Random
+    store: Store,
+    tournament: Tournament,
+    runner: str,
+    rng: random.Random,
+    avoid: Collection[str] = (),
 ) -> GameRow | None:
     """Choose the next ladder game and insert it already claimed by `runner`, in one
     transaction (on PostgreSQL the tournament row is locked meanwhile, so two workers choose
@@ -275,7 +307,7 @@ def make_and_claim(
             plan = plan.with_for_update()
         if conn.execute(plan).scalar_one().get("finals"):
             return None  # frozen by its finals: its standings stay as they were
-        chosen = choose(conn, tournament, rng)
+        chosen = choose(conn, tournament, rng, avoid)
         if chosen is None:
             return None
         seats, map_path = chosen
@@ -312,11 +344,12 @@ def make_and_claim(
 
 
 def claim_pending(
-    store: Store, tournament_ids: Sequence[int], runner: str
+    store: Store, tournament_ids: Sequence[int], runner: str, given_back: Collection[int] = ()
 ) -> tuple[int, GameRow] | None:
-    """Claim the oldest pending game of these tournaments (test competitions, finals): on
-    PostgreSQL with SELECT ... FOR UPDATE SKIP LOCKED (workers never wait on each other's
-    rows), on SQLite in the write transaction every BEGIN takes."""
+    """Claim the oldest pending game of these tournaments (test competitions, finals, games
+    another worker gave back), but none of `given_back` (this worker's own jury failures):
+    on PostgreSQL with SELECT ... FOR UPDATE SKIP LOCKED (workers never wait on each
+    other's rows), on SQLite in the write transaction every BEGIN takes."""
     if not tournament_ids:
         return None
     with store.transaction() as conn:
@@ -326,6 +359,8 @@ def claim_pending(
             .order_by(games.c.id)
             .limit(1)
         )
+        if given_back:
+            query = query.where(games.c.id.notin_(sorted(given_back)))
         if conn.dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True)
         found = conn.execute(query).scalar()

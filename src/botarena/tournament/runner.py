@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from botarena.core.cores import cores
 from botarena.tournament import schedule
-from botarena.tournament.store import GameRow, Store, Tournament
+from botarena.tournament.store import UPLOAD_SPEC, GameRow, Store, Tournament
 
 STORE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 """Pauses before trying again to record a played game while the store fails (a database
@@ -283,6 +283,35 @@ def job_for(
     return job
 
 
+JURY_AVOID_S = 600.0
+"""How long a worker leaves alone a version whose game it could not set up (a jury
+failure): other workers play it meanwhile."""
+
+
+def with_builds(store: Store, job: dict[str, Any], known: dict[str, dict[str, Any]]) -> None:
+    """Give `job` the sources of the uploads it seats (spec `upload:ID`) and this worker's
+    build cache, so the worker process builds them there (arena/pipeline.py `ready`).
+    `known`: the sources read so far by spec (an upload never changes)."""
+    wanted = {spec for _, spec, _ in job["seats"] if spec.startswith(UPLOAD_SPEC)}
+    if not wanted:
+        return
+    from botarena.arena.pipeline import build_dir, upload_builds
+
+    ids = {int(spec[len(UPLOAD_SPEC) :]) for spec in wanted - set(known)}
+    known.update(upload_builds(store, {i for i in ids if i >= 0}))
+    job["builds"] = {spec: known[spec] for spec in wanted if spec in known}
+    job["build_dir"] = str(build_dir(store))
+
+
+def jury_failed(game: GameRow, result: dict[str, Any]) -> None:
+    """Log a game this worker could not set up; it is given back, never rated here."""
+    import logging
+
+    logging.getLogger("botarena").warning(
+        "botarena: game %s given back unplayed (a jury failure): %s", game.key, result["jury"]
+    )
+
+
 def describe(game: GameRow, result: dict[str, Any]) -> str:
     if result.get("error"):
         return f"{game.key}: error: {result['error']}"
@@ -384,6 +413,7 @@ def run(
     beating = Heartbeat(store.engine, runner)
     boundary = Boundary(worker_log(store), fatal=(sa.exc.OperationalError,))
     specs = {bot.label: (bot.spec, bot.workdir) for bot in store.bots(tournament)}
+    sources: dict[str, dict[str, Any]] = {}
     inflight: dict[cf.Future, GameRow] = {}
     played = 0
     counts = store.counts(tournament)
@@ -400,7 +430,9 @@ def run(
                     if any(label not in specs for label in game.seats):  # added while we play
                         bots = store.bots(tournament, active_only=False)
                         specs = {bot.label: (bot.spec, bot.workdir) for bot in bots}
-                    inflight[executor.submit(job_for(tournament, game, specs, sandbox))] = game
+                    job = job_for(tournament, game, specs, sandbox)
+                    with_builds(store, job, sources)
+                    inflight[executor.submit(job)] = game
             if not inflight:
                 if extend(store, tournament):
                     total = expected_total(store, tournament)
@@ -419,6 +451,9 @@ def run(
                     f"game {game.key}", partial(_release, store, game, runner), finishes=True
                 ):
                     result = future.result()
+                    if result.get("jury"):  # unplayed: an error, retried by the next run
+                        jury_failed(game, result)
+                        result = {"error": f"jury failure: {result['jury']}"}
                     if _stored(store.finish, game.id, runner, result):
                         played += 1
                         done += 1
@@ -553,6 +588,9 @@ def work(
     inflight: dict[cf.Future, tuple[Tournament, GameRow] | tuple[None, Any]] = {}
     uploads = _contest_uploads(store, runner, names, sandbox)
     specs: dict[tuple[int, str], tuple[str, str | None]] = {}
+    sources: dict[str, dict[str, Any]] = {}
+    avoided: dict[str, float] = {}  # versions whose games this worker could not set up
+    given_back: set[int] = set()  # their games, left to other workers
     played, released, turn, leader, looked, extended = 0, time.monotonic(), 0, "", 0.0, 0.0
     known: list[Tournament] = []
     ladders: list[Tournament] = []
@@ -584,7 +622,10 @@ def work(
             with boundary.step(f"upload {step.upload_id}", give_back(step)):
                 inflight[executor.submit(step.job)] = (None, step)
             return True
-        claimed = ladder.claim_pending(store, [t.id for t in known], runner)
+        now = time.monotonic()
+        for label in [label for label, since in avoided.items() if now - since > JURY_AVOID_S]:
+            del avoided[label]
+        claimed = ladder.claim_pending(store, [t.id for t in known], runner, given_back)
         game = claimed[1] if claimed else None
         if game is None and time.monotonic() - extended > 1.0:
             extended = time.monotonic()  # a swiss or adaptive next round, once
@@ -595,7 +636,7 @@ def work(
         if game is None and ladders:
             tournament = ladders[turn % len(ladders)]
             turn += 1
-            game = ladder.make_and_claim(store, tournament, runner, rng)
+            game = ladder.make_and_claim(store, tournament, runner, rng, set(avoided))
         if game is None or tournament is None:
             return False
         with boundary.step(f"game {game.key}", give_back(game)):
@@ -604,6 +645,7 @@ def work(
                 specs.clear()
                 table = spec_map(tournament)
             job = _ladder_job(tournament, game, table, sandbox)
+            with_builds(store, job, sources)
             inflight[executor.submit(job)] = (tournament, game)
         return True
 
@@ -621,6 +663,12 @@ def work(
             _stored(_release, store, item, runner)  # another worker plays it
             return
         result = future.result()
+        if result.get("jury"):  # not played: back to the store for another worker
+            jury_failed(item, result)
+            _stored(_release, store, item, runner)
+            given_back.add(item.id)
+            avoided.update(dict.fromkeys(item.seats, time.monotonic()))
+            return
         ladder_game = tournament.schedule == "ladder"
         if _stored(ladder.finish, store, item, runner, result, ladder_game):
             played += 1

@@ -1,19 +1,17 @@
-"""The store's tables and schema version: what tournaments, bots, games, runners, ladders
-and replays look like in SQL (tournament/store.py reads and writes them)."""
+"""The store's tables: what tournaments, bots, games, runners, ladders and replays look like
+in SQL (tournament/store.py reads and writes them; tournament/migrations makes them)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import sqlalchemy as sa
-
-SCHEMA_VERSION = 1
 
 metadata = sa.MetaData()
 
 schema_version = sa.Table(
     "schema_version", metadata, sa.Column("version", sa.Integer, nullable=False)
 )
+"""The hand-kept schema version of stores from before Alembic (1); Alembic's revisions set
+it to 2, which an older botarena refuses as a newer release's store."""
 
 tournaments = sa.Table(
     "tournaments",
@@ -130,7 +128,3 @@ store_meta = sa.Table(
     sa.Column("value", sa.Text, nullable=False),
 )
 """Facts about the store, e.g. `botarena_version`: the release that workers must match."""
-
-MIGRATIONS: dict[int, Any] = {}
-"""version -> function(connection) bringing the schema from version - 1 to version; a
-release that changes the tables adds one here and bumps SCHEMA_VERSION."""

@@ -5,7 +5,9 @@ URL). Every game row has a stable key and moves pending -> claimed -> done (or e
 void when its bot is updated) by conditional updates, each in one transaction: a claim
 succeeds for one runner only, and a result is written only by the runner holding the claim,
 so a finished game is committed exactly once. Claims of a runner that died are handed back.
-The schema carries a version number and the migrations that bring an older one up to date.
+The schema has a revision (Alembic's, tournament/migrations): a new store is made at this
+botarena's, and a store at any other is refused with one line naming `botarena store
+upgrade` (docs/store.md).
 """
 
 from __future__ import annotations
@@ -21,10 +23,9 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from botarena.core.errors import UserError
+from botarena.tournament import migrations
 from botarena.tournament.records import GameRecord
 from botarena.tournament.schema import (  # noqa: F401 - the tables, imported from here as before
-    MIGRATIONS,
-    SCHEMA_VERSION,
     bots,
     games,
     ladder_bots,
@@ -77,32 +78,80 @@ def damage(error: BaseException) -> str | None:
     return None
 
 
-NEWER_VERSIONS = 1000
-"""A stored schema version above SCHEMA_VERSION up to this is a later botarena's; past it,
-damage (versions count releases that changed the tables, one at a time)."""
+@dataclass(frozen=True)
+class Revision:
+    """Which schema a database holds, as `revision_of` finds it.
 
+    `kind`: `empty` (no tables: a new store is made there), `foreign` (another program's
+    tables), `legacy` (a store of the hand-kept schema version 1, from before Alembic),
+    `older` (a revision before this botarena's), `current`, `newer` (a revision this
+    botarena does not know: a later release's, or damage), `damaged` (a `schema_version`
+    row that no botarena writes). `found`: the revision or version as stored, for messages."""
 
-def _stored_version(conn: Connection) -> int:
-    """The store's schema version: exactly one row, a whole number this botarena can read
-    or upgrade; StoreError naming what is found otherwise (a newer botarena's version, or
-    a row that no botarena writes: 0, text, NULL, a huge number, none, several)."""
-    rows = [row[0] for row in conn.execute(sa.text("SELECT version FROM schema_version"))]
-    found = rows[0] if len(rows) == 1 else None
-    if type(found) is int and SCHEMA_VERSION < found <= NEWER_VERSIONS:
-        raise StoreError(
-            f"the database has schema version {found}, newer than this"
-            f" botarena's {SCHEMA_VERSION}: upgrade botarena"
+    kind: str
+    found: str = ""
+
+    def words(self) -> str:
+        """What the store is at, in words (`store upgrade` prints it)."""
+        if self.kind == "empty":
+            return "an empty database"
+        if self.kind == "legacy":
+            return "schema version 1 (before migrations)"
+        return f"revision {self.found}"
+
+    def problem(self, url: str) -> str:
+        """Why this botarena will not use the store as it is, in one line naming the fix."""
+        upgrade = (
+            f"run `botarena store upgrade --db {describe_url(url)}` (after `botarena store backup`)"
         )
-    if type(found) is int and 1 <= found <= SCHEMA_VERSION:
-        return found
-    shown = repr(found)[:40] if found is not None else "NULL" if rows else "0 rows"
-    if len(rows) > 1:
-        shown = f"{len(rows)} rows"
-    known = ", ".join(str(version) for version in range(1, SCHEMA_VERSION + 1))
-    raise StoreError(
-        f"the store's schema version ({shown}) is not one this botarena knows ({known}):"
-        " the store is damaged or not botarena's; restore it from a backup"
-    )
+        if self.kind == "empty":
+            return "the database holds no botarena store (tournament new makes one)"
+        if self.kind == "foreign":
+            return (
+                "the database holds tables but no botarena store (no schema_version table);"
+                " give another --db"
+            )
+        if self.kind == "legacy":
+            return f"the store's schema is version 1, from before migrations: {upgrade}"
+        if self.kind == "older":
+            return (
+                f"the store's schema is at revision {self.found}, this botarena's is"
+                f" {migrations.HEAD}: {upgrade}"
+            )
+        if self.kind == "newer":
+            return (
+                f"the store's schema revision {self.found} is newer than this botarena's"
+                f" ({migrations.HEAD}) or damaged: upgrade botarena, or restore the store"
+                " from a backup"
+            )
+        return (
+            f"the store's schema version ({self.found}) is not one this botarena knows (1):"
+            " the store is damaged or not botarena's; restore it from a backup"
+        )
+
+
+def revision_of(conn: Connection) -> Revision:
+    """The schema the database on `conn` holds: its Alembic revision (`alembic_version`)
+    or, for a store from before Alembic, its hand-kept `schema_version` row, which must
+    be exactly one row holding 1. Reads only; imports no Alembic."""
+    inspector = sa.inspect(conn)
+    if inspector.has_table("alembic_version"):
+        rows = [row[0] for row in conn.execute(sa.text("SELECT version_num FROM alembic_version"))]
+        found = repr(rows[0])[:40] if len(rows) == 1 else f"({len(rows)} rows)"
+        if rows == [migrations.HEAD]:
+            return Revision("current", rows[0])
+        if len(rows) == 1 and rows[0] in migrations.REVISIONS:
+            return Revision("older", rows[0])
+        return Revision("newer", found)
+    if not inspector.has_table("schema_version"):
+        return Revision("foreign" if inspector.get_table_names() else "empty")
+    rows = [row[0] for row in conn.execute(sa.text("SELECT version FROM schema_version"))]
+    if len(rows) == 1 and type(rows[0]) is int and rows[0] == 1:
+        return Revision("legacy", "1")
+    shown = repr(rows[0])[:40] if len(rows) == 1 and rows[0] is not None else "NULL"
+    if len(rows) != 1:
+        shown = f"{len(rows)} rows" if rows else "0 rows"
+    return Revision("damaged", shown)
 
 
 def _refuse_damage(engine: Engine, url: str) -> None:
@@ -118,6 +167,12 @@ def _refuse_damage(engine: Engine, url: str) -> None:
                 f"--db {describe_url(url)}: the store is damaged ({problem}); restore it"
                 " from a backup"
             ) from context.original_exception
+
+
+UPLOAD_SPEC = "upload:"
+"""A ladder version made from a contest's upload has the spec `upload:ID`: each worker
+builds the upload's source from the store into its own cache (arena/pipeline.py `ready`),
+so no built file is shared between machines."""
 
 
 @dataclass(frozen=True)
@@ -253,17 +308,18 @@ def sqlite_folder(url: str) -> Path | None:
 
 
 class Store:
-    """One database: open it with `Store.open(url)` (creates or upgrades the tables)."""
+    """One database: open it with `Store.open(url)` (makes the tables in an empty one)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
     @classmethod
-    def open(cls, url: str, *, read_only: bool = False) -> Store:
-        """The store at `url`, its tables made or upgraded; `read_only` (the leaderboard)
-        writes nothing, so it opens a store it may not write (a read-only file or
-        filesystem, `sqlite:///file:PATH?mode=ro&uri=true`) and refuses one it would
-        have to upgrade."""
+    def open(cls, url: str, *, read_only: bool = False, check: bool = True) -> Store:
+        """The store at `url`, made in an empty database; StoreError for one of another
+        schema revision than this botarena's (`botarena store upgrade` brings it up).
+        `read_only` (the leaderboard) writes nothing, so it opens a store it may not write
+        (a read-only file or filesystem, `sqlite:///file:PATH?mode=ro&uri=true`).
+        `check=False` (the `store` commands) opens the database whatever it holds."""
         if url.startswith(("postgresql://", "postgres://")):
             url = "postgresql+psycopg://" + url.split("://", 1)[1]  # psycopg 3, any SQLAlchemy 2
         try:
@@ -280,7 +336,8 @@ class Store:
         _refuse_damage(engine, url)
         store = cls(engine)
         try:
-            store._check_version() if read_only else store._migrate()
+            if check:
+                store._check(url, read_only)
         except StoreDamaged:
             raise
         except StoreError as exc:
@@ -300,36 +357,15 @@ class Store:
         with self.engine.begin() as conn:
             yield conn
 
-    def _check_version(self) -> None:
-        """A store this botarena reads as it is (for read-only use): StoreError if not."""
-        with self.engine.connect() as conn:
-            if not sa.inspect(conn).has_table("schema_version"):
-                raise StoreError("the database holds no botarena store (tournament new makes one)")
-            found = _stored_version(conn)
-        if found < SCHEMA_VERSION:
-            raise StoreError(
-                f"the database has schema version {found}, older than this botarena's"
-                f" {SCHEMA_VERSION}: open it once with a command that writes it"
-                " (tournament list) to upgrade it"
-            )
-
-    def _migrate(self) -> None:
-        with self.transaction() as conn:
-            inspector = sa.inspect(conn)
-            if not inspector.has_table("schema_version"):
-                if inspector.get_table_names():
-                    raise StoreError(
-                        "the database holds tables but no botarena store (no"
-                        " schema_version table); give another --db"
-                    )
-                metadata.create_all(conn)
-                conn.execute(schema_version.insert().values(version=SCHEMA_VERSION))
-                return
-            found = _stored_version(conn)
-            for version in range(found + 1, SCHEMA_VERSION + 1):
-                MIGRATIONS[version](conn)
-            conn.execute(schema_version.update().values(version=SCHEMA_VERSION))
-            metadata.create_all(conn)  # tables added since (ladder, replays): additive
+    def _check(self, url: str, read_only: bool) -> None:
+        """Make a new store in an empty database (unless `read_only`); StoreError naming
+        the fix for a store of another revision than this botarena's (docs/store.md)."""
+        with self.engine.connect() if read_only else self.transaction() as conn:
+            found = revision_of(conn)
+            if found.kind == "empty" and not read_only:
+                migrations.migrate(conn)
+            elif found.kind != "current":
+                raise StoreError(found.problem(url))
 
     # -- tournaments and bots ------------------------------------------------------------
     def tournament(self, name: str) -> Tournament | None:

@@ -22,13 +22,28 @@ def _map(game: str, path: str) -> Any:
 
 def play_game(job: dict[str, Any]) -> dict[str, Any]:
     """Play `job` = {game, seats: [[label, spec, workdir]], seed, map, options, replay,
-    and sandbox: false for a run told --no-sandbox};
-    return {scores, ranks, statuses, faults, turns, end_reason, replay} or {error}. A contest
-    upload's build comes the same way (`kind` arena-build: arena/pipeline.py)."""
+    and sandbox: false for a run told --no-sandbox; a contest's upload seated as
+    `upload:ID` comes with its source in `builds` and this worker's `build_dir`};
+    return {scores, ranks, statuses, faults, turns, end_reason, replay}, {error}, or {jury}
+    for a game this worker cannot set up (given back unplayed). A contest upload's build
+    comes the same way (`kind` arena-build: arena/pipeline.py)."""
     if job.get("kind") == "arena-build":
         from botarena.arena.pipeline import build_upload
 
         return build_upload(job)
+    if job.get("builds"):
+        from botarena.arena.pipeline import JuryFailure, ready
+
+        try:
+            seats = [
+                [label, ready(job["builds"][spec], Path(job["build_dir"])), workdir]
+                if spec in job["builds"]
+                else [label, spec, workdir]
+                for label, spec, workdir in job["seats"]
+            ]
+        except JuryFailure as exc:
+            return {"jury": str(exc)}
+        job = {**job, "seats": seats}
     from botarena.core.match import run_match
     from botarena.core.replay import save
     from botarena.core.rules import GameError
