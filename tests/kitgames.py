@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from botarena.core import registry
+from botarena.core import registry, sandbox
 
 TALLY = {
     "__init__.py": '''
@@ -162,6 +162,7 @@ def forget_games() -> None:
         registry.entries,
         registry.available,
         registry._broken,
+        sandbox._game_tops,
     ):
         cached.cache_clear()
 

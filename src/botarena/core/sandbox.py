@@ -542,16 +542,23 @@ def site_folders() -> list[str]:
     ]
 
 
+@cache
+def _game_tops() -> frozenset[str]:
+    """The top-level packages of the installed games (read from the entry points here, not
+    through core.registry, which imports what imports this module)."""
+    from importlib.metadata import entry_points
+
+    return frozenset(entry.value.split(".")[0] for entry in entry_points(group="botarena.games"))
+
+
 def game_packages(argv: list[str]) -> list[str]:
     """The folder of the installed game's top-level package that `argv` runs a module of
     (`python -m botarena_connect4.bots.first`): a built-in bot sees its game's code read-only
     wherever it lies (an editable install's lies outside the Python installation)."""
     import importlib.util
 
-    from botarena.core.registry import entries
-
     modules = [argv[i + 1] for i in range(len(argv) - 1) if argv[i] == "-m"]
-    tops = {entry.module.split(".")[0] for entry in entries().values()}
+    tops = _game_tops() if modules else frozenset()
     folders = []
     for module in modules:
         top = module.split(".")[0]
