@@ -531,6 +531,17 @@ def _warn_unreadable(paths: list[str]) -> None:
                 )
 
 
+def site_folders() -> list[str]:
+    """The jury's site-packages folders outside its prefix (an environment layered over
+    another through a .pth file, as a test's fresh virtualenv over the jury's): a built-in
+    bot run as a process imports botarena and its game from there."""
+    return [
+        str(Path(folder).resolve())
+        for folder in sys.path
+        if os.path.basename(folder) in ("site-packages", "dist-packages") and os.path.isdir(folder)
+    ]
+
+
 def game_packages(argv: list[str]) -> list[str]:
     """The folders of the installed games' top-level packages, when `argv` runs a module of
     one of them (`python -m botarena_connect4.bots.first`): a built-in bot sees the games'
@@ -728,7 +739,7 @@ class Confinement:
             str(Path(sys.base_prefix).resolve()),
             str(Path(__file__).resolve().parents[2]),
         ]
-        runtime += game_packages(argv)
+        runtime += game_packages(argv) + site_folders()
         program = shutil.which(argv[0], path=os.environ.get("PATH"))
         shim = None if program is None else shims.resolve(os.path.abspath(program))
         if shim is not None:  # pyenv's, asdf's: the real interpreter, its installation shown
