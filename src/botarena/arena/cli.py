@@ -1,5 +1,5 @@
-"""`botarena arena new|serve|passwd`: make a contest (a ladder and its site), serve it with
-workers, reset a password.
+"""`botarena arena new|serve|prune|passwd`: make a contest (a ladder and its site), serve it
+with workers, drop old replays, reset a password.
 
 Importing this module stays light: the store, the rules and the web server are imported
 inside the commands.
@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import typer
 
-from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption, fail
+from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption, fail, within
 
 ORGANISER = "admin"
 SITE_SETTINGS = {
@@ -26,9 +26,11 @@ SITE_SETTINGS = {
     "uploads_per_hour": 10,
     "max_bots_per_user": 1,
     "challenges_per_hour": 20,
+    "keep_replays": 50,
 }
 """The site's own `-o` keys and their defaults (CodeCup's source limit, one bot a
-contestant as CodeCup had); `deadline` too."""
+contestant as CodeCup had, the replays of each version's last 50 ladder games:
+tournament/retention.py); `deadline` too."""
 
 app = typer.Typer(
     help="Contest sites: contestants sign up, upload bots, watch the ladder.",
@@ -96,7 +98,7 @@ def new(
             "-o",
             "--option",
             help="KEY=VALUE: a game option, or the site's max_source_bytes,"
-            " uploads_per_hour, max_bots_per_user, challenges_per_hour, deadline (ISO time)",
+            " uploads_per_hour, max_bots_per_user, challenges_per_hour, keep_replays, deadline",
         ),
     ] = None,
     admin_password_file: Annotated[
@@ -137,11 +139,12 @@ def new(
         except TournamentError as exc:
             fail(str(exc))
         with store.transaction() as conn:
+            plan = {**ladder.plan, "keep_replays": settings["keep_replays"]}
             if deadline is not None:
-                plan = {**ladder.plan, "deadline": deadline}
-                conn.execute(
-                    tournaments.update().where(tournaments.c.id == ladder.id).values(plan=plan)
-                )
+                plan["deadline"] = deadline
+            conn.execute(
+                tournaments.update().where(tournaments.c.id == ladder.id).values(plan=plan)
+            )
             arena.add_contest(conn, store, ladder, settings)
         found = arena.contest(store, name)
         assert found is not None
@@ -154,6 +157,43 @@ def new(
         print(f"organiser: user {ORGANISER}, password from {admin_password_file}")
     more = "" if db == DEFAULT_DB else f" --db {db}"
     print(f"serve it: botarena arena serve {name}{more}")
+
+
+@app.command()
+def prune(
+    name: Annotated[str, typer.Argument(help="the contest")],
+    db: DbOption = DEFAULT_DB,
+    keep: Annotated[
+        int | None,
+        typer.Option(
+            help="replays each version keeps of its last ladder games (default: the"
+            " contest's keep_replays); results are always kept",
+            callback=within(0, 10**9),
+        ),
+    ] = None,
+) -> None:
+    """Drop the replays of the ladder games that are not among each version's last
+    `keep` (the workers do it as they go); the finals, tests and challenges keep theirs."""
+    from botarena.arena import store as arena
+    from botarena.tournament.cli import open_store
+    from botarena.tournament.retention import keep_of
+    from botarena.tournament.retention import prune as drop_replays
+
+    with open_store(db) as store:
+        found = arena.contest(store, name)
+        if found is None:
+            known = ", ".join(c.name for c in arena.contests_of(store)) or "none"
+            fail(f"no contest {name!r} in this --db (known: {known})")
+        ladder = store.tournament(name)
+        assert ladder is not None
+        keeping = keep if keep is not None else keep_of(ladder)
+        if keeping is None:
+            fail(f"{name} keeps every replay: give --keep N")
+        done = drop_replays(store, ladder, keeping)
+    print(
+        f"{name}: {done.replays_dropped} replays dropped ({done.bytes_freed / 1e6:.1f} MB),"
+        f" {done.replays_kept} kept (each version's last {keeping} ladder games)"
+    )
 
 
 @app.command()

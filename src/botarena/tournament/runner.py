@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from botarena.core.cores import cores
-from botarena.tournament import schedule
+from botarena.tournament import retention, schedule
 from botarena.tournament.store import UPLOAD_SPEC, GameRow, Store, Tournament
 
 STORE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
@@ -672,6 +672,10 @@ def work(
         ladder_game = tournament.schedule == "ladder"
         if _stored(ladder.finish, store, item, runner, result, ladder_game):
             played += 1
+            keep = retention.keep_of(tournament) if ladder_game else None
+            if keep is not None and played % retention.PRUNE_EVERY == 0:
+                with boundary.step(f"pruning the replays of {tournament.name}"):
+                    retention.prune(store, tournament, keep)
             if ladder_game and time.monotonic() - looked > 2.0:
                 looked = time.monotonic()  # reading the standings costs O(bots)
                 top = ladder.standings(store, tournament)[:1]
