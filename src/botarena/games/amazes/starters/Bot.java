@@ -37,7 +37,11 @@ public class Bot {
                 if (lines.get(corridors[move]).length() == 1) continue;  // "W": a wall there
                 int way = (heading + turns[move]) % 4;
                 int count = visits[y + dy[way]][x + dx[way]];
-                if (best < 0 || count < bestCount) { best = move; bestCount = count; bestWay = way; }
+                if (best < 0 || count < bestCount) {
+                    best = move;
+                    bestCount = count;
+                    bestWay = way;
+                }
             }
             lines.clear();
             heading = bestWay;

@@ -23,7 +23,8 @@ public class Bot {
         int[] dr = {-1, 0, 1, 0}, dc = {0, 1, 0, -1};
         Set<List<Integer>> water = new HashSet<>();  // water never moves: kept all game
         List<List<Integer>> ants = new ArrayList<>(), food = new ArrayList<>();
-        List<List<Integer>> targets = new ArrayList<>(), hills = new ArrayList<>();  // targets: food and enemy hills
+        // targets: the food and enemy hills in sight; hills: ours
+        List<List<Integer>> targets = new ArrayList<>(), hills = new ArrayList<>();
         String line;
         while ((line = in.readLine()) != null) {
             String[] words = line.trim().split("\\s+");
@@ -36,7 +37,12 @@ public class Bot {
             if (kind.equals("rows")) rows = r;
             else if (kind.equals("cols")) cols = r;
             else if (kind.equals("ready")) { System.out.println("go"); System.out.flush(); }
-            else if (kind.equals("turn")) { ants.clear(); food.clear(); targets.clear(); hills.clear(); }
+            else if (kind.equals("turn")) {
+                ants.clear();
+                food.clear();
+                targets.clear();
+                hills.clear();
+            }
             else if (kind.equals("w")) water.add(square);
             else if (kind.equals("f")) { food.add(square); targets.add(square); }
             else if (kind.equals("h") && owner != 0) targets.add(square);
@@ -79,7 +85,8 @@ public class Bot {
     static int nearest(List<Integer> square, List<List<Integer>> squares) {
         int best = Integer.MAX_VALUE;
         for (List<Integer> other : squares) {
-            int dr = Math.abs(square.get(0) - other.get(0)), dc = Math.abs(square.get(1) - other.get(1));
+            int dr = Math.abs(square.get(0) - other.get(0));
+            int dc = Math.abs(square.get(1) - other.get(1));
             best = Math.min(best, Math.min(dr, rows - dr) + Math.min(dc, cols - dc));
         }
         return best;

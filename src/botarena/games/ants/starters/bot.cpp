@@ -24,6 +24,11 @@ int distance(Square a, Square b) {
     return std::min(dr, rows - dr) + std::min(dc, cols - dc);
 }
 
+// The square one step from `square`, on the map that wraps around at its edges.
+Square step(Square square, int dr, int dc) {
+    return {(square.first + dr + rows) % rows, (square.second + dc + cols) % cols};
+}
+
 // The distance from `square` to the nearest of `squares` (a large number if there is none).
 int nearest(Square square, const std::vector<Square> &squares) {
     int best = 1000000;
@@ -62,7 +67,7 @@ int main() {
                 // of n e s w on a tie
                 int best = -1, bestScore = 0;
                 for (int d = 0; d < 4; d++) {
-                    Square to{(ant.first + dr[d] + rows) % rows, (ant.second + dc[d] + cols) % cols};
+                    Square to = step(ant, dr[d], dc[d]);
                     if (water.count(to) || taken.count(to)) continue;
                     int score = !targets.empty() ? nearest(to, targets)
                               : !hills.empty()   ? -nearest(to, hills)
@@ -70,8 +75,9 @@ int main() {
                     if (best < 0 || score < bestScore) best = d, bestScore = score;
                 }
                 if (best < 0) continue;
-                taken.insert({(ant.first + dr[best] + rows) % rows, (ant.second + dc[best] + cols) % cols});
-                std::cout << "o " << ant.first << " " << ant.second << " " << directions[best] << "\n";
+                taken.insert(step(ant, dr[best], dc[best]));
+                std::cout << "o " << ant.first << " " << ant.second << " " << directions[best]
+                          << "\n";
             }
             std::cout << "go" << std::endl;  // endl flushes: the jury waits for "go"
         }
