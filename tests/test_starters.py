@@ -1,6 +1,8 @@
 """`botarena GAME starter LANG`: every game's starter in Python, C++ and Java is written,
 built (by the tournament's build step) and plays a whole game against built-in bots without
-a fault; the command's messages, refusals and Ants' older `starter FILE` form."""
+a fault; the three languages of a game play one strategy, move for move, and beat the
+contest's default sample bot in most games (#37); the command's messages, refusals and Ants'
+older `starter FILE` form."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from botarena import play
 from botarena.core.starters import file_name
 
 TOOLS = {"python": (), "cpp": ("g++",), "java": ("javac", "java")}
@@ -49,6 +52,17 @@ GAMES = [
     ),
 ]
 STEMS = {"adventurers": "adventurers", "master": "master", None: "bot"}
+LANGUAGES = ["python", "cpp", "java"]
+# game, role, the seats against the sample (BOT marks the starter's), short options; the
+# sample is `_default_sample`'s: the game's `random` bot, Labyrinth's first (cartographer)
+AGAINST_SAMPLE = [
+    ("amazes", None, ["BOT", "builtin:amazes/random"], {}),
+    ("falldown", None, ["BOT", *["builtin:falldown/random"] * 3], {"turns": 400}),
+    ("ants", None, ["BOT", "builtin:ants/random"], {"turns": 200}),
+    ("labyrinth", "adventurers", ["BOT", "builtin:labyrinth/static"], {"max_rounds": 3}),
+    ("labyrinth", "master", ["builtin:labyrinth/cartographer", "BOT"], {"max_rounds": 3}),
+]
+SEEDS = range(1, 7)
 
 
 def botarena(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -89,6 +103,101 @@ def test_starter_builds_and_plays_a_whole_game(
     assert [player["status"] for player in result["players"]] == ["ok"] * len(seats), result
     assert [player["faults"] for player in result["players"]] == [0] * len(seats)
     assert result["end_reason"] in ends
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory):
+    """The play spec of a packaged starter (game, role, language), each built once with the
+    tournament's build step; skips when the language's tools are missing."""
+    from importlib.resources import files
+
+    from botarena.tournament.build import build_bot
+
+    cache = tmp_path_factory.mktemp("starters")
+    built: dict[tuple[str, str | None, str], str] = {}
+
+    def spec(game: str, role: str | None, language: str) -> str:
+        missing = [tool for tool in TOOLS[language] if shutil.which(tool) is None]
+        if missing:
+            pytest.skip(f"{', '.join(missing)} not installed")
+        if (game, role, language) not in built:
+            name = file_name(STEMS[role], language)
+            source = Path(str(files(f"botarena.games.{game}.starters") / name))
+            if language == "python":
+                built[game, role, language] = f"{sys.executable} {source}"
+            else:
+                built[game, role, language] = build_bot(source, cache, name="starter")
+        return built[game, role, language]
+
+    return spec
+
+
+def beats_the_sample(game, role, seats, options, spec, seed) -> bool:
+    """Whether the starter did better than the sample in the game on `seed`: a better rank
+    than every other seat; in Labyrinth, where each role is ranked only within its role
+    (both seats rank 1), the master holds the sample's score below what the built-in static
+    master allows on that seed, and the adventurers (who never meet the sample: it is an
+    adventurers bot too) solve every maze the static master draws."""
+    bots = [spec if seat == "BOT" else seat for seat in seats]
+    players = play(game, bots, seed=seed, sandbox=False, **options).players
+    mine = players[seats.index("BOT")]
+    if role == "master":
+        static = ["builtin:labyrinth/cartographer", "builtin:labyrinth/static"]
+        reference = play(game, static, seed=seed, **options).players[0].score
+        return mine.status == "ok" and mine.score < reference
+    if role == "adventurers":
+        return mine.status == "ok" and mine.score > 1000 * (options["max_rounds"] - 1)
+    return all(mine.rank < other.rank for other in players if other is not mine)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(
+    ("game", "role", "seats", "options"),
+    AGAINST_SAMPLE,
+    ids=[f"{game}-{role or 'bot'}" for game, role, *_ in AGAINST_SAMPLE],
+)
+def test_starter_beats_the_sample_in_most_games(starter, game, role, seats, options, language):
+    spec = starter(game, role, language)
+    won = [seed for seed in SEEDS if beats_the_sample(game, role, seats, options, spec, seed)]
+    assert len(won) > len(SEEDS) / 2, f"won only on seeds {won}"
+
+
+def moves(replay: Path, seat: int) -> list[object]:
+    """What a seat did, step by step, as the game recorded it: its acts without their
+    timing and raw text (Python's `json.dumps` spaces a list, C++'s text does not), with the
+    frame the game drew after each step."""
+    steps = json.loads(replay.read_text())["steps"]
+    return [
+        (
+            [
+                {key: value for key, value in act.items() if key not in ("ms", "cpu_s", "reply")}
+                for act in step["acts"]
+                if act["seat"] == seat
+            ],
+            step["frame"],
+        )
+        for step in steps
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("game", "role", "seats", "options"),
+    AGAINST_SAMPLE,
+    ids=[f"{game}-{role or 'bot'}" for game, role, *_ in AGAINST_SAMPLE],
+)
+def test_every_language_plays_the_same_moves(starter, tmp_path, game, role, seats, options):
+    """Same seed, same opponent: the C++ and Java starters do exactly what the Python one does."""
+    played = {}
+    for language in LANGUAGES:
+        spec = starter(game, role, language)
+        bots = [spec if seat == "BOT" else seat for seat in seats]
+        replay = tmp_path / f"{language}.json"
+        play(game, bots, seed=2, sandbox=False, replay=replay, **options)
+        played[language] = moves(replay, seats.index("BOT"))
+    assert played["python"][0] and played["cpp"] == played["python"]
+    assert played["java"] == played["python"]
 
 
 @pytest.mark.slow

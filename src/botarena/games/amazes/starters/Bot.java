@@ -1,9 +1,12 @@
-// A minimal Amazes (CodeCup 2010) bot: it keeps its right hand on the wall.
+// A minimal Amazes (CodeCup 2010) bot: one step a turn, into the open square it has been on
+// the fewest times (right, then forward, then left, then back on a tie), so it keeps its right
+// hand on the wall but does not walk round the same loop for ever.
 //
 // Each turn it reads five lines (Red reads "Start" first, once): the corridors ahead, right,
 // behind and left ("W" alone: a wall right there), then the squared distance to the opponent.
 // It answers one line of letters: F forward, R/L turn right/left and step, T turn around and
-// step. "Quit" (or the end of the input) ends the game.
+// step. "Quit" (or the end of the input) ends the game. The same strategy, move for move, as
+// bot.py and bot.cpp.
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,6 +16,14 @@ import java.util.List;
 public class Bot {
     public static void main(String[] args) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        // each letter, in the order tried: how it turns us (quarter turns clockwise) and
+        // which corridor line (0 ahead, 1 right, 2 behind, 3 left) it enters
+        String letters = "RFLT";
+        int[] turns = {1, 0, 3, 2}, corridors = {1, 0, 3, 2};
+        int[] dx = {0, 1, 0, -1}, dy = {-1, 0, 1, 0};  // heading 0 north (our start), 1 east
+        int[][] visits = new int[51][51];  // the maze is 25x25: we stay within 24 of the start
+        int x = 25, y = 25, heading = 0;
+        visits[y][x] = 1;
         List<String> lines = new ArrayList<>();
         String line;
         while ((line = in.readLine()) != null) {
@@ -21,11 +32,23 @@ public class Bot {
             if (line.equals("Quit")) return;
             lines.add(line);
             if (lines.size() < 5) continue;
-            String ahead = lines.get(0), right = lines.get(1), left = lines.get(3);
+            int best = -1, bestCount = 0, bestWay = 0;
+            for (int move = 0; move < 4; move++) {
+                if (lines.get(corridors[move]).length() == 1) continue;  // "W": a wall there
+                int way = (heading + turns[move]) % 4;
+                int count = visits[y + dy[way]][x + dx[way]];
+                if (best < 0 || count < bestCount) {
+                    best = move;
+                    bestCount = count;
+                    bestWay = way;
+                }
+            }
             lines.clear();
-            String move = right.length() > 1 ? "R" : ahead.length() > 1 ? "F"
-                        : left.length() > 1 ? "L" : "T";
-            System.out.println(move);
+            heading = bestWay;
+            x += dx[heading];
+            y += dy[heading];
+            visits[y][x]++;
+            System.out.println(letters.charAt(best));
             System.out.flush();
         }
     }
