@@ -105,13 +105,16 @@ ladder_ratings = sa.Table(
     metadata,
     sa.Column("game_id", sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("label", sa.String(220), primary_key=True),
-    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("tournament_id", sa.Integer, nullable=False),  # no key: see below
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Index("ladder_ratings_of", "tournament_id", "label", "game_id"),
 )
 """A ladder version's μ and σ after each game that rated it (its rating chart); written with
-the rating, written again when the ladder is rated again (a void)."""
+the rating, written again when the ladder is rated again (a void). `tournament_id` has no
+foreign key: checking one takes a share lock on the tournament's row, which a worker
+choosing the next game holds for update while it waits for the seats this game's rating
+holds (PostgreSQL's deadlock)."""
 
 replays = sa.Table(
     "replays",
