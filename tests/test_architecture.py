@@ -3,6 +3,7 @@ are the import contracts `lint-imports` checks (pyproject.toml's [tool.importlin
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -18,6 +19,8 @@ relative to the repository's root; a `*` stands for every folder there."""
 TICKED = re.compile(r"`([^`\s]+)`")
 PATHLIKE = re.compile(r"[\w.-]+(/[\w.*-]*)*")
 SUFFIXES = (".py", ".js", ".md", ".toml", ".html", ".css")
+NAMED = re.compile(r"`([\w/]+\.py)` `([A-Za-z_][\w.]*)`")
+"""A module's path followed by a name it defines: `core/match.py` `run_match`."""
 FENCE = re.compile(r"^```(\S*)\n(.*?)^```", re.S | re.M)
 
 
@@ -45,6 +48,25 @@ def missing(path: str) -> list[str]:
     found = sorted(p for p in where(folder).iterdir() if p.is_dir() and p.name != "__pycache__")
     assert found, f"{folder}/ holds no folder for {path}"
     return [f"{folder}/{p.name}/{rest}" for p in found if not (p / rest).exists()]
+
+
+def defines(module: ast.Module, dotted: str) -> bool:
+    """Whether a module defines `dotted` (`run_match`, `Store.finish`) at its top level, a
+    class's name in that class's body."""
+    body: list[ast.stmt] = module.body
+    for name in dotted.split("."):
+        found = [node for node in body if name in _names(node)]
+        if not found:
+            return False
+        body = getattr(found[0], "body", [])
+    return True
+
+
+def _names(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    return {target.id for target in targets if isinstance(target, ast.Name)}
 
 
 def stated_contracts(text: str) -> str:
@@ -77,6 +99,19 @@ def test_every_named_path_exists() -> None:
     paths = named_paths(MAP.read_text(encoding="utf-8"))
     assert len(paths) > 50  # the map names its rooms; a parsing slip would find none
     assert [gone for path in paths for gone in missing(path)] == []
+
+
+def test_every_named_definition_exists() -> None:
+    pairs = NAMED.findall(MAP.read_text(encoding="utf-8"))
+    assert len(pairs) > 20
+    modules = {path: ast.parse(where(path).read_bytes()) for path, _ in pairs}
+    assert [f"{path} {name}" for path, name in pairs if not defines(modules[path], name)] == []
+
+
+def test_a_definition_is_found_where_it_is() -> None:
+    module = ast.parse("class Store:\n    def finish(self): ...\ndef run(): ...\nLIMIT: int = 3\n")
+    assert [defines(module, name) for name in ("Store.finish", "run", "LIMIT")] == [True] * 3
+    assert [defines(module, name) for name in ("finish", "Store.run", "Gone")] == [False] * 3
 
 
 def test_the_stated_layers_are_the_import_contracts() -> None:
