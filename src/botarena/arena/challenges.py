@@ -89,7 +89,9 @@ def challenge(
     with store.transaction() as conn:
         if conn.dialect.name == "postgresql":  # one challenge of a user at a time
             conn.execute(
-                sa.select(tournaments.c.id).where(tournaments.c.id == ladder.id).with_for_update()
+                sa.select(tournaments.c.id)
+                .where(tournaments.c.id == ladder.id)
+                .with_for_update(key_share=True)
             )
         child = _tournament(conn, store, ladder)
         prefix = f"{child.name}/{user.id}/"

@@ -304,7 +304,10 @@ def make_and_claim(
     with store.transaction() as conn:
         plan = sa.select(tournaments.c.plan).where(tournaments.c.id == tournament.id)
         if conn.dialect.name == "postgresql":
-            plan = plan.with_for_update()
+            # NO KEY UPDATE: it orders the workers choosing games, and leaves the key-share
+            # lock that inserting a row naming this tournament takes (an update-bot holding
+            # the rows this choice waits for) free, where FOR UPDATE deadlocked with it
+            plan = plan.with_for_update(key_share=True)
         if conn.execute(plan).scalar_one().get("finals"):
             return None  # frozen by its finals: its standings stay as they were
         chosen = choose(conn, tournament, rng, avoid)
@@ -697,7 +700,9 @@ def maybe_test_competition(
     with store.transaction() as conn:
         if conn.dialect.name == "postgresql":  # one worker makes it, the others then see it
             conn.execute(
-                sa.select(tournaments.c.id).where(tournaments.c.id == ladder.id).with_for_update()
+                sa.select(tournaments.c.id)
+                .where(tournaments.c.id == ladder.id)
+                .with_for_update(key_share=True)
             )
         made = conn.execute(
             sa.select(tournaments.c.created_at).where(tournaments.c.id == ladder.id)

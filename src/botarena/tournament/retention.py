@@ -2,7 +2,7 @@
 `keep_replays` games (the ladder's plan; none: every replay).
 
 A contest's ladder plays thousands of games a day; their replays are most of its storage
-(about 800 MB an hour of Amazes with files and database together). The results stay, so
+(about 800 MB an hour in a contest, files and database together). The results stay, so
 standings, ratings, counts and `store check` are untouched; the finals, test competitions,
 upload tests and challenges are other tournaments and keep every replay. Workers prune as
 they go (every PRUNE_EVERY games they record), `botarena arena prune` at once.
