@@ -389,13 +389,6 @@ def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], lad
         except OSError:
             blob = None
     with store.transaction() as conn:
-        rows = None
-        if ladder and not result.get("error"):
-            tid = conn.execute(
-                sa.select(games.c.tournament_id).where(games.c.id == game.id)
-            ).scalar_one()
-            rows = lock_rows(conn, tid, game.seats)
-        values["finished_at"] = time.time()  # after the seats' locks: in the order rated
         if (
             conn.execute(
                 games.update()
@@ -409,7 +402,17 @@ def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], lad
             return False
         if blob is not None:
             conn.execute(replays.insert().values(game_id=game.id, data=blob))
-        if rows is not None:
+        if ladder and not result.get("error"):
+            # the game's row first, then its seats' (the order update-bot takes them in:
+            # the other order deadlocked); its finish time once the seats are held, so
+            # games sharing a seat finish in the order they are rated
+            tid = conn.execute(
+                sa.select(games.c.tournament_id).where(games.c.id == game.id)
+            ).scalar_one()
+            rows = lock_rows(conn, tid, game.seats)
+            conn.execute(
+                games.update().where(games.c.id == game.id).values(finished_at=time.time())
+            )
             _rate(conn, game, result["ranks"], rows)
         return True
 
