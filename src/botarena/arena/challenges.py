@@ -68,12 +68,6 @@ def _tournament(conn: Connection, store: Store, ladder: Tournament) -> Tournamen
     )
 
 
-def _fewest_seats(game: str) -> int:
-    from botarena.core.registry import get_game
-
-    return get_game(game).info.min_seats
-
-
 def challenge(
     store: Store, contest: Contest, user: User, mine: str, opponent: str, now: float | None = None
 ) -> int:
@@ -83,7 +77,9 @@ def challenge(
     if mine == opponent:
         raise ArenaError("a bot plays a challenge against another bot")
     ladder = contest.ladder
-    if _fewest_seats(ladder.game) > 2:
+    from botarena.core.registry import game_info
+
+    if game_info(ladder.game).min_seats > 2:
         raise ArenaError(f"a challenge is one bot against one: a {ladder.game} game needs more")
     limit = int(contest.settings.get("challenges_per_hour", PER_HOUR))
     with store.transaction() as conn:

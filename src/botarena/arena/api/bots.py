@@ -26,6 +26,7 @@ from botarena.arena.store import (
     uploads,
     users,
 )
+from botarena.core.registry import game_info
 from botarena.core.rules import GameError
 from botarena.tournament import ladder
 from botarena.tournament.store import bots, games
@@ -47,14 +48,8 @@ def contest_info(site: Site, call: Call) -> dict[str, Any]:
         "uploads_per_hour": settings["uploads_per_hour"],
         "organiser": bool(call.user and call.user.organiser),
         "session": _session_of(site, call),
-        "min_seats": _min_seats(site.contest.ladder.game),
+        "min_seats": game_info(site.contest.ladder.game).min_seats,
     }
-
-
-def _min_seats(game: str) -> int:
-    from botarena.core.registry import get_game
-
-    return get_game(game).info.min_seats
 
 
 def _session_of(site: Site, call: Call) -> dict[str, Any] | None:
