@@ -708,6 +708,15 @@ def test_the_rules_page_holds_the_statement(web: Any) -> None:
     assert notes["text"] == (docs / "games" / "amazes.md").read_text()
     options = {option["name"]: option for option in rules["options"]}
     assert options["budget_ms"]["value"] == options["budget_ms"]["default"] == 5000
+    # The contest's CPU clock: 5 s of CPU for the game's replies, capped at 2 x 5 + 1 s of wall
+    # time; the first exchange (2 s a reply on the rules' clock) the same way.
+    assert rules["time"] == [
+        {
+            "seats": [0, 1],
+            "first": {"cpu_reply_s": 2.0, "wall_reply_s": 5.0},
+            "turn": {"cpu_budget_s": 5.0, "wall_budget_s": 11.0},
+        }
+    ]
     assert rules["limits"] == {
         "max_source_bytes": 20000,
         "uploads_per_hour": 5,

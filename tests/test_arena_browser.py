@@ -232,6 +232,11 @@ def test_a_contestant_follows_a_bots_games_its_rating_and_the_finals(
                 stranger.wait_for_selector("main > *")
             stranger.wait_for_selector("#rules-languages tbody tr")
             assert stranger.locator("#rules-languages tbody tr").count() == 6
+            assert stranger.locator("#rules-time tbody tr td").all_inner_texts() == [
+                "0, 1",
+                "2 s of CPU a reply; wall time capped at 5 s a reply",
+                "5 s of CPU in all the game; wall time capped at 11 s in all the game",
+            ]
             assert "Rules of the game Amazes" in stranger.inner_text("pre.rules-text")
             stranger.goto(url + "upload")
             stranger.click("#signup-hint a")

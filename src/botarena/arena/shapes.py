@@ -330,6 +330,16 @@ class RuleOption(Shape):
     description: str
 
 
+class TimeRule(Shape):
+    """How these seats are timed, in seconds: `first` is the first exchange (a game's
+    handshake), `turn` every later one; `cpu_*` in the bot's CPU time, `wall_*` in wall time
+    (with the CPU clock, the wall caps against a bot that sleeps or never flushes)."""
+
+    seats: list[int]
+    first: dict[str, float]
+    turn: dict[str, float]
+
+
 class Limits(Shape):
     max_source_bytes: int | None
     uploads_per_hour: int | None
@@ -353,6 +363,7 @@ class Rules(Shape):
     seats: list[int]
     rules: list[RuleText]
     options: list[RuleOption]
+    time: list[TimeRule]
     limits: Limits
     languages: list[BuildLanguage]
     archives: list[str]

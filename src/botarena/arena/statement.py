@@ -108,8 +108,55 @@ def _shown(part: str) -> str:
     return part.rsplit("/", 1)[-1] if part.startswith("/") and "BUILD" not in part else part
 
 
+def _limits_of(clock: Any) -> dict[str, float]:
+    """A clock's limits in seconds, the ones it sets only (CPU ones, then the wall caps)."""
+    named = {
+        "cpu_reply_s": clock.cpu_s,
+        "cpu_budget_s": clock.cpu_budget_s,
+        "wall_reply_s": clock.reply_s,
+        "wall_budget_s": clock.budget_s,
+    }
+    return {key: round(value, 6) for key, value in named.items() if value is not None}
+
+
+def time_rules(rules: Any, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """How each seat is timed in this contest (its first exchange, then each turn), as the
+    referee will time it: with `clock=cpu` the limits are CPU time and the wall caps are
+    `core.rules.wall_cap` of them. Seats timed alike are listed together; a game that cannot
+    set up a game without a map here gives none."""
+    from botarena.core.rules import GameError
+
+    try:
+        resolved = rules.info.resolve_options(options)
+        seats = rules.info.min_seats
+        state = rules.new_state(0, resolved, None, seats)
+    except (GameError, ValueError, TypeError, KeyError):
+        return []
+    cpu = resolved.get("clock") == "cpu"
+    found: list[dict[str, Any]] = []
+    for seat in range(seats):
+        first, turn = state.handshake_clock(seat), state.clock(seat)
+        if cpu:
+            first, turn = first.in_cpu_time(), turn.in_cpu_time()
+        entry = {"first": _limits_of(first), "turn": _limits_of(turn)}
+        same = next(
+            (
+                rule
+                for rule in found
+                if rule["first"] == entry["first"] and rule["turn"] == entry["turn"]
+            ),
+            None,
+        )
+        if same is None:
+            found.append({"seats": [seat], **entry})
+        else:
+            same["seats"].append(seat)
+    return found
+
+
 def statement(contest: Contest, ladder_options: dict[str, Any]) -> dict[str, Any]:
-    """The statement's JSON: rules, options, seats, limits, languages, archives, starters."""
+    """The statement's JSON: rules, options, time rules, seats, limits, languages, archives,
+    starters."""
     from botarena.core import starters
     from botarena.core.registry import get_game
 
@@ -131,6 +178,7 @@ def statement(contest: Contest, ladder_options: dict[str, Any]) -> dict[str, Any
         "seats": [info.min_seats, info.max_seats],
         "rules": rule_texts(info.name),
         "options": options,
+        "time": time_rules(rules, ladder_options),
         "limits": {
             key: settings.get(key)
             for key in (

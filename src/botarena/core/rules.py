@@ -114,10 +114,10 @@ class Clock:
 
     def in_cpu_time(self) -> Clock:
         """The same limits charged in CPU time (`-o clock=cpu`); the wall limits stay as a
-        safety against a bot that sleeps or blocks, `CPU_CLOCK_WALL_FACTOR` times longer."""
+        cap against a bot that sleeps, blocks or never flushes: `wall_cap` of each."""
 
         def longer(limit: float | None) -> float | None:
-            return None if limit is None else limit * CPU_CLOCK_WALL_FACTOR
+            return None if limit is None else wall_cap(limit)
 
         return Clock(
             reply_s=longer(self.reply_s),
@@ -135,8 +135,21 @@ that a bot that never answers costs a game (and a ladder worker) seconds, not fo
 DEFAULT_CLOCK = Clock(reply_s=DEFAULT_REPLY_S)
 """`State.clock` and `State.handshake_clock` unless a game overrides them (docs/clocks.md)."""
 
-CPU_CLOCK_WALL_FACTOR = 10
-"""With `-o clock=cpu`, how much longer than its CPU limit a bot may take in wall time."""
+CPU_CLOCK_WALL_FACTOR = 2
+"""With `-o clock=cpu`, how many times its CPU limit a bot may take in wall time: a machine
+where every core is shared by two busy processes still lets a bot that thinks within its CPU
+limit answer within the cap."""
+
+CPU_CLOCK_WALL_MARGIN_S = 1.0
+"""Added to that cap: an interpreter's start-up and the scheduler's delays, which a short
+limit (Falldown's 100 ms) could not absorb."""
+
+
+def wall_cap(cpu_limit_s: float) -> float:
+    """The wall-time cap of a CPU-time limit: twice the limit plus a second (Amazes' 5 s
+    budget: 11 s; Falldown's 100 ms a reply: 1.2 s), so a bot that sleeps or never flushes
+    its output costs a game seconds, not the 50 s a factor of ten gave (docs/clocks.md)."""
+    return cpu_limit_s * CPU_CLOCK_WALL_FACTOR + CPU_CLOCK_WALL_MARGIN_S
 
 
 def clock_kind(text: str) -> str:
@@ -151,7 +164,7 @@ CLOCK_OPTION = Option(
     "clock",
     "wall",
     "wall (the rules') or cpu: limits charged in the bot's CPU time, wall"
-    f" time {CPU_CLOCK_WALL_FACTOR}x as a safety (docs/clocks.md)",
+    f" time capped at {CPU_CLOCK_WALL_FACTOR}x + {CPU_CLOCK_WALL_MARGIN_S:g} s (docs/clocks.md)",
     clock_kind,
 )
 """Offered by the games whose rules time bots by the wall clock (most do)."""

@@ -152,6 +152,19 @@ async function stagePage(name) {
   return setInterval(() => draw().catch(() => {}), POLL_MS);
 }
 
+// A seat's time rule in words: CPU limits first, the wall caps after them.
+function timeText(limits) {
+  const parts = [];
+  const seconds = (value) => `${+value.toFixed(3)} s`;
+  if (limits.cpu_reply_s !== undefined) parts.push(`${seconds(limits.cpu_reply_s)} of CPU a reply`);
+  if (limits.cpu_budget_s !== undefined) parts.push(`${seconds(limits.cpu_budget_s)} of CPU in all the game`);
+  const cpu = parts.length > 0;
+  const wall = (what) => (cpu ? `wall time capped at ${what}` : `${what} of wall time`);
+  if (limits.wall_reply_s !== undefined) parts.push(wall(`${seconds(limits.wall_reply_s)} a reply`));
+  if (limits.wall_budget_s !== undefined) parts.push(wall(`${seconds(limits.wall_budget_s)} in all the game`));
+  return parts.length ? parts.join("; ") : "no limit";
+}
+
 // The contest's statement: rules, options and time limits, limits, languages, starters.
 async function rulesPage() {
   const rules = await api("/api/rules");
@@ -162,6 +175,9 @@ async function rulesPage() {
   parts.push(el("h3", "This contest's options and time limits"),
     table(["option", "value here", "default", "meaning"], rules.options.map((option) => [option.name,
       JSON.stringify(option.value), JSON.stringify(option.default), option.description]), "rules-options"),
+    el("h3", "How long a bot may think"),
+    table(["seats", "first reply", "each later reply"], rules.time.map((rule) => [
+      rule.seats.join(", "), timeText(rule.first), timeText(rule.turn)]), "rules-time"),
     el("h3", "Limits"),
     table(["limit", "value"], Object.entries(rules.limits).filter(([, value]) => value !== null)
       .map(([key, value]) => [key.replaceAll("_", " "), value]), "rules-limits"),
