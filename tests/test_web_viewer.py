@@ -478,6 +478,44 @@ def test_amazes_banner_labels_and_io(browser, replays, tmp_path):
     assert viewer.errors == []
 
 
+CRASHES_AFTER_12_TURNS = """import sys
+turns = 0
+for line in sys.stdin:
+    if line.strip() == "Start":
+        continue
+    turns += 1
+    if turns % 5 == 0:  # a turn's five lines read
+        if turns // 5 > 12:
+            sys.exit(3)
+        print("FLFR", flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_a_crashed_bot_ends_at_its_final_score_not_its_points(browser, tmp_path):
+    """Amazes: a bot that crashes after 12 turns had 98 points; the rules make its final
+    score 0 (docs/games/amazes.md, Faults), so the last step shows 0 and its place, never the
+    points it had while it played."""
+    bot = tmp_path / "crashes.py"
+    bot.write_text(CRASHES_AFTER_12_TURNS)
+    replay = tmp_path / "crashed.json"
+    specs = [f"crash={sys.executable} {bot}", "builtin:amazes/explorer"]
+    botarena.play("amazes", specs, seed=19, sandbox=False, replay=replay)
+    assert load(replay)["steps"][-1]["frame"]["points"][0] == 98
+    viewer = open_viewer(browser, html_file(replay, tmp_path))
+    page = viewer.page
+    page.keyboard.press("End")
+    rows = page.locator("#players tbody tr")
+    assert [rows.nth(seat).locator("td").nth(2).inner_text() for seat in (0, 1)] == ["0", "1000"]
+    assert page.inner_text("#banner").splitlines()[1:] == [
+        "1st: explorer: points 1000",
+        "2nd: crash: points 0 (crashed)",
+    ]
+    page.keyboard.press("ArrowLeft")
+    assert rows.nth(0).locator("td").nth(2).inner_text() == "98"
+    assert viewer.errors == []
+
+
 ECHO_ANTS = """import sys
 for line in sys.stdin:
     sys.stderr.write(line)
