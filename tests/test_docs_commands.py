@@ -68,8 +68,14 @@ NOT_RUN = {
     "--watch": "opens the viewer in a browser and serves until it is closed",
     "--url ": "reads the network",
     "python bench/run.py": "a benchmark of the repository, minutes long",
+    "botarena demo": "45 s of every game: tests/test_tournament_demo.py runs it and reads it",
 }
 """A substring of a command -> why the test does not run it."""
+
+UNCAPPED_COMPARE = "botarena compare "
+COMPARE_CAP = "--games 24"
+"""A `compare` without `--games` plays until its SPRT decides, up to 2000 games (208 for a
+strong bot, two minutes): the test caps it, as the command runs as written either way."""
 
 EXITS = {"labyrinth scrape": 1}
 """A substring of a command -> the exit status its documentation promises for the test's
@@ -99,7 +105,10 @@ def commands(body: str) -> list[str]:
 
 
 def substituted(command: str, game: str | None) -> str:
-    """`command` with each placeholder bot replaced by `game`'s built-in bot as a process."""
+    """`command` with each placeholder bot replaced by `game`'s built-in bot as a process (and
+    a compare without `--games` capped)."""
+    if command.startswith(UNCAPPED_COMPARE) and "--games" not in command:
+        command = command.replace(UNCAPPED_COMPARE, f"{UNCAPPED_COMPARE}{COMPARE_CAP} ", 1)
     if not PLACEHOLDERS.search(command):
         return command
     assert game, f"a placeholder bot before any game is named: {command}"
@@ -125,6 +134,9 @@ def test_every_fence_names_its_language() -> None:
 def test_commands_are_found_whole() -> None:
     body = "a \\\n  b\nfor x in 1; do\n    echo $x\ndone\n\nc  # note\n"
     assert commands(body) == ["a \\\n  b", "for x in 1; do\n    echo $x\ndone", "c  # note"]
+    assert substituted("botarena compare a b --game amazes", None) == (
+        "botarena compare --games 24 a b --game amazes"
+    )
     assert substituted("botarena play amazes ./mybot ./mybot-v2 mine=./my_bot", "amazes") == (
         "botarena play amazes mybot={0} mybot-v2={0} mine={0}".format(
             shlex.quote(f"{sys.executable} -m botarena.games.amazes.bots.explorer")
