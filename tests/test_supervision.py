@@ -108,6 +108,10 @@ def claims_of(engine: sa.Engine, runner: str) -> list[str]:
         return list(held.scalars())
 
 
+KILL_MOMENTS = ("upload", "game", "any")
+"""When serve's worker is killed: building an upload, playing a game, at a random moment."""
+
+
 def test_serves_worker_killed_9_is_replaced_and_loses_nothing(db: str, tmp_path: Path) -> None:
     from botarena.core.sandbox import confinement_missing
 
@@ -156,7 +160,8 @@ def test_serves_worker_killed_9_is_replaced_and_loses_nothing(db: str, tmp_path:
         def left() -> list[str]:
             return strays(tmp_path, descendants(serve.pid))
 
-        for moment in ("upload", "game", "any", "upload", "game"):
+        # each moment once: the supervisor's pause doubles after each kill in a row (1, 2, 4 s)
+        for moment in KILL_MOMENTS:
             pid, runner = wait_for("serve's worker", worker)
             if moment == "any":
                 time.sleep(rng.uniform(0.0, 3.0))
@@ -187,7 +192,7 @@ def test_serves_worker_killed_9_is_replaced_and_loses_nothing(db: str, tmp_path:
         reap_adopted()
     assert serve.stderr is not None
     log = serve.stderr.read()
-    assert log.count("killed by SIGKILL): starting another in") == 5, log
+    assert log.count("killed by SIGKILL): starting another in") == len(KILL_MOMENTS), log
     time.sleep(1.0)
     assert strays(tmp_path, set()) == []
     with engine.connect() as conn:

@@ -165,6 +165,8 @@ def test_add_bot_and_update_bot_schedule_only_that_bots_games(db: str, tmp_path:
         "2",
         "--seed",
         "1",
+        "-o",
+        "turns=30",  # short games: what is checked is which games are scheduled and counted
         "--db",
         db,
         cwd=tmp_path,
