@@ -343,7 +343,7 @@ def _workers(store: Any, db: str, name: str, workers: int, insecure: bool) -> An
     # threads that live as long as `serve`: the main one, then the supervisor's)
     stopped_with_serve = death_signal_setter(signum=signal.SIGTERM)
 
-    def start() -> subprocess.Popen:
+    def start() -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             argv, stdin=subprocess.DEVNULL, env={**os.environ}, preexec_fn=stopped_with_serve
         )

@@ -301,7 +301,7 @@ class Uploads:
             return self._update_in(conn, step, **values)
 
     def _update_in(self, conn: Any, step: Step, **values: Any) -> bool:
-        return (
+        return bool(
             conn.execute(
                 uploads.update()
                 .where(uploads.c.id == step.upload_id, uploads.c.claimed_by == self.runner)

@@ -7,7 +7,7 @@ import math
 
 def score_of_elo(elo: float) -> float:
     """The expected score (0..1) of a player `elo` points stronger than its opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** (-elo / 400.0)))
 
 
 def elo_of_score(score: float) -> float:

@@ -146,7 +146,8 @@ class RoundEvidence:
         # einsum, not @: a BLAS product this small pays more in thread start-up than it saves
         normal = np.einsum("dj,ij->di", rng.standard_normal((DRAWS, n)), root)
         scale = np.sqrt((count - 1) / rng.chisquare(count - 1, DRAWS))[:, None]
-        return mean + normal * scale
+        drawn: np.ndarray = mean + normal * scale
+        return drawn
 
     def settle(
         self, top: int = 5, confidence: float = 0.95, tie_margin: float = DEFAULT_TIE_MARGIN

@@ -88,7 +88,7 @@ class Sprt:
     elo0: float = 0.0
     elo1: float = 10.0
     bounds: Bounds = field(default_factory=Bounds)
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[Fraction] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
         self.values = block_values(self.players)

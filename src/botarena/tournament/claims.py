@@ -50,7 +50,7 @@ def gone(row: Any, host: str, now: float) -> bool:
     or its lease ran out on any."""
     if row.host == host and not alive(row.pid, row.pid_start):
         return True
-    return now - row.heartbeat > LEASE_S
+    return bool(now - row.heartbeat > LEASE_S)
 
 
 def register(engine: Engine) -> str:

@@ -87,7 +87,9 @@ class DaskExecutor:
             ) from None
         _probe(address, connect_timeout_s)
         try:
-            self.client = Client(address, timeout=f"{connect_timeout_s}s", set_as_default=False)
+            self.client = Client(  # type: ignore[no-untyped-call]  # distributed has no hints here
+                address, timeout=f"{connect_timeout_s}s", set_as_default=False
+            )
         except Exception as exc:  # what a port that only looked like a scheduler sent
             raise ClusterError(
                 f"--dask {address}: cannot reach the scheduler"
@@ -96,7 +98,7 @@ class DaskExecutor:
         try:
             self.client.wait_for_workers(1, timeout=connect_timeout_s)
         except (TimeoutError, OSError):
-            self.client.close()
+            self.client.close()  # type: ignore[no-untyped-call]  # untyped in distributed
             raise ClusterError(f"--dask {address}: the scheduler has no workers") from None
         workers = self.client.scheduler_info()["workers"].values()
         self.slots = max(1, sum(worker["nthreads"] for worker in workers))
@@ -105,10 +107,10 @@ class DaskExecutor:
         self.client.register_plugin(QuietWorkers(), name=QuietWorkers.name)
         self.client.run(quiet)  # the workers there now: the plugin may have been in place
 
-    def submit(self, job: dict[str, Any]) -> cf.Future:
+    def submit(self, job: dict[str, Any]) -> cf.Future[Any]:
         from botarena.tournament.worker import play_game
 
-        done: cf.Future = cf.Future()
+        done: cf.Future[Any] = cf.Future[Any]()
         remote = self.client.submit(play_game, job, pure=False)
 
         def settle(finished: Any) -> None:
@@ -117,8 +119,8 @@ class DaskExecutor:
             except BaseException as exc:  # a lost worker, a cancelled task
                 done.set_result({"error": f"cluster: {type(exc).__name__}: {exc}"})
 
-        remote.add_done_callback(settle)
+        remote.add_done_callback(settle)  # type: ignore[no-untyped-call]  # untyped in distributed
         return done
 
     def shutdown(self) -> None:
-        self.client.close()
+        self.client.close()  # type: ignore[no-untyped-call]  # untyped in distributed

@@ -49,7 +49,7 @@ class Executor(Protocol):
 
     slots: int
 
-    def submit(self, job: dict[str, Any]) -> cf.Future: ...
+    def submit(self, job: dict[str, Any]) -> cf.Future[Any]: ...
 
     def shutdown(self) -> None: ...
 
@@ -135,7 +135,7 @@ class LocalExecutor:
         enough = default_workers(tournament, specs)
         return cls(enough if workers is None else workers, pin=workers is None or workers <= enough)
 
-    def submit(self, job: dict[str, Any]) -> cf.Future:
+    def submit(self, job: dict[str, Any]) -> cf.Future[Any]:
         from botarena.tournament.worker import play_game
 
         if self.pool is not None:
@@ -144,7 +144,7 @@ class LocalExecutor:
             except BrokenProcessPool:
                 self._restart()
                 return self.pool.submit(play_game, job)
-        future: cf.Future = cf.Future()
+        future: cf.Future[Any] = cf.Future[Any]()
         future.set_result(play_game(job))
         return future
 
@@ -414,7 +414,7 @@ def run(
     boundary = Boundary(worker_log(store), fatal=(sa.exc.OperationalError,))
     specs = {bot.label: (bot.spec, bot.workdir) for bot in store.bots(tournament)}
     sources: dict[str, dict[str, Any]] = {}
-    inflight: dict[cf.Future, GameRow] = {}
+    inflight: dict[cf.Future[Any], GameRow] = {}
     played = 0
     counts = store.counts(tournament)
     done = counts.get("done", 0) + counts.get("error", 0)
@@ -585,7 +585,7 @@ def work(
     boundary = Boundary(worker_log(store), fatal=(sa.exc.OperationalError,))
     started = time.monotonic()
     until = None if seconds is None else started + seconds
-    inflight: dict[cf.Future, tuple[Tournament, GameRow] | tuple[None, Any]] = {}
+    inflight: dict[cf.Future[Any], tuple[Tournament, GameRow] | tuple[None, Any]] = {}
     uploads = _contest_uploads(store, runner, names, sandbox)
     specs: dict[tuple[int, str], tuple[str, str | None]] = {}
     sources: dict[str, dict[str, Any]] = {}
@@ -649,7 +649,7 @@ def work(
             inflight[executor.submit(job)] = (tournament, game)
         return True
 
-    def record(future: cf.Future, tournament: Tournament | None, item: Any) -> None:
+    def record(future: cf.Future[Any], tournament: Tournament | None, item: Any) -> None:
         """Record what a finished step gave: an upload's build or test, a game's result."""
         nonlocal played, leader, looked
         died = isinstance(future.exception(), BrokenProcessPool)  # its worker process died

@@ -23,20 +23,20 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from botarena.core.errors import UserError
-from botarena.tournament import migrations
+from botarena.tournament import migrations, schema
 from botarena.tournament.records import GameRecord
-from botarena.tournament.schema import (  # noqa: F401 - the tables, imported from here as before
-    bots,
-    games,
-    ladder_bots,
-    ladder_ratings,
-    metadata,
-    replays,
-    runners,
-    schema_version,
-    store_meta,
-    tournaments,
-)
+
+# The tables, imported from here as before (names of this module, so mypy sees them exported)
+bots = schema.bots
+games = schema.games
+ladder_bots = schema.ladder_bots
+ladder_ratings = schema.ladder_ratings
+metadata = schema.metadata
+replays = schema.replays
+runners = schema.runners
+schema_version = schema.schema_version
+store_meta = schema.store_meta
+tournaments = schema.tournaments
 
 
 class StoreError(UserError):
@@ -651,7 +651,7 @@ def _bot(row: Any) -> Bot:
     )
 
 
-def _tuple(value: Any) -> tuple | None:
+def _tuple(value: Any) -> tuple[Any, ...] | None:
     return None if value is None else tuple(value)
 
 

@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -183,7 +184,7 @@ def check(url: str) -> tuple[list[str], str]:
     return problems, checked
 
 
-def _differences(ladder: str, row: sa.Row, found: Rated) -> list[str]:
+def _differences(ladder: str, row: sa.Row[Any], found: Rated) -> list[str]:
     lines = []
     if row.games != found.games:
         lines.append(

@@ -41,7 +41,8 @@ def _replay(site: Site, game_id: int) -> dict[str, Any] | None:
     blob = ladder.replay_bytes(site.reader, game_id)
     if blob is None:
         return None
-    return json.loads(gzip.decompress(blob))
+    document: dict[str, Any] = json.loads(gzip.decompress(blob))
+    return document
 
 
 def _stderr(site: Site, game_id: int) -> list[str]:
