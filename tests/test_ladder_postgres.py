@@ -8,6 +8,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,14 +32,29 @@ def finished(db: str) -> int:
         engine.dispose()
 
 
-def worker(db: str, cwd: Path) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "botarena", "tournament", "work", "--db", db, "--workers", "0"],
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+def worker(db: str, cwd: Path) -> subprocess.Popen[str]:
+    """`tournament work`, its log in a file of its own (`log_of`): a pipe nobody reads while
+    it plays would fill and block it in a write, and then it could not stop on SIGTERM."""
+    with tempfile.NamedTemporaryFile(
+        "w", dir=cwd, prefix="worker-", suffix=".log", delete=False
+    ) as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "botarena", "tournament", "work", "--db", db, "--workers", "0"],
+            cwd=cwd,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            text=True,
+        )
+    LOGS[process.pid] = Path(log.name)
+    return process
+
+
+LOGS: dict[int, Path] = {}
+"""Each worker's log file, by its process id."""
+
+
+def log_of(process: subprocess.Popen[str]) -> str:
+    return LOGS[process.pid].read_text()
 
 
 @pytest.mark.slow
@@ -95,7 +111,7 @@ def test_workers_killed_at_random_lose_nothing_and_count_nothing_twice(
     assert kills == 4
     # SIGTERM: the never-killed worker finishes its game and exits 0; a restarted one may
     # still be starting (143, or -15 before Python runs): it held nothing
-    assert workers[2].returncode == 0, workers[2].stderr.read()
+    assert workers[2].returncode == 0, log_of(workers[2])
     assert {p.returncode for p in workers[:2]} <= {0, 143, -15}
     store = Store.open(db)
     store.release_stale()  # the dead ones' claims, if no live worker handed them back
