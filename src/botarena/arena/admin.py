@@ -26,45 +26,22 @@ def rerate(conn: Connection, tournament: Tournament) -> None:
     played games in the order they finished, void ones left out (a voided game changes the
     standings as if it had never been played). A game counts when each of its seats has a
     ladder row, as when it was rated (a version's games are those of its own row)."""
-    from openskill.models import PlackettLuce
+    from botarena.tournament.storeops import rating_history
 
     rows = ladder.lock_rows(conn, tournament.id)
-    state = {row.label: [ladder.MU, ladder.SIGMA, 0] for row in rows}
-    model = PlackettLuce()
-    played = conn.execute(
-        sa.select(games.c.id, games.c.seats, games.c.ranks)
-        .where(games.c.tournament_id == tournament.id, games.c.status == "done")
-        .order_by(games.c.finished_at, games.c.id)
-    ).all()
-    history = []
-    for game_id, seats, ranks in played:
-        if not all(label in state for label in seats) or len(set(seats)) != len(seats):
-            continue
-        teams = [[model.rating(mu=state[s][0], sigma=state[s][1], name=s)] for s in seats]
-        rated = model.rate(teams, ranks=[float(r) for r in ranks])
-        for label, [rating] in zip(seats, rated, strict=True):
-            state[label][:] = [rating.mu, rating.sigma, state[label][2] + 1]
-            history.append(
-                {
-                    "game_id": game_id,
-                    "label": label,
-                    "tournament_id": tournament.id,
-                    "mu": rating.mu,
-                    "sigma": rating.sigma,
-                }
-            )
+    found, history = rating_history(conn, tournament.id, [row.label for row in rows])
     conn.execute(ladder_ratings.delete().where(ladder_ratings.c.tournament_id == tournament.id))
     if history:
         conn.execute(ladder_ratings.insert(), history)
-    for label, (mu, sigma, count) in state.items():
+    for label, rated in found.items():
         conn.execute(
             ladder_bots.update()
             .where(ladder_bots.c.tournament_id == tournament.id, ladder_bots.c.label == label)
             .values(
-                mu=mu,
-                sigma=sigma,
-                games=count,
-                queue=0 if sigma > ladder.SETTLED_SIGMA else 1,
+                mu=rated.mu,
+                sigma=rated.sigma,
+                games=rated.games,
+                queue=0 if rated.sigma > ladder.SETTLED_SIGMA else 1,
             )
         )
 

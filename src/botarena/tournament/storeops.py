@@ -112,25 +112,44 @@ def recompute(conn: Connection, tournament_id: int, labels: list[str]) -> dict[s
     """Each of these ladder versions' μ, σ and games from the prior over the ladder's played
     games in the order they finished, as the live ladder rated them: a game counts when
     each of its seats is one of `labels` (a version's games are its own row's)."""
+    return rating_history(conn, tournament_id, labels)[0]
+
+
+def rating_history(
+    conn: Connection, tournament_id: int, labels: list[str]
+) -> tuple[dict[str, Rated], list[dict[str, Any]]]:
+    """`recompute`'s ratings, and the rating of each version after each game it counted
+    (rows of `ladder_ratings`, in the order the games finished)."""
     from openskill.models import PlackettLuce
 
     from botarena.tournament.ladder import MU, SIGMA
 
     state = {label: [MU, SIGMA, 0.0] for label in labels}
+    history: list[dict[str, Any]] = []
     model = PlackettLuce()
     played = conn.execute(
-        sa.select(games.c.seats, games.c.ranks)
+        sa.select(games.c.id, games.c.seats, games.c.ranks)
         .where(games.c.tournament_id == tournament_id, games.c.status == "done")
         .order_by(games.c.finished_at, games.c.id)
     ).all()
-    for seats, ranks in played:
+    for game_id, seats, ranks in played:
         if not all(label in state for label in seats) or len(set(seats)) != len(seats):
             continue
         teams = [[model.rating(mu=state[s][0], sigma=state[s][1], name=s)] for s in seats]
         rated = model.rate(teams, ranks=[float(r) for r in ranks])
         for label, [rating] in zip(seats, rated, strict=True):
             state[label][:] = [rating.mu, rating.sigma, state[label][2] + 1]
-    return {label: Rated(mu, sigma, int(count)) for label, (mu, sigma, count) in state.items()}
+            history.append(
+                {
+                    "game_id": game_id,
+                    "label": label,
+                    "tournament_id": tournament_id,
+                    "mu": rating.mu,
+                    "sigma": rating.sigma,
+                }
+            )
+    found = {label: Rated(mu, sigma, int(count)) for label, (mu, sigma, count) in state.items()}
+    return found, history
 
 
 def check(url: str) -> tuple[list[str], str]:
