@@ -49,6 +49,23 @@ def _link(operation: str, **parameters: str) -> dict[str, Any]:
     return {"operationId": operation, "parameters": parameters}
 
 
+PAGE = (
+    {
+        "name": "before",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        "description": "only games with a smaller id (the previous page's `next`)",
+    },
+    {
+        "name": "limit",
+        "in": "query",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+    },
+)
+"""The query of a list of games a page at a time, newest first."""
+
 OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/api/register"): Operation(
         "Sign up: a new user and its API token",
@@ -164,19 +181,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         {200: shapes.BotGames, 404: shapes.Error},
         tags=("bots",),
         query=(
-            {
-                "name": "before",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-                "description": "only games with a smaller id (the previous page's `next`)",
-            },
-            {
-                "name": "limit",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "integer", "minimum": 1, "maximum": 100},
-            },
+            *PAGE,
             {
                 "name": "opponent",
                 "in": "query",
@@ -291,18 +296,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
                 "required": False,
                 "schema": {"enum": ["pending", "claimed", "done", "void", "error"]},
             },
-            {
-                "name": "before",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID},
-            },
-            {
-                "name": "limit",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "integer", "minimum": 1, "maximum": 100},
-            },
+            *PAGE,
         ),
     ),
     ("get", "/api/admin/uploads"): Operation(
