@@ -238,6 +238,22 @@ def test_a_contestant_follows_a_bots_games_its_rating_and_the_finals(
                 "5 s of CPU in all the game; wall time capped at 11 s in all the game",
             ]
             assert "Rules of the game Amazes" in stranger.inner_text("pre.rules-text")
+            stranger.goto(url)
+            stranger.wait_for_selector("#standings tbody tr")
+            owners = stranger.locator("#standings td.column-owner").all_inner_texts()
+            versions = stranger.locator("#standings td.column-label").all_inner_texts()
+            assert sorted(owners) == ["", "alice", "bob"]  # the sample bot has no owner
+            assert sorted(versions) == ["runner", "sample", "walker"]
+            phone = browser.new_context(viewport={"width": 390, "height": 800}).new_page()
+            phone.goto(url)
+            phone.wait_for_selector("#standings tbody tr")
+            widths = phone.evaluate(
+                "() => [document.documentElement.scrollWidth,"
+                " document.querySelector('main').scrollWidth]"
+            )
+            assert widths == [390, 390]  # the ladder fits a phone: no column cut off
+            shown = phone.locator("#standings thead th:visible").all_inner_texts()
+            assert shown == ["#", "bot", "owner", "version", "rating (μ − 3σ)", "games"]
             stranger.goto(url + "upload")
             stranger.click("#signup-hint a")
             stranger.wait_for_url(url + "signup")

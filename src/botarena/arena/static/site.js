@@ -15,8 +15,11 @@ function box(tag, children, attributes = {}) {
   return node;
 }
 
+// A cell's text: numbers with two decimals unless whole, texts (a bot's owner, its version) as
+// they are.
 const number = (value) => (value === null || value === undefined ? ""
-  : Number.isInteger(value) ? value : Number(value).toFixed(2));
+  : typeof value === "string" ? value
+    : Number.isInteger(value) ? value : Number(value).toFixed(2));
 const botPath = (bot) => `/bots/${encodeURIComponent(bot)}`;
 const gamePath = (id) => `/games/${encodeURIComponent(id)}`;
 
@@ -134,6 +137,11 @@ function standingsTable(list, id) {
   list.forEach((row, index) => {
     if (session && row.owner === session.user) grid.tBodies[0].rows[index].classList.add("mine");
   });
+  // Each column's cells carry its key as a class: a phone's narrow screen hides the ones a
+  // ranking can do without (site.css).
+  for (const line of grid.rows) {
+    columns.forEach((name, index) => line.cells[index + 2].classList.add(`column-${name}`));
+  }
   return grid;
 }
 
