@@ -303,67 +303,14 @@ def cc() -> str:
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A real PostgreSQL server for this test session (Debian's):
-    `initdb` in a temporary folder, a free port on 127.0.0.1, run as the `postgres` user
-    when the tests run as root (initdb refuses root); yields its URL without a database."""
-    import glob
-    import socket
-    import tempfile
-    import time
+    """A real PostgreSQL server for this test session (Debian's, tests/pgserver.py); yields
+    its URL without a database."""
+    import pgserver
 
-    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+    if pgserver.bindir() is None:
         pytest.skip("PostgreSQL's initdb is missing: apt-get install postgresql")
-    bindir = Path(sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))[-1]).parent
-    folder = Path(tempfile.mkdtemp(prefix="botarena-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    subprocess.run(
-        [
-            *as_user,
-            str(bindir / "initdb"),
-            "-D",
-            str(folder / "data"),
-            "-U",
-            "postgres",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    server = subprocess.Popen(
-        [
-            *as_user,
-            str(bindir / "postgres"),
-            "-D",
-            str(folder / "data"),
-            "-p",
-            str(port),
-            "-h",
-            "127.0.0.1",
-            "-k",
-            str(folder),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        for _ in range(300):
-            with socket.socket() as client:
-                if client.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
-        yield f"postgresql://postgres@127.0.0.1:{port}"
-    finally:
-        server.terminate()
-        server.wait(timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
+    with pgserver.running() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
