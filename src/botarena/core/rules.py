@@ -142,12 +142,12 @@ limit answer within the cap."""
 
 CPU_CLOCK_WALL_MARGIN_S = 1.0
 """Added to that cap: an interpreter's start-up and the scheduler's delays, which a short
-limit (Falldown's 100 ms) could not absorb."""
+limit (100 ms a reply) could not absorb."""
 
 
 def wall_cap(cpu_limit_s: float) -> float:
-    """The wall-time cap of a CPU-time limit: twice the limit plus a second (Amazes' 5 s
-    budget: 11 s; Falldown's 100 ms a reply: 1.2 s), so a bot that sleeps or never flushes
+    """The wall-time cap of a CPU-time limit: twice the limit plus a second (a 5 s budget:
+    11 s; 100 ms a reply: 1.2 s), so a bot that sleeps or never flushes
     its output costs a game seconds, not the 50 s a factor of ten gave (docs/clocks.md)."""
     return cpu_limit_s * CPU_CLOCK_WALL_FACTOR + CPU_CLOCK_WALL_MARGIN_S
 

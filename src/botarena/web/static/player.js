@@ -271,8 +271,8 @@ class Viewer {
     const scores = this.renderer.scores(t);
     const final = t === this.last && this.replay.result ? this.replay.result.players : null;
     this.rows.forEach((row, seat) => {
-      // The last step shows the result's score: a fault's consequence (Amazes: 0 after any
-      // fault) is the rules' final word, whatever the points were while it played.
+      // The last step shows the result's score: a fault's consequence (a score of 0, say) is
+      // the rules' final word, whatever the points were while it played.
       const score = final ? final[seat].score : scores[seat];
       setText(row.cells[2], score === undefined ? "" : String(score));
       setText(row.cells[3], final ? final[seat].status : this.times.status[t][seat]);
