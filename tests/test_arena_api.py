@@ -730,3 +730,12 @@ def test_the_rules_page_holds_the_statement(web: Any) -> None:
     assert by_name["Python"]["toolchain"].startswith("Python 3.")
     assert any("Makefile" in line for line in rules["archives"])
     assert rules["starters"] == ["python", "cpp", "java"]
+
+
+def test_a_game_says_why_it_ended_in_the_games_words(web: Any, played: dict[str, Any]) -> None:
+    """The rules' end reason and the game's own words for it (`GameInfo.end_reasons`), as
+    the game page shows them: Amazes' games here end when both took all their turns."""
+    test_id = web.get("/api/bots/walker", headers=played["alice"]).json()["test_game"]["id"]
+    game = web.get(f"/api/games/{test_id}").json()
+    assert game["reason"] == "turns"
+    assert game["reason_text"] == "both players took all their turns"

@@ -13,6 +13,7 @@ import pytest
 
 import test_arena_api
 from arena_helpers import BROKEN, PASSWORD, new_contest, settle
+from botarena.core.registry import game_info
 from botarena.tournament.store import Store
 
 HOSTILE_TEXT = "<img src=x onerror=alert(1)><script>alert(2)</script>"
@@ -133,6 +134,8 @@ def test_two_contestants_and_the_organiser(browser: Any, site: Any) -> None:
     alice.goto(url + test_id.lstrip("/"))
     alice.wait_for_selector("#stderr-0")
     assert HOSTILE_TEXT in alice.inner_text("#stderr-0")
+    worded = {f"Ended: {text}" for _, text in game_info("amazes").end_reasons}
+    assert alice.inner_text("#game-end") in worded  # the game's words, not its raw reason
 
     # a ladder game in the viewer, for alice with her stderr, for bob without
     from browser import open_viewer

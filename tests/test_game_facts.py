@@ -115,7 +115,7 @@ def _replay(game: str, **options: object) -> dict:
 def test_the_viewer_asks_the_game_for_what_its_frames_lack() -> None:
     ants = _replay("ants", turns=4)
     document = view_document(ants)
-    assert set(document["derived"]) - {"io"} == {
+    assert set(document["derived"]) - {"io", "end_reasons"} == {
         "ants",
         "food",
         "hills",
@@ -129,7 +129,20 @@ def test_the_viewer_asks_the_game_for_what_its_frames_lack() -> None:
     assert get_game("amazes").viewer_data is None
     amazes = _replay("amazes", turns=3)
     shown = view_document(amazes)
-    assert (shown["replay"], list(shown["derived"])) == (amazes, ["io"])  # the shell's own
+    assert (shown["replay"], list(shown["derived"])) == (amazes, ["io", "end_reasons"])
+
+
+def test_the_viewer_and_the_site_word_an_end_reason_as_the_game_does() -> None:
+    """Amazes' rule text ends a game by sudden death or when both took their turns."""
+    derived = view_document(_replay("amazes", turns=3))["derived"]
+    assert derived["end_reasons"] == {
+        "turns": "both players took all their turns",
+        "sudden_death": "sudden death: a player caught the other once the whole maze was "
+        "discovered",
+    }
+    info = game_info("amazes")
+    assert info.end_text("sudden_death") == derived["end_reasons"]["sudden_death"]
+    assert info.end_text("strike: something new") == "strike: something new"
 
 
 def test_a_replay_of_a_game_not_installed_is_shown_as_it_is() -> None:

@@ -14,6 +14,11 @@ INFO = GameInfo(
     seat_names=("X", "O"),
     turn_model=TurnModel.SEQUENTIAL,
     rules_version="connect4-1",
+    end_reasons=(
+        ("four in a row", "a player lined up four discs"),
+        ("board full", "the board filled up with no four in a row"),
+        ("forfeit", "a player forfeited (an illegal move, a crash or no reply in time)"),
+    ),
     rank_by=RankBy.POINTS,
     options=(
         Option("columns", 7, "board width", int, 4, 20),

@@ -175,6 +175,8 @@ class Game(Shape):
     ranks: list[int] | None
     turns: int | None
     reason: str | None
+    reason_text: str | None
+    """`reason` in the game's words."""
     voided: bool
     finished: str | None
 

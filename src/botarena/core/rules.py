@@ -246,6 +246,9 @@ class GameInfo:
     statuses: tuple[tuple[str, StatusKind], ...] = ()
     """The game's own status words (`Outcome.statuses`), each with what it means to the
     standings; the match's own (`TRANSPORT_STATUSES`) need not be listed."""
+    end_reasons: tuple[tuple[str, str], ...] = ()
+    """Each end reason of `Outcome.end_reason` in words (`end_text`): the one place the
+    viewer's banner, the contest site's game page and its API read them from."""
 
     def __post_init__(self) -> None:
         """Plain strings (a plug-in written before the enums) become the enums, so a wrong
@@ -267,6 +270,10 @@ class GameInfo:
     def score_sign(self, seat: int) -> int:
         """+1 when a higher score is better for `seat`, -1 when a lower one is."""
         return int(self.better[seat]) if seat < len(self.better) else 1
+
+    def end_text(self, reason: str) -> str:
+        """`reason` in the game's words; a reason the game does not word, as it is."""
+        return dict(self.end_reasons).get(reason, reason)
 
     def status_kind(self, status: str) -> StatusKind:
         """What `status` means to the standings (an unknown word: regular)."""

@@ -41,8 +41,9 @@ def renderers() -> dict[str, str]:
 
 def view_document(replay: dict[str, Any], io: BotIo | None = None) -> dict[str, Any]:
     """`replay` with the renderer's derived data: the bots' texts (`io`: those made so far,
-    a live game adds to one; else made here) and the game's `viewer_data` hook, if it has
-    one (a replay of a game not installed here is shown as it is)."""
+    a live game adds to one; else made here), the game's end reasons in words and its
+    `viewer_data` hook, if it has one (a replay of a game not installed here is shown as it
+    is)."""
     from botarena.core.registry import get_game
 
     if io is None:
@@ -50,12 +51,14 @@ def view_document(replay: dict[str, Any], io: BotIo | None = None) -> dict[str, 
         io.add(replay.get("steps", []))
     derived: dict[str, Any] = {}
     try:
-        hook = get_game(str(replay.get("game"))).viewer_data
+        game = get_game(str(replay.get("game")))
     except KeyError:
-        hook = None
-    if hook is not None:
-        derived, replay = hook(replay)
+        game = None
+    if game is not None and game.viewer_data is not None:
+        derived, replay = game.viewer_data(replay)
     derived["io"] = io.texts()
+    if game is not None:
+        derived["end_reasons"] = dict(game.info.end_reasons)
     return {"view_version": VIEW_VERSION, "replay": replay, "derived": derived}
 
 

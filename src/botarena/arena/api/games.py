@@ -14,6 +14,7 @@ from botarena.arena import store as arena
 from botarena.arena.api.http import Routes
 from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, plain
 from botarena.arena.store import User, arena_bots, users
+from botarena.core.registry import game_info
 from botarena.tournament import ladder
 
 
@@ -84,6 +85,7 @@ def get_game(site: Site, call: Call, game: int) -> dict[str, Any]:
         "ranks": plain(row.ranks),
         "turns": row.turns,
         "reason": row.end_reason,
+        "reason_text": _end_text(site, row.end_reason),
         "voided": row.status == "void",
         "finished": iso(row.finished_at),
     }
@@ -106,6 +108,11 @@ def replay_for(site: Site, user: User | None, game_id: int) -> dict[str, Any]:
     for bot in document.get("bots") or []:
         bot["spec"] = bot.get("name", "")
     return document
+
+
+def _end_text(site: Site, reason: str | None) -> str | None:
+    """The game's own words for an end reason (`GameInfo.end_reasons`)."""
+    return None if reason is None else game_info(site.contest.ladder.game).end_text(reason)
 
 
 def _at(values: Any, index: int) -> Any:

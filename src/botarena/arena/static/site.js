@@ -441,7 +441,7 @@ async function gamePage(id) {
       link(seat.bot, botPath(seat.bot)), number((game.scores || [])[index]),
       (game.statuses || [])[index] || ""]), "game"),
     link("watch in the viewer", `${gamePath(id)}/view/`)];
-  if (game.reason) parts.push(el("p", `end: ${game.reason}`));
+  if (game.reason) parts.push(el("p", `Ended: ${game.reason_text || game.reason}`, { id: "game-end" }));
   if (game.voided) parts.push(message("This game was voided by the organiser.", "info"));
   seats.forEach((seat, index) => {
     const stderr = seat.stderr !== undefined ? seat.stderr : (game.stderr || {})[index];

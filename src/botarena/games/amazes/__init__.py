@@ -19,6 +19,13 @@ INFO = GameInfo(
     seat_names=("Red", "Blue"),
     turn_model=TurnModel.SEQUENTIAL,
     rules_version="amazes-2010.1",
+    end_reasons=(
+        ("turns", "both players took all their turns"),
+        (
+            "sudden_death",
+            "sudden death: a player caught the other once the whole maze was discovered",
+        ),
+    ),
     rank_by=RankBy.POINTS,
     options=(
         Option("turns", 150, "turns per player", int, 1, 10_000),

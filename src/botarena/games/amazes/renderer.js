@@ -122,8 +122,6 @@
       color: (seat) => SEAT_COLORS[seat],
       scoreName: "points",
       stepName: "turns (both players' together)",
-      endReasons: { turns: "both players took all their turns",
-        sudden_death: "sudden death: a player caught the other once the whole maze was discovered" },
       label: (t) => `turns played (both players): ${frames[t].turn}` +
         (t > 0 ? ` · ${["Red", "Blue"][frames[t].seat]} moved` : ""),
       scores: (t) => frames[t].points.map(clamp),

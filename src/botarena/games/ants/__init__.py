@@ -59,6 +59,14 @@ INFO = GameInfo(
     seat_names=tuple(f"p{seat}" for seat in range(10)),
     turn_model=TurnModel.SIMULTANEOUS,
     rules_version="ants-2011.1",
+    end_reasons=(
+        ("turn limit reached", "the turn limit was reached"),
+        ("extermination", "every player's ants are gone"),
+        ("lone survivor", "one player is left"),
+        ("food not being gathered", "food not being gathered (cut-off)"),
+        ("ants not razing hills", "ants not razing hills (cut-off)"),
+        ("rank stabilized", "rank stabilized: no player can change its rank any more"),
+    ),
     rank_by=RankBy.PLACES,
     statuses=(("eliminated", StatusKind.REGULAR),),
     options=(

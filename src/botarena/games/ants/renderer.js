@@ -234,11 +234,6 @@
       color: (seat) => colors[seat],
       scoreName: "score",
       stepName: "turns",
-      endReasons: { "turn limit reached": "the turn limit was reached",
-        extermination: "every player's ants are gone", "lone survivor": "one player is left",
-        "food not being gathered": "food not being gathered (cut-off)",
-        "ants not razing hills": "ants not razing hills (cut-off)",
-        "rank stabilized": "rank stabilized: no player can change its rank any more" },
       label: (t) => `turn ${t} · live ants on the map (all players): ${frames[t].ants}`,
       scores: (t) => frames[t].score,
       notes(t) {

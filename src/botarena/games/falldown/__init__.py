@@ -24,6 +24,10 @@ INFO = GameInfo(
     seat_names=("0", "1", "2", "3"),
     turn_model=TurnModel.SEQUENTIAL,
     rules_version="falldown-2015.1",
+    end_reasons=(
+        ("survivor", "one player is left on the board"),
+        ("turns", "the slot limit was reached with several players on the board"),
+    ),
     rank_by=RankBy.PLACES,
     options=(
         Option(

@@ -112,8 +112,6 @@
       scoreName: "score",
       scoreHeader: "on board (at the end: score)",
       stepName: "slots",
-      endReasons: { survivor: "one player is left on the board",
-        turns: "the slot limit was reached with several players on the board" },
       color: (seat) => colors[seat],
       label(t) {
         const frame = frames[t];

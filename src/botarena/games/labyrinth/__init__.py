@@ -20,6 +20,10 @@ INFO = GameInfo(
     seat_names=("Adventurers", "Maze Master"),
     turn_model=TurnModel.ROLES,
     rules_version="labyrinth-012a96a.1",
+    end_reasons=(
+        ("turns", "a round reached its 1000th turn without the goal"),
+        ("round_cap", "the round cap (max_rounds) was reached"),
+    ),
     rank_by=RankBy.MEAN_SCORE,
     better=(Better.HIGHER, Better.LOWER),  # the maze master wants the shared score low
     statuses=(("strike", StatusKind.STRIKE),),

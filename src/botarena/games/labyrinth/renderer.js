@@ -101,8 +101,6 @@
       scoreName: "game score",
       scoreHeader: "game score (one for both roles)",
       stepName: "turns (adventurers' moves, all rounds)",
-      endReasons: { turns: "a round reached its 1000th turn without the goal",
-        round_cap: "the round cap (max_rounds) was reached" },
       color: (seat) => colors[seat],
       label(t) {
         const frame = frames[t];

@@ -81,7 +81,8 @@ declare namespace Botarena {
     scoreName?: string;
     /** The word for steps in "Game over after N steps" (default "steps"). */
     stepName?: string;
-    /** End reasons (the outcome's `end_reason`) shown in other words on the banner. */
+    /** End reasons (the outcome's `end_reason`) in other words on the banner, over the game's own
+     *  `GameInfo.end_reasons` (which the site and its API also show). */
     endReasons?: Record<string, string>;
   }
 

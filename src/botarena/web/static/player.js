@@ -289,7 +289,7 @@ class Viewer {
     const result = this.replay.result;
     banner.hidden = !(result && t === this.last);
     if (banner.hidden) return;
-    const reasons = this.renderer.endReasons || {};
+    const reasons = { ...this.doc.derived.end_reasons, ...this.renderer.endReasons };
     const reason = reasons[result.end_reason] || result.end_reason;
     const title = document.createElement("b");
     title.textContent = `Game over after ${result.turns} ${this.renderer.stepName || "steps"}: ${reason}`;
