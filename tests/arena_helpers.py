@@ -61,10 +61,10 @@ def new_contest(db: str, tmp_path: Path, *options: str, game: str = "amazes") ->
 
 
 @contextmanager
-def opened_contest(tmp_path: Path, *options: str) -> Iterator[Store]:
+def opened_contest(tmp_path: Path, *options: str, game: str = "amazes") -> Iterator[Store]:
     """`arena new cup` (with `-o` `options`) in a fresh SQLite store in `tmp_path`, open."""
     db = f"sqlite:///{tmp_path / 'cup.db'}"
-    new_contest(db, tmp_path, *options)
+    new_contest(db, tmp_path, *options, game=game)
     store = Store.open(db)
     try:
         yield store

@@ -6,6 +6,7 @@ the standings change. Hostile stderr and file names are shown as text: no script
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -277,6 +278,20 @@ def test_a_contestant_follows_a_bots_games_its_rating_and_the_finals(
                 "() => [...document.querySelectorAll('#bot-games-table tbody tr')]"
                 ".every((row) => row.cells[6].innerText.includes('runner'))"
             )
+            owner = _page(browser, [])  # alice logs in and challenges runner from her page
+            owner.goto(url + "login")
+            owner.fill("#login input[name=user]", "alice")
+            owner.fill("#login input[name=password]", "password-1")
+            owner.click("#login button[type=submit]")
+            owner.wait_for_url(url + "me")
+            owner.goto(url + "bots/walker")
+            owner.fill("#challenge input[name=opponent]", "runner")
+            owner.click("#challenge button[type=submit]")
+            owner.wait_for_url(re.compile(r".*/games/\d+$"))
+            assert work(store, LocalExecutor(0), ["cup"], games=1, seconds=60, sandbox=False)
+            challenged = web.get(f"/api/games/{owner.url.rsplit('/', 1)[1]}").json()
+            assert (challenged["kind"], challenged["status"]) == ("challenge", "done")
+            assert sorted(challenged["bots"]) == ["runner", "walker"]
             admin = organiser(web)
             assert web.post("/api/admin/finals", headers=admin, json={}).status_code == 200
             work(store, LocalExecutor(0), ["cup"], games=2, seconds=60, sandbox=False)

@@ -1,6 +1,7 @@
-"""Challenges (CodinGame's "play against"): an owner's bot against a chosen one, one game
+"""Challenges (CodinGame's "play against"): an owner's bot against chosen ones, one game
 now on a worker, outside the ladder: recorded with its replay and the owner's stderr, never
-rated, bounded per hour; only the owner may ask."""
+rated, bounded per hour; only the owner may ask; a game of more seats than the bots named
+fills them with the sample bot."""
 
 from __future__ import annotations
 
@@ -62,7 +63,17 @@ def test_only_the_owner_challenges_within_the_hours_bound(site: Any) -> None:
     assert theirs.status_code == 403
     nobody = web.post("/api/bots/walker/challenge", json={"opponent": "runner"})
     assert nobody.status_code == 401
-    for body, code in (({}, 400), ({"opponent": "walker"}, 409), ({"opponent": "ghost"}, 409)):
+    for body, code in (
+        ({}, 400),
+        ({"opponent": "runner", "opponents": ["runner"]}, 400),
+        ({"opponents": []}, 400),
+        ({"opponents": "runner"}, 400),
+        ({"opponents": ["runner", 7]}, 400),
+        ({"opponent": "walker"}, 409),
+        ({"opponent": "ghost"}, 409),
+        ({"opponents": ["runner", "runner"]}, 409),
+        ({"opponents": ["runner", "sample"]}, 409),  # Amazes has two seats
+    ):
         answer = web.post("/api/bots/walker/challenge", headers=alice, json=body)
         assert answer.status_code == code and list(answer.json()) == ["error"], body
     codes = [
@@ -72,3 +83,37 @@ def test_only_the_owner_challenges_within_the_hours_bound(site: Any) -> None:
     assert [c.status_code for c in codes] == [202, 202, 429]  # -o challenges_per_hour=2
     assert codes[2].json() == {"error": "at most 2 challenges per hour: try again in 60 minutes"}
     assert codes[2].headers["retry-after"].isdigit()
+
+
+def test_a_four_seat_game_fills_the_seats_not_named_with_the_sample_bot(tmp_path: Path) -> None:
+    """Falldown is played by four: a challenge of one opponent plays it, the sample bot, as
+    in an upload's test game, taking the two other seats; naming two leaves it one; a fifth
+    bot is one too many."""
+    with opened_contest(tmp_path, game="falldown") as store, client(store) as web:
+        alice, bob = register(web, "alice"), register(web, "bob")
+        upload(web, alice, "bot.py", good_bot("falldown"), name="walker")
+        upload(web, bob, "bot.py", good_bot("falldown"), name="runner")
+        settle(store)
+        one = web.post("/api/bots/walker/challenge", headers=alice, json={"opponent": "runner"})
+        assert one.status_code == 202, one.text
+        two = web.post(
+            "/api/bots/walker/challenge", headers=alice, json={"opponents": ["runner", "sample"]}
+        )
+        assert two.status_code == 202, two.text
+        five = web.post(
+            "/api/bots/walker/challenge",
+            headers=alice,
+            json={"opponents": ["runner", "sample", "a", "b"]},
+        )
+        assert (five.status_code, five.json()) == (
+            409,
+            {"error": "a falldown game has at most 4 seats: name at most 3 opponent(s)"},
+        )
+        assert _work(store, 2) == 2
+        for asked, seats in (
+            (one, ["runner", "sample-1", "sample-2", "walker"]),
+            (two, ["runner", "sample", "sample-1", "walker"]),
+        ):
+            game = web.get(f"/api/games/{asked.json()['game']}").json()
+            assert (game["kind"], game["status"]) == ("challenge", "done")
+            assert sorted(seat["bot"] for seat in game["seats"]) == seats

@@ -1,10 +1,11 @@
-"""Challenges: an owner's bot against a chosen one, one game now, outside the ladder.
+"""Challenges: an owner's bot against chosen ones, one game now, outside the ladder.
 
 CodinGame's "play against". The game goes to the contest's `NAME-challenges` tournament
 (made on the first challenge; stage `challenge`, never scheduled), pending for any worker,
 which plays it like a test competition's game: recorded with its replay, never rated. Each
-side plays the version playing on the ladder now. A user may ask for `challenges_per_hour`
-of them in any hour; who asked is kept in the game's key.
+bot plays the version playing on the ladder now; the seats a game needs beyond the bots
+named are the contest's sample bot's, as in an upload's test game. A user may ask for
+`challenges_per_hour` of them in any hour; who asked is kept in the game's key.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -22,6 +24,10 @@ from botarena.tournament.store import Store, Tournament, bots, games, ladder_bot
 
 PER_HOUR = 20
 """Challenges a user may ask for in any hour, unless the contest says otherwise."""
+SAMPLE = "sample"
+"""The contest's sample bot on its ladder (`arena new`), which fills a game's other seats."""
+COPIED = ("name", "label", "version", "spec", "role", "workdir", "source")
+"""What a challenge's tournament copies of each ladder version it plays."""
 
 
 class TooMany(ArenaError):
@@ -69,18 +75,30 @@ def _tournament(conn: Connection, store: Store, ladder: Tournament) -> Tournamen
 
 
 def challenge(
-    store: Store, contest: Contest, user: User, mine: str, opponent: str, now: float | None = None
+    store: Store,
+    contest: Contest,
+    user: User,
+    mine: str,
+    opponents: Sequence[str],
+    now: float | None = None,
 ) -> int:
-    """Queue a game of `mine` (the user's bot) against `opponent`, seats drawn at random;
-    its id. ArenaError (one line) when it cannot be; TooMany past the hour's bound."""
-    now = time.time() if now is None else now
-    if mine == opponent:
-        raise ArenaError("a bot plays a challenge against another bot")
-    ladder = contest.ladder
+    """Queue a game of `mine` (the user's bot) against `opponents`, seats drawn at random,
+    the seats the game needs beyond them taken by copies of the sample bot; its id.
+    ArenaError (one line) when it cannot be; TooMany past the hour's bound."""
     from botarena.core.registry import game_info
 
-    if game_info(ladder.game).min_seats > 2:
-        raise ArenaError(f"a challenge is one bot against one: a {ladder.game} game needs more")
+    now = time.time() if now is None else now
+    ladder = contest.ladder
+    info = game_info(ladder.game)
+    if not opponents or mine in opponents:
+        raise ArenaError("a bot plays a challenge against other bots")
+    if len(set(opponents)) != len(opponents):
+        raise ArenaError("name each opponent once")
+    if 1 + len(opponents) > info.max_seats:
+        raise ArenaError(
+            f"a {ladder.game} game has at most {info.max_seats} seats:"
+            f" name at most {info.max_seats - 1} opponent(s)"
+        )
     limit = int(contest.settings.get("challenges_per_hour", PER_HOUR))
     with store.transaction() as conn:
         if conn.dialect.name == "postgresql":  # one challenge of a user at a time
@@ -91,57 +109,35 @@ def challenge(
             )
         child = _tournament(conn, store, ladder)
         prefix = f"{child.name}/{user.id}/"
-        asked = [
-            float(key.split("/")[2])
-            for key in conn.execute(
-                sa.select(games.c.key).where(
-                    games.c.tournament_id == child.id, games.c.key.startswith(prefix)
+        _check_rate(conn, child.id, prefix, limit, now)
+        seats = [_version(conn, ladder, name) for name in (mine, *opponents)]
+        missing = info.min_seats - len(seats)
+        if missing > 0:
+            sample = _playing(conn, ladder, SAMPLE)
+            if sample is None:
+                raise ArenaError(
+                    f"a {ladder.game} game has {info.min_seats} seats and the sample bot is"
+                    f" not playing: name {info.min_seats - 1} opponents"
                 )
-            ).scalars()
-        ]
-        recent = sorted(at for at in asked if at > now - 3600)
-        if len(recent) >= limit:
-            wait = recent[0] + 3600 - now
-            minutes = max(1, int(-(-wait // 60)))
-            raise TooMany(
-                f"at most {limit} challenges per hour: try again in {minutes} minute"
-                + ("s" if minutes > 1 else ""),
-                wait,
-            )
-        seats = []
-        for name in (mine, opponent):
-            row = _playing(conn, ladder, name)
-            if row is None:
-                raise ArenaError(f"bot {name!r} has no version playing on the ladder")
-            seats.append(row)
+            seats += [
+                {**_copied(sample), "name": f"{SAMPLE}-{k}", "label": f"{SAMPLE}-{k}"}
+                for k in range(1, missing + 1)
+            ]
         random.shuffle(seats)
-        for row in seats:
+        for seat in seats:
             known = conn.execute(
                 sa.select(bots.c.id).where(
-                    bots.c.tournament_id == child.id, bots.c.label == row.label
+                    bots.c.tournament_id == child.id, bots.c.label == seat["label"]
                 )
             ).first()
             if known is None:
                 conn.execute(
                     bots.insert().values(
-                        **{
-                            c: getattr(row, c)
-                            for c in (
-                                "name",
-                                "label",
-                                "version",
-                                "spec",
-                                "role",
-                                "workdir",
-                                "source",
-                            )
-                        },
-                        tournament_id=child.id,
-                        active=True,
-                        created_at=now,
+                        **seat, tournament_id=child.id, active=True, created_at=now
                     )
                 )
-        labels = [row.label for row in seats]
+        labels = [seat["label"] for seat in seats]
+        players = len(labels)
         found = conn.execute(
             games.insert()
             .values(
@@ -151,10 +147,46 @@ def challenge(
                 pairing="-".join(labels),
                 idx=0,
                 seed=random.getrandbits(31),
-                map=next((m for m, n in ladder.plan.get("map_players") or [] if n == 2), None),
+                map=next(
+                    (m for m, n in ladder.plan.get("map_players") or [] if n == players), None
+                ),
                 seats=labels,
                 status="pending",
             )
             .returning(games.c.id)
         ).scalar_one()
     return int(found)
+
+
+def _check_rate(conn: Connection, tid: int, prefix: str, limit: int, now: float) -> None:
+    """TooMany when the user whose games' keys start with `prefix` asked for `limit`
+    challenges in the last hour."""
+    asked = [
+        float(key.split("/")[2])
+        for key in conn.execute(
+            sa.select(games.c.key).where(
+                games.c.tournament_id == tid, games.c.key.startswith(prefix)
+            )
+        ).scalars()
+    ]
+    recent = sorted(at for at in asked if at > now - 3600)
+    if len(recent) >= limit:
+        wait = recent[0] + 3600 - now
+        minutes = max(1, int(-(-wait // 60)))
+        raise TooMany(
+            f"at most {limit} challenges per hour: try again in {minutes} minute"
+            + ("s" if minutes > 1 else ""),
+            wait,
+        )
+
+
+def _version(conn: Connection, ladder: Tournament, name: str) -> dict[str, Any]:
+    """What a challenge copies of the version of `name` playing on the ladder now."""
+    row = _playing(conn, ladder, name)
+    if row is None:
+        raise ArenaError(f"bot {name!r} has no version playing on the ladder")
+    return _copied(row)
+
+
+def _copied(row: Any) -> dict[str, Any]:
+    return {column: getattr(row, column) for column in COPIED}

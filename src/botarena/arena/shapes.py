@@ -265,7 +265,10 @@ class BotRatings(Shape):
 
 
 class ChallengeAsked(Shape):
-    opponent: str
+    """One of the two: `opponent`, or `opponents` in a game of more seats."""
+
+    opponent: str | UnsetType = UNSET
+    opponents: list[str] | UnsetType = UNSET
 
 
 class Challenged(Shape):

@@ -162,7 +162,8 @@ def bot_ratings(site: Site, call: Call, bot: str) -> dict[str, Any]:
 
 
 def post_challenge(site: Site, call: Call, bot: str) -> tuple[int, dict[str, Any]]:
-    """One game now of the caller's `bot` against `{"opponent": NAME}`, outside the ladder."""
+    """One game now of the caller's `bot` against `{"opponent": NAME}` (or
+    `{"opponents": [NAME, ...]}`), outside the ladder."""
     from botarena.arena.challenges import TooMany, challenge
 
     user = site.needs_user(call)
@@ -172,17 +173,32 @@ def post_challenge(site: Site, call: Call, bot: str) -> tuple[int, dict[str, Any
         raise ApiError(404, f"no bot {bot!r}")
     if row.owner_id != user.id:
         raise ApiError(403, f"bot {bot!r} is not yours: challenge with one of your bots")
-    body = call.body if isinstance(call.body, dict) else {}
-    opponent = body.get("opponent")
-    if not isinstance(opponent, str) or not opponent:
-        raise ApiError(400, 'name the opponent: {"opponent": BOT}')
+    opponents = _opponents(call.body)
     try:
-        game = challenge(site.store, site.contest, user, bot, opponent)
+        game = challenge(site.store, site.contest, user, bot, opponents)
     except TooMany as exc:
         raise ApiError(429, str(exc), exc.wait) from None
     except arena.ArenaError as exc:
         raise ApiError(409, str(exc)) from None
     return 202, {"game": game, "status": "pending"}
+
+
+def _opponents(body: Any) -> list[str]:
+    """The bots a challenge names: `opponent`, or a list `opponents` (not both)."""
+    body = body if isinstance(body, dict) else {}
+    named = [body["opponent"]] if "opponent" in body else body.get("opponents")
+    if (
+        ("opponent" in body) == ("opponents" in body)
+        or not isinstance(named, list)
+        or not named
+        or not all(isinstance(name, str) and name for name in named)
+    ):
+        raise ApiError(
+            400,
+            'name the opponent: {"opponent": BOT} or, in a game of more seats,'
+            ' {"opponents": [BOT, ...]}',
+        )
+    return named
 
 
 ROUTES: Routes = {

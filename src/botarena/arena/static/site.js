@@ -405,10 +405,15 @@ async function botPage(name) {
           v.test_game ? link(`game ${v.test_game}`, gamePath(v.test_game)) : ""]), "versions"));
     }
     if (session && bot.owner === session.user && bot.active_version !== null) {
-      parts.push(formOf("challenge", [["play one game now against (a bot's name)", { name: "opponent", required: "" }]],
+      const seats = contest.min_seats || 2;
+      const label = seats > 2
+        ? `play one game now against (bots' names, commas between; the sample bot takes the ${seats} seats' rest)`
+        : "play one game now against (a bot's name)";
+      parts.push(formOf("challenge", [[label, { name: "opponent", required: "" }]],
         "play against", async (form) => {
+          const opponents = form.opponent.value.split(",").map((s) => s.trim()).filter(Boolean);
           const asked = await api(`/api/bots/${encodeURIComponent(name)}/challenge`,
-            { method: "POST", json: { opponent: form.opponent.value } });
+            { method: "POST", json: { opponents } });
           go(gamePath(asked.game));
         }));
     }
