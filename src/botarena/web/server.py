@@ -9,6 +9,7 @@ import base64
 import copy
 import gzip
 import json
+import signal
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -24,6 +25,7 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+from uvicorn.supervisors.multiprocess import SIGNALS as SUPERVISOR_SIGNALS
 from uvicorn.supervisors.multiprocess import Multiprocess
 
 from botarena.web.viewdoc import BotIo, page, renderers, view_document
@@ -240,6 +242,35 @@ def _log_config() -> dict[str, Any]:
     return config
 
 
+class _Processes(Multiprocess):
+    """uvicorn's supervisor of worker processes, ending as uvicorn's one-process server
+    does: the signal handlers it replaced are put back, then the signal that stopped it is
+    raised again (botarena's own handler: exit status 128 + its number)."""
+
+    def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+        self.replaced = {sig: signal.getsignal(sig) for sig in SUPERVISOR_SIGNALS}
+        self.stopped_by: list[int] = []
+        super().__init__(config, sockets)
+
+    def handle_int(self) -> None:
+        self.stopped_by.append(signal.SIGINT)
+        super().handle_int()
+
+    def handle_term(self) -> None:
+        self.stopped_by.append(signal.SIGTERM)
+        super().handle_term()
+
+    def run(self) -> None:
+        try:
+            super().run()
+        finally:
+            for sig, handler in self.replaced.items():
+                if handler is not None:
+                    signal.signal(sig, handler)
+        for sig in self.stopped_by[:1]:
+            signal.raise_signal(sig)
+
+
 class Server:
     """uvicorn on a socket bound here, so port 0 gets a free port whose URL is known
     before serving starts; a connection slow to send its request head is closed after
@@ -281,7 +312,7 @@ class Server:
     def run(self) -> None:
         """Serve in this thread until interrupted (Ctrl-C, or SIGTERM with processes)."""
         if self.processes > 1:
-            Multiprocess(self.server.config, sockets=[self.socket]).run()
+            _Processes(self.server.config, sockets=[self.socket]).run()
         else:
             self.server.run(sockets=[self.socket])
 
