@@ -1,6 +1,7 @@
-"""`arena serve --web-workers 2` (#36): two web processes answer on one port over one store;
-a log-in limit counts the attempts of both, a session made on one is valid (and revoked) on
-the other, the ladder's worker runs once, and nothing is left when serve stops."""
+"""`arena serve --web-workers 2` (#36): two web processes answer on one port over one store
+(SQLite, PostgreSQL); a log-in limit counts the attempts of both, a session made on one is
+valid (and revoked) on the other, the ladder's worker runs once, and nothing is left when
+serve stops."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from arena_helpers import new_contest
-from conftest import alive, processes
+from conftest import alive, fresh_database, processes
 
 pytestmark = pytest.mark.slow
 
@@ -70,10 +71,17 @@ def call(
     return answer.status, {k.lower(): v for k, v in answer.getheaders()}, json.loads(data)
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """`arena serve cup --web-workers 2 --workers 1` on a SQLite store: (serve, its port)."""
-    db = f"sqlite:///{tmp_path / 'cup.db'}"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def site(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """`arena serve cup --web-workers 2 --workers 1` on a SQLite or PostgreSQL store:
+    (serve, its port)."""
+    if request.param == "sqlite":
+        db = f"sqlite:///{tmp_path / 'cup.db'}"
+    else:
+        db = fresh_database(request.getfixturevalue("postgres_server"))
+        monkeypatch.chdir(tmp_path)  # a PostgreSQL contest keeps its replays here
     new_contest(db, tmp_path)
     serve = subprocess.Popen(
         [sys.executable, "-m", "botarena", "arena", "serve", "cup", "--db", db, "--port", "0",
