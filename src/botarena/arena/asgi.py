@@ -24,6 +24,9 @@ INSECURE = "BOTARENA_INSECURE_NO_SANDBOX"
 """`1`: every page says uploaded code runs without a sandbox (`--insecure-no-sandbox`)."""
 SERVE_PID = "BOTARENA_SERVE_PID"
 """Set by `arena serve`: its web processes end when that process dies, even by kill -9."""
+PROCESSES = "BOTARENA_WEB_PROCESSES"
+"""The site's web processes on this machine: each takes its share of the password hashes
+the machine may run at once (arena/auth.py `share_hash_slots`)."""
 
 
 class SiteNotConfigured(RuntimeError):
@@ -42,6 +45,10 @@ def _site_app() -> Any:
             " the store's URL)"
         )
     _stop_with_serve()
+    if os.environ.get(PROCESSES, "").isdigit() and int(os.environ[PROCESSES]) > 1:
+        from botarena.arena.auth import share_hash_slots
+
+        share_hash_slots(int(os.environ[PROCESSES]))
     store = Store.open(os.environ[DB])
     return arena_app(store, os.environ[CONTEST], os.environ.get(INSECURE) == "1")
 

@@ -69,10 +69,18 @@ class HashSlots:
             self.free.release()
 
 
-hash_slots = HashSlots(
-    slots_for(os.cpu_count() or 1, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+MACHINE_SLOTS = slots_for(
+    os.cpu_count() or 1, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 )
+hash_slots = HashSlots(MACHINE_SLOTS)
 """This process's slots: every hash and check of `hash_password` and `check_password`."""
+
+
+def share_hash_slots(processes: int) -> None:
+    """Keep this process to its share of the machine's slots when `processes` web processes
+    run on it (`arena serve --web-workers N`): together they stay within its memory bound."""
+    global hash_slots
+    hash_slots = HashSlots(max(1, MACHINE_SLOTS // processes))
 
 
 def hash_password(password: str) -> str:

@@ -309,7 +309,10 @@ def serve(
             server = _server(arena_app(store, name, insecure_no_sandbox), host, port)
         else:
             server = _server(
-                _site_in_processes(db, name, insecure_no_sandbox), host, port, web_workers
+                _site_in_processes(db, name, insecure_no_sandbox, web_workers),
+                host,
+                port,
+                web_workers,
             )
         helpers = _workers(store, db, name, workers, insecure_no_sandbox)
         note = " WITHOUT A SANDBOX (--insecure-no-sandbox)" if insecure_no_sandbox else ""
@@ -329,14 +332,15 @@ def serve(
                 helpers.stop()
 
 
-def _site_in_processes(db: str, name: str, insecure: bool) -> str:
+def _site_in_processes(db: str, name: str, insecure: bool, processes: int) -> str:
     """The site's app as web processes import it (arena/asgi.py), told which contest and
-    store by the environment they inherit, and to stop with this process."""
+    store by the environment they inherit, how many they are, and to stop with this one."""
     from botarena.arena import asgi
 
     os.environ[asgi.CONTEST] = name
     os.environ[asgi.DB] = db
     os.environ[asgi.SERVE_PID] = str(os.getpid())
+    os.environ[asgi.PROCESSES] = str(processes)
     if insecure:
         os.environ[asgi.INSECURE] = "1"
     return "botarena.arena.asgi:app"
