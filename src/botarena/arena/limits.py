@@ -6,7 +6,7 @@ Counting and recording are one transaction that no other process's check of the 
 can interleave with: PostgreSQL takes a transaction-scoped advisory lock on the (name, key)
 pair; SQLite's every write transaction (BEGIN IMMEDIATE) already runs alone. Keys are kept
 as their SHA-256 digests (an address or a user name is not written down), and events older
-than the window are deleted as checks go, so the table holds at most one window of events.
+than the window are deleted as checks go, so the table holds about one window of events.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class RateLimiter:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_lock_id(self.name, digest))))
             now = self._clock()
-            self._forget(conn, digest, now)
+            self._sweep(conn, now)
             recent = conn.execute(
                 sa.select(sa.func.count()).where(*self._of(digest, now))
             ).scalar_one()
@@ -94,21 +94,13 @@ class RateLimiter:
             limit_events.c.at > now - self.per_seconds,
         )
 
-    def _forget(self, conn: Connection, digest: str, now: float) -> None:
-        """Delete the key's events that left the window, and a batch of any key's: a key
+    def _sweep(self, conn: Connection, now: float) -> None:
+        """Delete a batch of this limit's events that left the window, any key's: a key
         never seen again leaves nothing behind. On PostgreSQL the sweep skips rows another
-        check holds, so it never waits (and, last to lock, never closes a wait cycle)."""
-        gone = now - self.per_seconds
-        conn.execute(
-            limit_events.delete().where(
-                limit_events.c.name == self.name,
-                limit_events.c.key == digest,
-                limit_events.c.at <= gone,
-            )
-        )
+        check's sweep holds, so two checks never wait for each other."""
         stale = (
             sa.select(limit_events.c.id)
-            .where(limit_events.c.name == self.name, limit_events.c.at <= gone)
+            .where(limit_events.c.name == self.name, limit_events.c.at <= now - self.per_seconds)
             .limit(SWEEP_BATCH)
             .with_for_update(skip_locked=True)
         )
