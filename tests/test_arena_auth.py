@@ -1,4 +1,5 @@
-"""Credentials: password hashes, user names, tokens, CSRF tokens and the rate limiter."""
+"""Credentials: password hashes, user names, tokens and CSRF tokens (the rate limits:
+test_arena_limits.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from botarena.arena.auth import (
-    RateLimiter,
     check_password,
     csrf_ok,
     csrf_token,
@@ -27,14 +27,6 @@ from botarena.arena.auth import (
 pytestmark = pytest.mark.real_hasher  # the hashing itself: the site's own parameters
 
 SECRET = b"0123456789abcdef0123456789abcdef"
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 # -- passwords -------------------------------------------------------------------------------
@@ -141,92 +133,3 @@ def test_csrf_of_another_session_or_secret_is_refused():
     assert not csrf_ok(SECRET, "session-1", mine.upper())
     assert not csrf_ok(SECRET, "session-1", "é" * 64)
     assert not csrf_ok(SECRET, "session-1", None)  # type: ignore[arg-type]
-
-
-# -- rate limits -----------------------------------------------------------------------------
-
-
-def test_rate_limiter_allows_limit_events_per_window_and_slides():
-    clock = FakeClock()
-    limiter = RateLimiter(3, 60, clock=clock)
-    assert [limiter.allow("alice@1.2.3.4") for _ in range(4)] == [True, True, True, False]
-    assert limiter.allow("bob@1.2.3.4")  # another key is counted apart
-    clock.now += 59.9
-    assert not limiter.allow("alice@1.2.3.4")
-    assert limiter.retry_after("alice@1.2.3.4") == pytest.approx(0.1)
-    clock.now += 0.1  # the first three events are exactly 60 s old: out of the window
-    assert limiter.retry_after("alice@1.2.3.4") == 0
-    assert [limiter.allow("alice@1.2.3.4") for _ in range(4)] == [True, True, True, False]
-
-
-def test_rate_limiter_window_slides_event_by_event():
-    clock = FakeClock()
-    limiter = RateLimiter(2, 10, clock=clock)
-    assert limiter.allow("k")  # t = 0
-    clock.now += 6
-    assert limiter.allow("k")  # t = 6
-    clock.now += 3
-    assert not limiter.allow("k")  # t = 9: two in (−1, 9]
-    clock.now += 1
-    assert limiter.allow("k")  # t = 10: the event at 0 left, 6 and 10 in
-    clock.now += 5
-    assert not limiter.allow("k")  # t = 15: 6 and 10 still in
-    clock.now += 1
-    assert limiter.allow("k")  # t = 16
-
-
-def test_uploads_per_hour():
-    clock = FakeClock()
-    uploads = RateLimiter(10, 3600, clock=clock)
-    for _ in range(10):
-        assert uploads.allow("alice")
-        clock.now += 60
-    assert not uploads.allow("alice")
-    assert uploads.retry_after("alice") == pytest.approx(3600 - 600)
-
-
-def test_rate_limiter_memory_is_bounded():
-    clock = FakeClock()
-    limiter = RateLimiter(5, 60, clock=clock, max_keys=100)
-    for n in range(1000):
-        limiter.allow(f"attacker-{n}")
-    assert len(limiter) == 100
-    clock.now += 60
-    limiter.allow("late")
-    assert len(limiter) == 1  # every key idle for a whole window is dropped
-
-
-def test_a_full_limiter_drops_the_key_with_the_oldest_event():
-    clock = FakeClock()
-    limiter = RateLimiter(1, 60, clock=clock, max_keys=2)
-    assert limiter.allow("a")
-    clock.now += 1
-    assert limiter.allow("b")
-    assert not limiter.allow("a")  # refused: does not make "a" recent
-    clock.now += 1
-    assert limiter.allow("c")  # "a" is dropped, "b" kept
-    assert not limiter.allow("b")
-    assert limiter.allow("a")
-
-
-def test_rate_limiter_refuses_nonsense_limits():
-    for limit, per in ((0, 60), (1, 0), (1, -1)):
-        with pytest.raises(ValueError):
-            RateLimiter(limit, per)
-
-
-@given(
-    limit=st.integers(1, 5),
-    per=st.integers(1, 20),
-    steps=st.lists(st.tuples(st.integers(0, 7), st.sampled_from("abc")), max_size=60),
-)
-def test_rate_limiter_never_allows_more_than_limit_in_any_window(limit, per, steps):
-    clock = FakeClock()
-    limiter = RateLimiter(limit, per, clock=clock)
-    allowed: dict[str, list[float]] = {}
-    for advance, key in steps:
-        clock.now += advance
-        recent = [t for t in allowed.get(key, []) if t > clock.now - per]
-        assert limiter.allow(key) == (len(recent) < limit)
-        if len(recent) < limit:
-            allowed.setdefault(key, []).append(clock.now)

@@ -133,11 +133,11 @@ def test_the_viewer_may_run_its_own_start_script_only(web: Any, a_game: int) -> 
 
 # -- Retry-After on every 429 ------------------------------------------------------------------
 def test_every_429_says_when_to_retry(web: Any) -> None:
-    from botarena.arena.auth import RateLimiter
+    from botarena.arena.limits import RateLimiter
 
     site = web.app.state.site
-    site.logins = RateLimiter(1, 60, clock=lambda: 100.0)
-    site.signups = RateLimiter(1, 3600, clock=lambda: 100.0)
+    site.logins = RateLimiter(site.store, "cup/logins", 1, 60, clock=lambda: 100.0)
+    site.signups = RateLimiter(site.store, "cup/signups", 1, 3600, clock=lambda: 100.0)
     tries = [web.post("/api/login", json={"user": "bob", "password": "password-1"}) for _ in "ab"]
     assert [a.status_code for a in tries] == [401, 429]
     assert tries[1].headers["retry-after"] == "60"

@@ -58,8 +58,9 @@ def legacy(db: str) -> None:
     and none of the tables added after the ladder's (the site's came later, additively)."""
     engine = engine_of(db)
     with engine.begin() as conn:
-        for table in ("alembic_version", "arena_names", "arena_uploads", "arena_bots",
-                      "arena_credentials", "arena_users", "arena_contests"):  # fmt: skip
+        for table in ("alembic_version", "arena_limit_events", "arena_names",
+                      "arena_uploads", "arena_bots", "arena_credentials", "arena_users",
+                      "arena_contests"):  # fmt: skip
             conn.exec_driver_sql(f"DROP TABLE {table}")
         conn.exec_driver_sql("UPDATE schema_version SET version = 1")
     engine.dispose()

@@ -1,4 +1,4 @@
-"""The contest site's credentials: password hashes, user names, tokens, CSRF tokens, rate limits.
+"""The contest site's credentials: password hashes, user names, tokens, CSRF tokens.
 
 Nothing here stores anything: the store keeps a password's hash, a token's digest (never the
 token) and deletes a digest to revoke its token or session (docs/sandbox.md "Accounts").
@@ -12,9 +12,7 @@ import os
 import re
 import secrets
 import threading
-import time
-from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
@@ -71,10 +69,18 @@ class HashSlots:
             self.free.release()
 
 
-hash_slots = HashSlots(
-    slots_for(os.cpu_count() or 1, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+MACHINE_SLOTS = slots_for(
+    os.cpu_count() or 1, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 )
+hash_slots = HashSlots(MACHINE_SLOTS)
 """This process's slots: every hash and check of `hash_password` and `check_password`."""
+
+
+def share_hash_slots(processes: int) -> None:
+    """Keep this process to its share of the machine's slots when `processes` web processes
+    run on it (`arena serve --web-workers N`): together they stay within its memory bound."""
+    global hash_slots
+    hash_slots = HashSlots(max(1, MACHINE_SLOTS // processes))
 
 
 def hash_password(password: str) -> str:
@@ -157,67 +163,3 @@ def csrf_ok(secret: bytes, session_id: str, token: str) -> bool:
     if not isinstance(token, str) or not token.isascii():
         return False
     return hmac.compare_digest(csrf_token(secret, session_id), token)
-
-
-class RateLimiter:
-    """At most `limit` events per key in any `per_seconds` window (a sliding window log): for
-    login attempts per user and address, uploads per user per hour. Memory stays bounded:
-    a key with no event in the window is dropped, and past `max_keys` keys the one whose last
-    event is oldest is dropped. Safe to share between threads."""
-
-    def __init__(
-        self,
-        limit: int,
-        per_seconds: float,
-        clock: Callable[[], float] = time.monotonic,
-        *,
-        max_keys: int = 100_000,
-    ) -> None:
-        if limit < 1 or per_seconds <= 0 or max_keys < 1:
-            raise ValueError("a rate limit needs limit >= 1, per_seconds > 0 and max_keys >= 1")
-        self.limit = limit
-        self.per_seconds = per_seconds
-        self.max_keys = max_keys
-        self._clock = clock
-        self._events: OrderedDict[str, deque[float]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def allow(self, key: str) -> bool:
-        """Record an event for `key` and return True, or return False (recording nothing)
-        when `key` had `limit` events in the last `per_seconds`."""
-        with self._lock:
-            now = self._clock()
-            self._forget(now)
-            events = self._events.get(key)
-            if events is None:
-                events = self._events[key] = deque(maxlen=self.limit)
-            while events and events[0] <= now - self.per_seconds:
-                events.popleft()
-            if len(events) >= self.limit:
-                return False
-            events.append(now)
-            self._events.move_to_end(key)
-            while len(self._events) > self.max_keys:
-                self._events.popitem(last=False)
-            return True
-
-    def retry_after(self, key: str) -> float:
-        """Seconds until `key` is allowed again (0 when it is now): a 429's Retry-After."""
-        with self._lock:
-            events = self._events.get(key)
-            if events is None or len(events) < self.limit:
-                return 0.0
-            return max(0.0, events[0] + self.per_seconds - self._clock())
-
-    def __len__(self) -> int:
-        """Keys remembered now."""
-        return len(self._events)
-
-    def _forget(self, now: float) -> None:
-        """Drop the keys whose last event left the window: keys are kept in the order of their
-        last event, so only the oldest few are looked at."""
-        while self._events:
-            key, events = next(iter(self._events.items()))
-            if events and events[-1] > now - self.per_seconds:
-                break
-            del self._events[key]

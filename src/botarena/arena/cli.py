@@ -21,6 +21,8 @@ import typer
 from botarena.cliparts import DEFAULT_DB, MAX_WORKERS, DbOption, fail, within
 
 ORGANISER = "admin"
+MAX_WEB_WORKERS = 64
+"""Web processes one `arena serve` runs at most (a machine's cores are the useful bound)."""
 SITE_SETTINGS = {
     "max_source_bytes": 1_474_560,
     "uploads_per_hour": 10,
@@ -257,6 +259,14 @@ def serve(
             " `botarena tournament work` anywhere)"
         ),
     ] = 1,
+    web_workers: Annotated[
+        int,
+        typer.Option(
+            help="web processes answering on the port, all over the one store (the site's"
+            " state lives there); the ladder's workers still run once",
+            callback=within(1, MAX_WEB_WORKERS),
+        ),
+    ] = 1,
     db: DbOption = DEFAULT_DB,
     insecure_no_sandbox: Annotated[
         bool,
@@ -295,12 +305,21 @@ def serve(
         if arena.contest(store, name) is None:
             known = ", ".join(c.name for c in arena.contests_of(store)) or "none"
             fail(f"no contest {name!r} in this --db (known: {known}; arena new makes one)")
-        server = _server(arena_app(store, name, insecure_no_sandbox), host, port)
+        if web_workers == 1:
+            server = _server(arena_app(store, name, insecure_no_sandbox), host, port)
+        else:
+            server = _server(
+                _site_in_processes(db, name, insecure_no_sandbox, web_workers),
+                host,
+                port,
+                web_workers,
+            )
         helpers = _workers(store, db, name, workers, insecure_no_sandbox)
         note = " WITHOUT A SANDBOX (--insecure-no-sandbox)" if insecure_no_sandbox else ""
+        processes = f" in {web_workers} web processes" if web_workers > 1 else ""
         print(
-            f"contest {name}: {server.url}{note} with {workers} local worker(s) (Ctrl-C to stop)"
-            f"\nthe organiser's page: {server.url}admin (log in as {ORGANISER})",
+            f"contest {name}: {server.url}{note}{processes} with {workers} local worker(s)"
+            f" (Ctrl-C to stop)\nthe organiser's page: {server.url}admin (log in as {ORGANISER})",
             flush=True,
         )
         try:
@@ -311,6 +330,20 @@ def serve(
         finally:
             if helpers is not None:
                 helpers.stop()
+
+
+def _site_in_processes(db: str, name: str, insecure: bool, processes: int) -> str:
+    """The site's app as web processes import it (arena/asgi.py), told which contest and
+    store by the environment they inherit, how many they are, and to stop with this one."""
+    from botarena.arena import asgi
+
+    os.environ[asgi.CONTEST] = name
+    os.environ[asgi.DB] = db
+    os.environ[asgi.SERVE_PID] = str(os.getpid())
+    os.environ[asgi.PROCESSES] = str(processes)
+    if insecure:
+        os.environ[asgi.INSECURE] = "1"
+    return "botarena.arena.asgi:app"
 
 
 def _workers(store: Any, db: str, name: str, workers: int, insecure: bool) -> Any:

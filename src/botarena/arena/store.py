@@ -109,6 +109,19 @@ names = sa.Table(
 case or width one name, even when two sign-ups race (an additive table; `fill_names` adds
 the names of a store made before it)."""
 
+limit_events = sa.Table(
+    "arena_limit_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(250), nullable=False),  # the limit: contest/logins...
+    sa.Column("key", sa.String(64), nullable=False),  # SHA-256 of who is limited
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("arena_limit_events_of", "name", "key", "at"),
+    sa.Index("arena_limit_events_at", "name", "at"),
+)
+"""The events every rate limit counts (arena/limits.py), so a limit holds across the web
+processes of one store; an event leaves once older than its limit's window."""
+
 
 class ArenaError(ValueError):
     """A user's mistake with a contest; the message is one line."""

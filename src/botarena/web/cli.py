@@ -70,11 +70,11 @@ def check_port(port: int) -> None:
         fail(f"--port {port}: a TCP port is between 0 and 65535")
 
 
-def _server(app: Any, host: str, port: int) -> Any:
+def _server(app: Any, host: str, port: int, processes: int = 1) -> Any:
     from botarena.web.server import Server
 
     try:
-        return Server(app, host, port)
+        return Server(app, host, port, processes=processes)
     except OSError as exc:
         fail(f"cannot serve on {host}:{port} ({exc.strerror or exc})")
 

@@ -1,5 +1,6 @@
 """The local viewer server: one replay (`botarena view`) or a game being played
-(`botarena play --watch`, sent to the page as server-sent events), on 127.0.0.1."""
+(`botarena play --watch`, sent to the page as server-sent events), on 127.0.0.1; and the
+uvicorn server every botarena site runs on (`Server`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import base64
 import copy
 import gzip
 import json
+import signal
 import socket
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -23,6 +25,8 @@ from starlette.responses import HTMLResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+from uvicorn.supervisors.multiprocess import SIGNALS as SUPERVISOR_SIGNALS
+from uvicorn.supervisors.multiprocess import Multiprocess
 
 from botarena.web.viewdoc import BotIo, page, renderers, view_document
 
@@ -180,43 +184,50 @@ headers) before it is closed: one that sends half a header and waits holds nothi
 The head's size is bounded by uvicorn (h11: 16 KiB)."""
 
 
-def head_timeout(seconds: float) -> type[asyncio.Protocol]:
+class HeadTimeout(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
     """uvicorn's HTTP protocol, closing a connection that has not sent a whole request head
-    within `seconds` of opening or of its last answer (uvicorn alone waits for a first head
-    forever, and a started second head stops its keep-alive timer)."""
+    within `head_timeout_s` of opening or of its last answer (uvicorn alone waits for a first
+    head forever, and a started second head stops its keep-alive timer). A class of this
+    module, so a server's worker processes import it by name."""
 
-    class HeadTimeout(AutoHTTPProtocol):  # type: ignore[misc, valid-type]
-        def connection_made(self, transport: Any) -> None:
-            super().connection_made(transport)
-            self.head_wait: asyncio.TimerHandle | None = None
+    head_timeout_s = HEAD_TIMEOUT_S
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self.head_wait: asyncio.TimerHandle | None = None
+        self.await_head()
+
+    def await_head(self) -> None:
+        self.head_wait = self.loop.call_later(self.head_timeout_s, self.head_late)
+
+    def head_late(self) -> None:
+        self.head_wait = None
+        if self.cycle is None or self.cycle.response_complete:  # no head since
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.head_wait is not None and self.cycle and not self.cycle.response_complete:
+            self.head_wait.cancel()  # a whole head arrived: the answer is the app's
+            self.head_wait = None
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        idle = self.cycle is None or self.cycle.response_complete  # not a pipelined next
+        if idle and self.head_wait is None and not self.transport.is_closing():
             self.await_head()
 
-        def await_head(self) -> None:
-            self.head_wait = self.loop.call_later(seconds, self.head_late)
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.head_wait is not None:
+            self.head_wait.cancel()
+        super().connection_lost(exc)
 
-        def head_late(self) -> None:
-            self.head_wait = None
-            if self.cycle is None or self.cycle.response_complete:  # no head since
-                self.transport.close()
 
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.head_wait is not None and self.cycle and not self.cycle.response_complete:
-                self.head_wait.cancel()  # a whole head arrived: the answer is the app's
-                self.head_wait = None
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            idle = self.cycle is None or self.cycle.response_complete  # not a pipelined next
-            if idle and self.head_wait is None and not self.transport.is_closing():
-                self.await_head()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            if self.head_wait is not None:
-                self.head_wait.cancel()
-            super().connection_lost(exc)
-
-    return HeadTimeout
+def head_timeout(seconds: float) -> type[asyncio.Protocol]:
+    """The HeadTimeout protocol closing a connection after `seconds` without a whole head."""
+    if seconds == HEAD_TIMEOUT_S:
+        return HeadTimeout
+    return type("HeadTimeout", (HeadTimeout,), {"head_timeout_s": seconds})
 
 
 def _log_config() -> dict[str, Any]:
@@ -231,14 +242,53 @@ def _log_config() -> dict[str, Any]:
     return config
 
 
+class _Processes(Multiprocess):
+    """uvicorn's supervisor of worker processes, ending as uvicorn's one-process server
+    does: the signal handlers it replaced are put back, then the signal that stopped it is
+    raised again (botarena's own handler: exit status 128 + its number)."""
+
+    def __init__(self, config: uvicorn.Config, sockets: list[socket.socket]) -> None:
+        self.replaced = {sig: signal.getsignal(sig) for sig in SUPERVISOR_SIGNALS}
+        self.stopped_by: list[int] = []
+        super().__init__(config, sockets)
+
+    def handle_int(self) -> None:
+        self.stopped_by.append(signal.SIGINT)
+        super().handle_int()
+
+    def handle_term(self) -> None:
+        self.stopped_by.append(signal.SIGTERM)
+        super().handle_term()
+
+    def run(self) -> None:
+        try:
+            super().run()
+        finally:
+            for sig, handler in self.replaced.items():
+                if handler is not None:
+                    signal.signal(sig, handler)
+        for sig in self.stopped_by[:1]:
+            signal.raise_signal(sig)
+
+
 class Server:
     """uvicorn on a socket bound here, so port 0 gets a free port whose URL is known
     before serving starts; a connection slow to send its request head is closed after
-    `head_timeout_s`."""
+    `head_timeout_s`. With `processes` above 1, that many worker processes (uvicorn's own
+    supervisor, which starts one again when it dies) accept on the one socket; each imports
+    `app`, then an import string (`module:attribute`), since a process cannot be handed an
+    app object."""
 
     def __init__(
-        self, app: Starlette, host: str, port: int, head_timeout_s: float = HEAD_TIMEOUT_S
+        self,
+        app: Starlette | str,
+        host: str,
+        port: int,
+        head_timeout_s: float = HEAD_TIMEOUT_S,
+        processes: int = 1,
     ) -> None:
+        if processes > 1 and not isinstance(app, str):
+            raise ValueError("worker processes import their app: give it as 'module:attribute'")
         self.socket = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.socket.bind((host, port))
@@ -246,6 +296,7 @@ class Server:
         bound = self.socket.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
         self.url = f"http://{shown}:{bound}/"
+        self.processes = processes
         self.server = uvicorn.Server(
             uvicorn.Config(
                 app,
@@ -254,15 +305,22 @@ class Server:
                 log_config=_log_config(),
                 lifespan="off",
                 timeout_graceful_shutdown=1,
+                workers=processes,
             )
         )
 
     def run(self) -> None:
-        """Serve in this thread until interrupted (Ctrl-C)."""
-        self.server.run(sockets=[self.socket])
+        """Serve in this thread until interrupted (Ctrl-C, or SIGTERM with processes)."""
+        if self.processes > 1:
+            _Processes(self.server.config, sockets=[self.socket]).run()
+        else:
+            self.server.run(sockets=[self.socket])
 
     def start(self) -> Callable[[], None]:
-        """Serve in a background thread; returns the function that stops it."""
+        """Serve in a background thread; returns the function that stops it (one process
+        only: the processes' supervisor takes its signals in the main thread)."""
+        if self.processes > 1:
+            raise ValueError("a server of several processes runs in the main thread")
         thread = threading.Thread(target=self.run, daemon=True)
         thread.start()
 

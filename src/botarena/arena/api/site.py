@@ -1,6 +1,8 @@
 """The site API's shared context: one contest served from one store, who is asking and what
 they may see, the ladder's standings and the games' stderr kept in memory, and the small
-helpers the resources' answers share. Every handler (accounts.py, bots.py, games.py,
+helpers the resources' answers share. Everything a request may change lives in the store
+(sessions, rate limits, the CSRF secret), so several web processes serve one site; the
+memory holds caches only. Every handler (accounts.py, bots.py, games.py,
 organiser.py) takes the Site first."""
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ class Site:
     """One contest served from one store."""
 
     def __init__(self, store: Store, name: str, insecure: bool = False) -> None:
-        from botarena.arena.auth import RateLimiter
+        from botarena.arena.limits import RateLimiter
 
         found = arena.contest(store, name)
         if found is None:
@@ -83,9 +85,10 @@ class Site:
         self.reader = _reader(store)
         """Reads go here: on SQLite a reader takes no write lock (WAL), so pages and API
         readers never wait for a worker's result or for one another."""
-        self.logins = RateLimiter(*LOGIN_ATTEMPTS)
-        self.per_user = RateLimiter(*USER_ATTEMPTS)
-        self.signups = RateLimiter(*SIGNUPS)
+        # counted in the store: a limit holds across every web process of the site
+        self.logins = RateLimiter(store, f"{name}/logins", *LOGIN_ATTEMPTS)
+        self.per_user = RateLimiter(store, f"{name}/per-user", *USER_ATTEMPTS)
+        self.signups = RateLimiter(store, f"{name}/signups", *SIGNUPS)
         self._lock = threading.Lock()
         self._standings: tuple[float, list[Any]] | None = None
         self._stderrs: OrderedDict[int, list[str]] = OrderedDict()
