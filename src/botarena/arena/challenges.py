@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from botarena.arena.store import ArenaError, Contest, User
+from botarena.arena.store import ArenaError, Contest, User, child_tournament, copy_bot
 from botarena.tournament.store import Store, Tournament, bots, games, ladder_bots, tournaments
 
 PER_HOUR = 20
@@ -48,26 +48,6 @@ def _playing(conn: Connection, ladder: Tournament, name: str) -> Any:
     ).one()
 
 
-def _tournament(conn: Connection, store: Store, ladder: Tournament) -> Tournament:
-    name = f"{ladder.name}-challenges"
-    row = conn.execute(sa.select(tournaments).where(tournaments.c.name == name)).first()
-    if row is not None:
-        return Tournament(
-            row.id,
-            row.name,
-            row.game,
-            row.schedule,
-            dict(row.plan),
-            dict(row.options),
-            row.replay_dir,
-        )
-    plan = {**ladder.plan, "parent": ladder.name, "stage": "challenge", "seats": 2}
-    plan.pop("finals", None)
-    return store.create(
-        conn, name, ladder.game, "round-robin", plan, ladder.options, ladder.replay_dir
-    )
-
-
 def challenge(
     store: Store, contest: Contest, user: User, mine: str, opponent: str, now: float | None = None
 ) -> int:
@@ -89,7 +69,7 @@ def challenge(
                 .where(tournaments.c.id == ladder.id)
                 .with_for_update(key_share=True)
             )
-        child = _tournament(conn, store, ladder)
+        child = child_tournament(conn, store, ladder, "challenges", "challenge", 2)
         prefix = f"{child.name}/{user.id}/"
         asked = [
             float(key.split("/")[2])
@@ -116,31 +96,7 @@ def challenge(
             seats.append(row)
         random.shuffle(seats)
         for row in seats:
-            known = conn.execute(
-                sa.select(bots.c.id).where(
-                    bots.c.tournament_id == child.id, bots.c.label == row.label
-                )
-            ).first()
-            if known is None:
-                conn.execute(
-                    bots.insert().values(
-                        **{
-                            c: getattr(row, c)
-                            for c in (
-                                "name",
-                                "label",
-                                "version",
-                                "spec",
-                                "role",
-                                "workdir",
-                                "source",
-                            )
-                        },
-                        tournament_id=child.id,
-                        active=True,
-                        created_at=now,
-                    )
-                )
+            copy_bot(conn, child, row, row.label, now)
         labels = [row.label for row in seats]
         found = conn.execute(
             games.insert()

@@ -1,0 +1,149 @@
+"""Is my new version better? When a bot's new version becomes active, workers play it against
+the version it replaced in seat-swapped pairs on shared seeds, in the ladder's spare time,
+until `botarena compare`'s SPRT decides or the contest's bound is reached; never rated."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import sqlalchemy as sa
+
+from arena_helpers import client, new_contest, register, settle, upload
+from botarena.arena import shapes
+from botarena.arena import store as arena
+from botarena.core.registry import available
+from botarena.tournament.store import Store, bots, games, ladder_ratings, tournaments
+
+pytestmark = pytest.mark.skipif(
+    "connect4" not in available(),
+    reason="connect4 is not installed: pip install --no-deps -e examples/connect4",
+)
+
+BOTS = Path(__file__).parent.parent / "examples" / "connect4" / "botarena_connect4" / "bots"
+
+
+@pytest.fixture
+def contest(tmp_path: Path, request: Any) -> Iterator[tuple[Store, Any]]:
+    """A connect4 contest (`-o` the options the test passes, if any) whose bot `walker`
+    has a weak version 1 (random moves) replaced by a strong version 2 (wins at once, blocks,
+    else the centre); both play in-process from then on, so the games take milliseconds."""
+    db = f"sqlite:///{tmp_path / 'cup.db'}"
+    new_contest(db, tmp_path, *getattr(request, "param", ()), game="connect4")
+    store = Store.open(db)
+    with client(store) as web:
+        alice = register(web, "alice")
+        for source in ("random.py", "first.py"):
+            upload(web, alice, "bot.py", (BOTS / source).read_text(), name="walker")
+            settle(store)
+        ladder = arena.contest(store, "cup")
+        assert ladder is not None
+        with store.transaction() as conn:
+            for label, spec in (("walker", "random"), ("walker@v2", "first")):
+                conn.execute(
+                    bots.update()
+                    .where(bots.c.tournament_id == ladder.ladder.id, bots.c.label == label)
+                    .values(spec=f"builtin:connect4/{spec}")
+                )
+        yield store, web
+    store.close()
+
+
+def _work_until_decided(store: Store, web: Any) -> None:
+    from botarena.tournament.runner import LocalExecutor, work
+
+    def decided() -> bool:
+        return bool(web.get("/api/bots/walker/versions/2/compare").json()["state"] != "running")
+
+    work(store, LocalExecutor(0), ["cup"], seconds=60, stop=decided, sandbox=False)
+
+
+def _compare_games(store: Store) -> list[Any]:
+    with store.engine.connect() as conn:
+        tid = conn.execute(
+            sa.select(tournaments.c.id).where(tournaments.c.name == "cup-compare")
+        ).scalar_one()
+        return list(
+            conn.execute(sa.select(games).where(games.c.tournament_id == tid).order_by(games.c.id))
+        )
+
+
+def _claimed_in_order(store: Store) -> list[str]:
+    """`compare` or `ladder` for each game played, in the order the worker claimed them."""
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(tournaments.c.name)
+            .join(games, games.c.tournament_id == tournaments.c.id)
+            .where(games.c.status == "done", tournaments.c.name.in_(("cup", "cup-compare")))
+            .order_by(games.c.claimed_at)
+        ).scalars()
+        return ["compare" if name == "cup-compare" else "ladder" for name in rows]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("contest", [("compare_sprt=0,200",)], indirect=True)
+def test_a_clearly_stronger_version_is_accepted_between_ladder_games(contest: Any) -> None:
+    store, web = contest
+    _work_until_decided(store, web)
+    answer = web.get("/api/bots/walker/versions/2/compare").json()
+    msgspec.convert(answer, shapes.Comparison)  # the documented shape
+    assert (answer["version"], answer["against"], answer["state"]) == (2, 1, "accepted")
+    assert (answer["elo0"], answer["elo1"], answer["max_games"]) == (0.0, 200.0, 400)
+    assert answer["llr"] >= answer["upper"] == 2.944 and answer["lower"] == -2.944
+    assert answer["llr"] == answer["line"][-1]
+    counted = answer["wins"] + answer["draws"] + answer["losses"]
+    assert counted == 2 * len(answer["line"]) and answer["wins"] > answer["losses"]
+    played = _compare_games(store)
+    assert [game["id"] for game in answer["games"]] == [row.id for row in reversed(played)]
+    blocks: dict[int, list[Any]] = {}
+    for row in played:
+        blocks.setdefault(row.round, []).append(row)
+    for block in blocks.values():  # one seed, the seats swapped
+        assert [(row.idx, list(row.seats)) for row in block] == [
+            (0, ["walker@v2", "walker"]),
+            (1, ["walker", "walker@v2"]),
+        ]
+        assert block[0].seed == block[1].seed
+    order = _claimed_in_order(store)
+    assert order.count("compare") >= counted
+    assert "compare, compare" not in ", ".join(order)  # a ladder game between any two
+    with store.engine.connect() as conn:
+        rated = set(conn.execute(sa.select(ladder_ratings.c.game_id)).scalars())
+    assert not rated & {row.id for row in played}  # never rated
+    standing = next(row for row in web.get("/api/standings").json() if row["bot"] == "walker")
+    assert standing["games"] == order.count("ladder")
+    game = web.get(f"/api/games/{played[0].id}").json()
+    assert game["kind"] == "compare" and game["status"] == "done"
+    assert web.get(f"/api/games/{played[0].id}/replay").status_code == 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("contest", [("compare_games=4",)], indirect=True)
+def test_the_bound_stops_a_comparison_without_verdict_and_the_ladder_goes_on(
+    contest: Any,
+) -> None:
+    store, web = contest
+    _work_until_decided(store, web)
+    answer = web.get("/api/bots/walker/versions/2/compare").json()
+    assert (answer["state"], answer["max_games"]) == ("stopped", 4)
+    assert len(_compare_games(store)) == 4 and len(answer["line"]) == 2
+    from botarena.tournament.runner import LocalExecutor, work
+
+    assert work(store, LocalExecutor(0), ["cup"], games=6, sandbox=False) == 6
+    assert len(_compare_games(store)) == 4  # only ladder games once it stopped
+
+
+def test_a_first_version_or_an_unknown_one_has_no_comparison(contest: Any) -> None:
+    _, web = contest
+    first = web.get("/api/bots/walker/versions/1/compare").json()
+    assert (first["state"], first["against"], first["games"], first["elo"]) == (
+        "none",
+        None,
+        [],
+        None,
+    )
+    assert web.get("/api/bots/walker/versions/9/compare").status_code == 404
+    assert web.get("/api/bots/ghost/versions/1/compare").status_code == 404
