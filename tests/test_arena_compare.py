@@ -147,3 +147,54 @@ def test_a_first_version_or_an_unknown_one_has_no_comparison(contest: Any) -> No
     )
     assert web.get("/api/bots/walker/versions/9/compare").status_code == 404
     assert web.get("/api/bots/ghost/versions/1/compare").status_code == 404
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("contest", [("compare_sprt=0,200",)], indirect=True)
+def test_the_bot_page_shows_the_verdict_its_line_and_the_games(browser: Any, contest: Any) -> None:
+    from botarena.arena.api import arena_app
+    from botarena.web.server import Server
+
+    store, web = contest
+    _work_until_decided(store, web)
+    answer = web.get("/api/bots/walker/versions/2/compare").json()
+    server = Server(arena_app(store, "cup"), "127.0.0.1", 0)
+    stop = server.start()
+    try:
+        page = browser.new_context().new_page()
+        console: list[str] = []
+        page.on("console", lambda line: console.append(f"{line.type}: {line.text}"))
+        page.goto(server.url + "bots/walker")
+        page.wait_for_selector("#compare-panel")
+        assert "Compare with v1" in page.inner_text("#compare-panel h3")
+        assert "v2 against v1: better: accepted (H1)" in page.inner_text("#compare-panel")
+        cells = page.locator("#compare tbody td").all_inner_texts()
+        assert cells[0] == f"{answer['wins']}-{answer['draws']}-{answer['losses']}"
+        assert cells[3] == "-2.94 … 2.94"
+        points = page.get_attribute("#compare-chart polyline", "points") or ""
+        assert len(points.split()) == 1 + len(answer["line"])  # from 0, one point a block
+        links = page.locator("#compare-games tbody tr td:first-child").all_inner_texts()
+        assert links == [str(game["id"]) for game in answer["games"]]
+        assert [line for line in console if line.startswith("error")] == []
+    finally:
+        stop()
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        ("compare_sprt=10,0", "-o compare_sprt=10,0: --sprt '10,0': ELO0 must be a number below"),
+        ("compare_alpha=0.5", "-o compare_alpha=0.5: a rate above 0 and below 0.5"),
+        ("compare_games=0", "-o compare_games=0: a whole number, at least 1"),
+    ],
+)
+def test_the_compare_settings_are_checked_as_compare_checks_its_own(
+    tmp_path: Path, option: str, said: str
+) -> None:
+    from typer.testing import CliRunner
+
+    from botarena.arena.cli import app
+
+    args = ["new", "cup", "--game", "connect4", "--db", f"sqlite:///{tmp_path / 'cup.db'}"]
+    done = CliRunner().invoke(app, [*args, "-o", option])
+    assert done.exit_code == 2 and said in done.output
