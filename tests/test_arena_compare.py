@@ -198,3 +198,37 @@ def test_the_compare_settings_are_checked_as_compare_checks_its_own(
     args = ["new", "cup", "--game", "connect4", "--db", f"sqlite:///{tmp_path / 'cup.db'}"]
     done = CliRunner().invoke(app, [*args, "-o", option])
     assert done.exit_code == 2 and said in done.output
+
+
+@pytest.mark.slow
+def test_a_block_of_more_seats_puts_the_new_version_in_each_seat_against_copies(
+    contest: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `botarena compare` fills a game of more seats: copies of the old version, each
+    its own label; the blocks are only made here (connect4 itself seats two)."""
+    from botarena.arena import comparisons
+
+    store, _ = contest
+    monkeypatch.setattr(comparisons, "players_of", lambda contest: 3)
+    runner = store.register_runner()
+    claimed = comparisons.Compares(store, runner, ["cup"]).claim(set())
+    assert claimed is not None and claimed[0].name == "cup-compare"
+    block = [(row.idx, list(row.seats)) for row in _compare_games(store)]
+    assert block == [
+        (0, ["walker@v2", "walker", "walker@v1.2"]),
+        (1, ["walker", "walker@v2", "walker@v1.2"]),
+        (2, ["walker", "walker@v1.2", "walker@v2"]),
+    ]
+    with store.engine.connect() as conn:
+        specs = dict(
+            conn.execute(
+                sa.select(bots.c.label, bots.c.spec)
+                .join(tournaments, tournaments.c.id == bots.c.tournament_id)
+                .where(tournaments.c.name == "cup-compare")
+            ).all()
+        )
+    assert specs == {
+        "walker@v2": "builtin:connect4/first",
+        "walker": "builtin:connect4/random",
+        "walker@v1.2": "builtin:connect4/random",
+    }
