@@ -27,13 +27,23 @@ BOTS = Path(__file__).parent.parent / "examples" / "connect4" / "botarena_connec
 
 
 @pytest.fixture
-def contest(tmp_path: Path, request: Any) -> Iterator[tuple[Store, Any]]:
+def db_url(tmp_path: Path, request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A fresh store: SQLite, or PostgreSQL when the test asks for `postgresql`."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        return f"sqlite:///{tmp_path / 'cup.db'}"
+    from conftest import fresh_database
+
+    monkeypatch.chdir(tmp_path)  # a PostgreSQL contest builds and keeps replays here
+    return fresh_database(request.getfixturevalue("postgres_server"))
+
+
+@pytest.fixture
+def contest(tmp_path: Path, db_url: str, request: Any) -> Iterator[tuple[Store, Any]]:
     """A connect4 contest (`-o` the options the test passes, if any) whose bot `walker`
     has a weak version 1 (random moves) replaced by a strong version 2 (wins at once, blocks,
     else the centre); both play in-process from then on, so the games take milliseconds."""
-    db = f"sqlite:///{tmp_path / 'cup.db'}"
-    new_contest(db, tmp_path, *getattr(request, "param", ()), game="connect4")
-    store = Store.open(db)
+    new_contest(db_url, tmp_path, *getattr(request, "param", ()), game="connect4")
+    store = Store.open(db_url)
     with client(store) as web:
         alice = register(web, "alice")
         for source in ("random.py", "first.py"):
@@ -84,6 +94,7 @@ def _claimed_in_order(store: Store) -> list[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("db_url", ["sqlite", "postgresql"], indirect=True)
 @pytest.mark.parametrize("contest", [("compare_sprt=0,200",)], indirect=True)
 def test_a_clearly_stronger_version_is_accepted_between_ladder_games(contest: Any) -> None:
     store, web = contest
