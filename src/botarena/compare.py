@@ -190,7 +190,8 @@ def status_line(tally: Tally) -> str:
     )
 
 
-def _parse_sprt(text: str) -> tuple[float, float]:
+def parse_sprt(text: str) -> tuple[float, float]:
+    """ELO0,ELO1 as two numbers (also the contest site's `compare_sprt`); ValueError."""
     low, comma, high = text.partition(",")
     try:
         elo0, elo1 = float(low), float(high)
@@ -273,7 +274,7 @@ def command(
     if not info.min_seats <= players <= info.max_seats:
         fail(f"--players {players}: {game} takes {info.min_seats} to {info.max_seats}")
     try:
-        elo0, elo1 = _parse_sprt(sprt)
+        elo0, elo1 = parse_sprt(sprt)
     except ValueError as exc:
         fail(str(exc))
     for name, rate in (("--alpha", alpha), ("--beta", beta)):

@@ -19,15 +19,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from botarena.arena.store import ArenaError, Contest, User
+from botarena.arena.store import ArenaError, Contest, User, child_tournament, copy_bot
 from botarena.tournament.store import Store, Tournament, bots, games, ladder_bots, tournaments
 
 PER_HOUR = 20
 """Challenges a user may ask for in any hour, unless the contest says otherwise."""
 SAMPLE = "sample"
 """The contest's sample bot on its ladder (`arena new`), which fills a game's other seats."""
-COPIED = ("name", "label", "version", "spec", "role", "workdir", "source")
-"""What a challenge's tournament copies of each ladder version it plays."""
 
 
 class TooMany(ArenaError):
@@ -52,26 +50,6 @@ def _playing(conn: Connection, ladder: Tournament, name: str) -> Any:
     return conn.execute(
         sa.select(bots).where(bots.c.tournament_id == ladder.id, bots.c.label == label)
     ).one()
-
-
-def _tournament(conn: Connection, store: Store, ladder: Tournament) -> Tournament:
-    name = f"{ladder.name}-challenges"
-    row = conn.execute(sa.select(tournaments).where(tournaments.c.name == name)).first()
-    if row is not None:
-        return Tournament(
-            row.id,
-            row.name,
-            row.game,
-            row.schedule,
-            dict(row.plan),
-            dict(row.options),
-            row.replay_dir,
-        )
-    plan = {**ladder.plan, "parent": ladder.name, "stage": "challenge", "seats": 2}
-    plan.pop("finals", None)
-    return store.create(
-        conn, name, ladder.game, "round-robin", plan, ladder.options, ladder.replay_dir
-    )
 
 
 def challenge(
@@ -107,10 +85,11 @@ def challenge(
                 .where(tournaments.c.id == ladder.id)
                 .with_for_update(key_share=True)
             )
-        child = _tournament(conn, store, ladder)
+        child = child_tournament(conn, store, ladder, "challenges", "challenge", info.min_seats)
         prefix = f"{child.name}/{user.id}/"
         _check_rate(conn, child.id, prefix, limit, now)
-        seats = [_version(conn, ladder, name) for name in (mine, *opponents)]
+        playing = [_version(conn, ladder, name) for name in (mine, *opponents)]
+        seats = [(row, row.label) for row in playing]
         missing = info.min_seats - len(seats)
         if missing > 0:
             sample = _playing(conn, ladder, SAMPLE)
@@ -119,24 +98,11 @@ def challenge(
                     f"a {ladder.game} game has {info.min_seats} seats and the sample bot is"
                     f" not playing: name {info.min_seats - 1} opponents"
                 )
-            seats += [
-                {**_copied(sample), "name": f"{SAMPLE}-{k}", "label": f"{SAMPLE}-{k}"}
-                for k in range(1, missing + 1)
-            ]
+            seats += [(sample, f"{SAMPLE}-{k}") for k in range(1, missing + 1)]
         random.shuffle(seats)
-        for seat in seats:
-            known = conn.execute(
-                sa.select(bots.c.id).where(
-                    bots.c.tournament_id == child.id, bots.c.label == seat["label"]
-                )
-            ).first()
-            if known is None:
-                conn.execute(
-                    bots.insert().values(
-                        **seat, tournament_id=child.id, active=True, created_at=now
-                    )
-                )
-        labels = [seat["label"] for seat in seats]
+        for row, label in seats:
+            copy_bot(conn, child, row, label, now)
+        labels = [label for _, label in seats]
         players = len(labels)
         found = conn.execute(
             games.insert()
@@ -180,13 +146,9 @@ def _check_rate(conn: Connection, tid: int, prefix: str, limit: int, now: float)
         )
 
 
-def _version(conn: Connection, ladder: Tournament, name: str) -> dict[str, Any]:
-    """What a challenge copies of the version of `name` playing on the ladder now."""
+def _version(conn: Connection, ladder: Tournament, name: str) -> Any:
+    """The ladder's `bots` row of the version of `name` playing now; ArenaError if none."""
     row = _playing(conn, ladder, name)
     if row is None:
         raise ArenaError(f"bot {name!r} has no version playing on the ladder")
-    return _copied(row)
-
-
-def _copied(row: Any) -> dict[str, Any]:
-    return {column: getattr(row, column) for column in COPIED}
+    return row

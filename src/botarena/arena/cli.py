@@ -29,10 +29,13 @@ SITE_SETTINGS = {
     "max_bots_per_user": 1,
     "challenges_per_hour": 20,
     "keep_replays": 50,
+    "compare_games": 400,
 }
 """The site's own `-o` keys and their defaults (CodeCup's source limit, one bot a
 contestant as CodeCup had, the replays of each version's last 50 ladder games:
-tournament/retention.py); `deadline` too."""
+tournament/retention.py, the compare games a new version plays at most against the one
+it replaced: arena/comparisons.py); `deadline` and the compare games' SPRT
+(`compare_sprt`, `compare_alpha`, `compare_beta`) too."""
 
 app = typer.Typer(
     help="Contest sites: contestants sign up, upload bots, watch the ladder.",
@@ -55,6 +58,7 @@ def _settings(pairs: list[str]) -> tuple[dict[str, Any], dict[str, str], float |
             if not text.isdigit() or int(text) < 1:
                 fail(f"-o {key}={text}: a whole number, at least 1")
             settings[key] = int(text)
+    settings.update(_compare_test(given))
     deadline = None
     if "deadline" in given:
         from botarena.tournament.ladder import deadline_at
@@ -65,6 +69,31 @@ def _settings(pairs: list[str]) -> tuple[dict[str, Any], dict[str, str], float |
         except ValueError as exc:
             fail(f"-o deadline={text}: {exc}")
     return settings, given, deadline
+
+
+def _compare_test(given: dict[str, str]) -> dict[str, Any]:
+    """The compare games' SPRT settings taken out of `given`, checked as `botarena compare`
+    checks its own `--sprt`, `--alpha` and `--beta` (absent: compare's defaults)."""
+    from botarena.compare import parse_sprt
+
+    found: dict[str, Any] = {}
+    if "compare_sprt" in given:
+        text = given.pop("compare_sprt")
+        try:
+            found["compare_sprt"] = list(parse_sprt(text))
+        except ValueError as exc:
+            fail(f"-o compare_sprt={text}: {exc}")
+    for key in ("compare_alpha", "compare_beta"):
+        if key in given:
+            text = given.pop(key)
+            try:
+                rate = float(text)
+            except ValueError:
+                rate = -1.0
+            if not 0 < rate < 0.5:
+                fail(f"-o {key}={text}: a rate above 0 and below 0.5")
+            found[key] = rate
+    return found
 
 
 def _password(path: Path | None) -> tuple[str, bool]:
@@ -100,7 +129,8 @@ def new(
             "-o",
             "--option",
             help="KEY=VALUE: a game option, or the site's max_source_bytes,"
-            " uploads_per_hour, max_bots_per_user, challenges_per_hour, keep_replays, deadline",
+            " uploads_per_hour, max_bots_per_user, challenges_per_hour, keep_replays, deadline,"
+            " compare_games, compare_sprt (ELO0,ELO1), compare_alpha, compare_beta",
         ),
     ] = None,
     admin_password_file: Annotated[

@@ -209,6 +209,11 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         {200: shapes.BotRatings, 404: shapes.Error},
         tags=("bots",),
     ),
+    ("get", "/api/bots/{bot}/versions/{version}/compare"): Operation(
+        "Is this version better than the one it replaced? Its compare games and their SPRT",
+        {200: shapes.Comparison, 404: shapes.Error},
+        tags=("bots",),
+    ),
     ("get", "/api/me"): Operation(
         "The caller's bots and their latest games",
         {200: shapes.Me, 401: shapes.Error},
@@ -328,6 +333,12 @@ PARAMETERS = {
     "bot": {"name": "bot", "in": "path", "required": True, "schema": BOT_NAME},
     "name": {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
     "language": {"name": "language", "in": "path", "required": True, "schema": {"type": "string"}},
+    "version": {
+        "name": "version",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+    },
     "game": {
         "name": "game",
         "in": "path",

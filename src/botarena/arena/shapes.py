@@ -264,6 +264,42 @@ class BotRatings(Shape):
     versions: list[VersionRatings]
 
 
+class CompareGame(Shape):
+    id: int
+    seed: int
+    result: Literal["won", "drew", "lost"] | None
+    """From the new version's side; null while it is not played."""
+
+
+class Comparison(Shape):
+    """A version's compare games against the version it replaced, and their SPRT."""
+
+    version: int
+    against: int | None
+    """The version it replaced (null: none, `state` none)."""
+    state: Literal["running", "accepted", "rejected", "stopped", "none"]
+    """accepted: better (H1: Elo >= elo1); rejected: not better (H0: Elo <= elo0); stopped:
+    no verdict and no more games (the bound `max_games`, or the version was replaced)."""
+    wins: int
+    draws: int
+    losses: int
+    elo: float | None
+    elo_low: float | None
+    elo_high: float | None
+    """The Elo difference's 95 % interval (fixed-sample; null before two blocks)."""
+    llr: float
+    lower: float
+    upper: float
+    """The LLR's bounds: below `lower` rejected, above `upper` accepted."""
+    elo0: float
+    elo1: float
+    max_games: int
+    line: list[float]
+    """The LLR after each block counted, in order."""
+    games: list[CompareGame]
+    """Its games, newest first (the latest 50)."""
+
+
 class ChallengeAsked(Shape):
     """One of the two: `opponent`, or `opponents` in a game of more seats."""
 

@@ -22,7 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from botarena.tournament.store import Store, Tournament, games, metadata
+from botarena.tournament.store import Store, Tournament, bots, games, metadata, tournaments
 
 STATUSES = ("building", "testing", "build-failed", "test-failed", "active", "retired")
 """An upload version's states, in the order a good one passes through the first two."""
@@ -481,3 +481,47 @@ def game_row(store: Store, contest: Contest, game_id: int) -> Any:
                 games.c.id == game_id, games.c.tournament_id.in_(family(contest, store))
             )
         ).first()
+
+
+def child_tournament(
+    conn: Connection, store: Store, ladder: Tournament, suffix: str, stage: str, seats: int
+) -> Tournament:
+    """The ladder's never-scheduled tournament `LADDER-SUFFIX` (stage `stage`, games of
+    `seats` seats) for games the site asks for outside the ladder (challenges, compare
+    games), made on first use."""
+    name = f"{ladder.name}-{suffix}"
+    row = conn.execute(sa.select(tournaments).where(tournaments.c.name == name)).first()
+    if row is not None:
+        return Tournament(
+            row.id,
+            row.name,
+            row.game,
+            row.schedule,
+            dict(row.plan),
+            dict(row.options),
+            row.replay_dir,
+        )
+    plan = {**ladder.plan, "parent": ladder.name, "stage": stage, "seats": seats}
+    plan.pop("finals", None)
+    return store.create(
+        conn, name, ladder.game, "round-robin", plan, ladder.options, ladder.replay_dir
+    )
+
+
+def copy_bot(conn: Connection, child: Tournament, row: Any, label: str, now: float) -> None:
+    """Seat the ladder's bot `row` in `child` as `label`, unless a bot has that label there."""
+    known = conn.execute(
+        sa.select(bots.c.id).where(bots.c.tournament_id == child.id, bots.c.label == label)
+    ).first()
+    if known is not None:
+        return
+    copied = ("name", "version", "spec", "role", "workdir", "source")
+    conn.execute(
+        bots.insert().values(
+            **{column: getattr(row, column) for column in copied},
+            label=label,
+            tournament_id=child.id,
+            active=True,
+            created_at=now,
+        )
+    )

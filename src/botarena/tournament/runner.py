@@ -552,6 +552,18 @@ def _contest_uploads(store: Store, runner: str, names: Sequence[str] | None, san
     return Uploads(store, runner, list(names) if names else None, sandbox)
 
 
+def _contest_compares(store: Store, runner: str, names: Sequence[str] | None) -> Any:
+    """The contest sites' compare games (arena/comparisons.py) when the store has their
+    tables."""
+    import sqlalchemy as sa
+
+    from botarena.arena.comparisons import Compares
+
+    if not sa.inspect(store.engine).has_table("arena_contests"):
+        return None
+    return Compares(store, runner, list(names) if names else None)
+
+
 def work(
     store: Store,
     executor: Executor,
@@ -566,9 +578,11 @@ def work(
 ) -> int:
     """Claim and play games of running tournaments (`names`, default all): pending games
     first (test competitions, finals, finite tournaments), then ladder games chosen on the
-    spot. Stops claiming after `games` games, `seconds`, or when `stop()`; the games in
-    progress finish and are recorded. With nothing to play it returns when `idle_exit` and
-    no ladder runs, else it waits for work. Returns the games this worker finished. Each
+    spot, and a contest's compare games in the ladder's spare time: one after each ladder
+    game this worker claims, and whenever the ladder has no game for it now. Stops claiming
+    after `games` games, `seconds`, or when `stop()`; the games in progress finish and are
+    recorded. With nothing to play it returns when `idle_exit` and no ladder runs, else it
+    waits for work. Returns the games this worker finished. Each
     step is inside the error boundary (tournament/boundary.py)."""
     import random
 
@@ -587,6 +601,8 @@ def work(
     until = None if seconds is None else started + seconds
     inflight: dict[cf.Future[Any], tuple[Tournament, GameRow] | tuple[None, Any]] = {}
     uploads = _contest_uploads(store, runner, names, sandbox)
+    compares = _contest_compares(store, runner, names)
+    compare_due = False  # a ladder game was claimed since the last compare game
     specs: dict[tuple[int, str], tuple[str, str | None]] = {}
     sources: dict[str, dict[str, Any]] = {}
     avoided: dict[str, float] = {}  # versions whose games this worker could not set up
@@ -625,7 +641,8 @@ def work(
         now = time.monotonic()
         for label in [label for label, since in avoided.items() if now - since > JURY_AVOID_S]:
             del avoided[label]
-        claimed = ladder.claim_pending(store, [t.id for t in known], runner, given_back)
+        pending = [t.id for t in known if t.plan.get("stage") != "compare"]  # spare time only
+        claimed = ladder.claim_pending(store, pending, runner, given_back)
         game = claimed[1] if claimed else None
         if game is None and time.monotonic() - extended > 1.0:
             extended = time.monotonic()  # a swiss or adaptive next round, once
@@ -634,9 +651,7 @@ def work(
                 return True
         tournament = next((t for t in known if claimed and t.id == claimed[0]), None)
         if game is None and ladders:
-            tournament = ladders[turn % len(ladders)]
-            turn += 1
-            game = ladder.make_and_claim(store, tournament, runner, rng, set(avoided))
+            tournament, game = ladder_or_compare()
         if game is None or tournament is None:
             return False
         with boundary.step(f"game {game.key}", give_back(game)):
@@ -648,6 +663,24 @@ def work(
             with_builds(store, job, sources)
             inflight[executor.submit(job)] = (tournament, game)
         return True
+
+    def ladder_or_compare() -> tuple[Tournament | None, GameRow | None]:
+        """A compare game if one is due (a ladder game was claimed since the last), else a
+        ladder game, else (the ladder has none for this worker now) a compare game."""
+        nonlocal turn, compare_due
+        if compares is not None and compare_due:
+            compare_due = False
+            found = compares.claim(given_back)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        chosen = ladders[turn % len(ladders)]
+        turn += 1
+        game = ladder.make_and_claim(store, chosen, runner, rng, set(avoided))
+        if game is not None:
+            compare_due = True
+            return chosen, game
+        found = compares.claim(given_back) if compares is not None else None
+        return (None, None) if found is None else found
 
     def record(future: cf.Future[Any], tournament: Tournament | None, item: Any) -> None:
         """Record what a finished step gave: an upload's build or test, a game's result."""

@@ -1,7 +1,8 @@
 """A bot's games and its rating over time: every game of the contest it played (the ladder,
-its test games, challenges, test competitions, finals), newest first and paged, each from
-the bot's side; its ladder rating after each rated game, per version; and a challenge
-(arena/challenges.py) asked for by its owner."""
+its test games, challenges, compare games, test competitions, finals), newest first and
+paged, each from the bot's side; its ladder rating after each rated game, per version; a
+version's compare games against the one it replaced (arena/comparisons.py); and a
+challenge (arena/challenges.py) asked for by its owner."""
 
 from __future__ import annotations
 
@@ -161,6 +162,54 @@ def bot_ratings(site: Site, call: Call, bot: str) -> dict[str, Any]:
     }
 
 
+def version_compare(site: Site, call: Call, bot: str, version: int) -> dict[str, Any]:
+    """Is version `version` better than the one it replaced? Its compare games so far and
+    their SPRT: public, as the bot's page and its games are."""
+    import math
+
+    from botarena.arena.comparisons import judge, most_blocks, pair_of, players_of, sprt_of
+
+    with site.reader.engine.connect() as conn:
+        row = arena.bot_row(conn, site.contest, bot)
+        if row is None:
+            raise ApiError(404, f"no bot {bot!r}")
+        known = conn.execute(
+            sa.select(arena.uploads.c.id).where(
+                arena.uploads.c.bot_id == row.id, arena.uploads.c.version == version
+            )
+        ).first()
+        if known is None:
+            raise ApiError(404, f"bot {bot!r} has no version {version}")
+        pair = pair_of(conn, site.contest, bot, version)
+        found = None if pair is None else judge(conn, site.contest, pair)
+    players = players_of(site.contest)
+    sprt = sprt_of(site.contest, players) if found is None else found.tally.sprt
+
+    def finite(value: float) -> float | None:
+        return round(value, 2) if math.isfinite(value) else None
+
+    elo, low, high = sprt.elo()
+    return {
+        "version": version,
+        "against": None if pair is None else pair.against,
+        "state": "none" if found is None else found.state,
+        "wins": 0 if found is None else found.tally.wins,
+        "draws": 0 if found is None else found.tally.draws,
+        "losses": 0 if found is None else found.tally.losses,
+        "elo": finite(elo) if sprt.blocks else None,
+        "elo_low": finite(low),
+        "elo_high": finite(high),
+        "llr": round(sprt.llr(), 3),
+        "lower": round(sprt.bounds.lower, 3),
+        "upper": round(sprt.bounds.upper, 3),
+        "elo0": sprt.elo0,
+        "elo1": sprt.elo1,
+        "max_games": most_blocks(site.contest, players) * players,
+        "line": [] if found is None else found.line,
+        "games": [] if found is None else found.games,
+    }
+
+
 def post_challenge(site: Site, call: Call, bot: str) -> tuple[int, dict[str, Any]]:
     """One game now of the caller's `bot` against `{"opponent": NAME}` (or
     `{"opponents": [NAME, ...]}`), outside the ladder."""
@@ -205,4 +254,5 @@ ROUTES: Routes = {
     ("POST", "/api/bots/{bot}/challenge"): post_challenge,
     ("GET", "/api/bots/{bot}/games"): bot_games,
     ("GET", "/api/bots/{bot}/ratings"): bot_ratings,
+    ("GET", "/api/bots/{bot}/versions/{version:id}/compare"): version_compare,
 }

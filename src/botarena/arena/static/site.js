@@ -363,6 +363,63 @@ function ratingChart(history) {
   return box("section", [el("h3", "Rating after each game (μ − 3σ)"), svg]);
 }
 
+// The playing version against the one it replaced (docs/site.md, "Is my new version
+// better?"): the verdict, W-D-L, Elo with its interval, the LLR against its bounds, the LLR
+// after each block as a line between the bounds, and the games with their replays.
+const VERDICTS = {
+  running: "playing in the workers' spare time",
+  accepted: "better: accepted (H1)",
+  rejected: "not better: rejected (H0)",
+  stopped: "no verdict: stopped without deciding",
+};
+
+function comparePanel(c) {
+  const bound = (value, infinite) => (value === null ? infinite : number(value));
+  const elo = c.elo === null ? "" : `${number(c.elo)} [${bound(c.elo_low, "−∞")}, ${bound(c.elo_high, "+∞")}]`;
+  const games = c.games.map((game) => [link(String(game.id), gamePath(game.id)), game.seed,
+    game.result || "not played yet", link("watch", `${gamePath(game.id)}/view/`)]);
+  return box("section", [
+    el("h3", `Compare with v${c.against}`),
+    message(`v${c.version} against v${c.against}: ${VERDICTS[c.state]}`, "info"),
+    table(["W-D-L", "Elo [95 %]", "LLR", "bounds", "H0 / H1", "games at most"],
+      [[`${c.wins}-${c.draws}-${c.losses}`, elo, number(c.llr), `${number(c.lower)} … ${number(c.upper)}`,
+        `Elo ≤ ${c.elo0} / Elo ≥ ${c.elo1}`, c.max_games]], "compare"),
+    llrChart(c),
+    games.length ? table(["game", "seed", `result of v${c.version}`, ""], games, "compare-games") : null,
+  ], { id: "compare-panel" });
+}
+
+// The LLR after each block, from 0 at the start, between its two bounds (dashed), as SVG.
+function llrChart(c) {
+  const NS = "http://www.w3.org/2000/svg";
+  const width = 600, height = 120, pad = 12;
+  const values = [0, ...c.line];
+  const low = Math.min(c.lower, ...values), high = Math.max(c.upper, ...values);
+  const x = (i) => pad + (i / Math.max(1, values.length - 1)) * (width - 2 * pad);
+  const y = (v) => height - pad - ((v - low) / Math.max(1e-9, high - low)) * (height - 2 * pad);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("id", "compare-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "LLR after each block, between its bounds");
+  for (const level of [c.lower, c.upper]) {
+    const rule = document.createElementNS(NS, "line");
+    for (const [key, value] of [["x1", pad], ["x2", width - pad], ["y1", y(level)], ["y2", y(level)]]) {
+      rule.setAttribute(key, String(value));
+    }
+    rule.setAttribute("stroke", "#888");
+    rule.setAttribute("stroke-dasharray", "4 4");
+    svg.appendChild(rule);
+  }
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i)},${y(v)}`).join(" "));
+  line.setAttribute("fill", "none");
+  line.setAttribute("stroke", "#1565c0");
+  line.setAttribute("stroke-width", "2");
+  svg.appendChild(line);
+  return svg;
+}
+
 async function mePage() {
   if (!session) return loginPage();
   const me = await api("/api/me");
@@ -380,6 +437,8 @@ async function botPage(name) {
   let chart = null;
   async function draw() {
     const bot = await api(`/api/bots/${encodeURIComponent(name)}`);
+    const compare = bot.active_version > 1
+      ? await api(`/api/bots/${encodeURIComponent(name)}/versions/${bot.active_version}/compare`) : null;
     const parts = [
       el("h2", bot.bot),
       table(["owner", "playing version", "rating", "rank", "games", "latest upload", "its status"],
@@ -417,15 +476,15 @@ async function botPage(name) {
           go(gamePath(asked.game));
         }));
     }
+    if (compare && compare.state !== "none") parts.push(comparePanel(compare));
     if (chart) parts.push(chart);
     parts.push(games.section);
     content.replaceChildren(...parts);
-    return bot.status;
+    return bot.status === "building" || bot.status === "testing" || (compare && compare.state === "running");
   }
   chart = ratingChart(await api(`/api/bots/${encodeURIComponent(name)}/ratings`));
   await games.load(false);
-  const status = await draw();
-  if (status === "building" || status === "testing") {
+  if (await draw()) {
     return setInterval(() => draw().catch(() => {}), POLL_MS);
   }
 }
