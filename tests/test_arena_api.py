@@ -722,6 +722,7 @@ def test_the_rules_page_holds_the_statement(web: Any) -> None:
         "uploads_per_hour": 5,
         "max_bots_per_user": 10,
         "challenges_per_hour": 20,
+        "compare_games": 400,
     }
     by_name = {entry["language"]: entry for entry in rules["languages"]}
     assert set(by_name) == {"Python", "C", "C++", "Java", "Rust", "Go"}

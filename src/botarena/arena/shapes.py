@@ -386,6 +386,8 @@ class Limits(Shape):
     uploads_per_hour: int | None
     max_bots_per_user: int | None
     challenges_per_hour: int | None
+    compare_games: int | None
+    """A new version's compare games against the one it replaced, at most."""
 
 
 class BuildLanguage(Shape):

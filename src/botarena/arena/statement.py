@@ -186,6 +186,7 @@ def statement(contest: Contest, ladder_options: dict[str, Any]) -> dict[str, Any
                 "uploads_per_hour",
                 "max_bots_per_user",
                 "challenges_per_hour",
+                "compare_games",
             )
         },
         "languages": languages(),
