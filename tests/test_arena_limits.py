@@ -199,3 +199,51 @@ def test_never_more_than_limit_in_any_window(shared: Any, limit: int, per: int, 
         assert limiter.allow(key) == (len(recent) < limit)
         if len(recent) < limit:
             allowed.setdefault(key, []).append(clock.now)
+
+
+def test_uploads_at_once_through_many_connections_stay_within_the_hours_bound(
+    db: str, tmp_path: Path
+) -> None:
+    """Eight web processes' uploads of one user at once (each thread its own store): the
+    hour's count and the upload are one step, so exactly `uploads_per_hour` get in."""
+    from arena_helpers import new_contest
+    from botarena.arena import store as arena
+
+    new_contest(db, tmp_path, "uploads_per_hour=3")
+    setup = Store.open(db)
+    try:
+        contest = arena.contest(setup, "cup")
+        assert contest is not None
+        with setup.transaction() as conn:
+            arena.add_user(conn, contest, "alice", "not-a-hash")
+        row = arena.user_row(setup, contest, "alice")
+        alice = arena.User(row.id, row.name, False)
+    finally:
+        setup.close()
+    stores = [Store.open(db) for _ in range(8)]
+    start = threading.Barrier(len(stores))
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def race(index: int, store: Store) -> None:
+        start.wait()
+        for attempt in range(2):
+            source = f"print({index}, {attempt})\n".encode()
+            try:
+                arena.add_upload(store, contest, alice, f"bot{index}", "bot.py", source, "Python")
+                outcome = "in"
+            except arena.TooManyUploads:
+                outcome = "too many"
+            with lock:
+                outcomes.append(outcome)
+
+    threads = [threading.Thread(target=race, args=pair) for pair in enumerate(stores)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for store in stores:
+            store.close()
+    assert (outcomes.count("in"), outcomes.count("too many")) == (3, 13)

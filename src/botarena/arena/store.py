@@ -13,6 +13,7 @@ contest once folded (`fold`: NFKC and case folding), held by the key of `arena_n
 
 from __future__ import annotations
 
+import math
 import secrets
 import time
 import unicodedata
@@ -364,16 +365,36 @@ def bot_row(conn: Connection, contest: Contest, name: str) -> Any:
     ).first()
 
 
-def uploads_last_hour(store: Store, user: User, now: float | None = None) -> tuple[int, float]:
-    """(the user's uploads in the last hour, seconds until the oldest of them leaves it)."""
+class TooManyUploads(ArenaError):
+    """Past the contest's uploads per hour; `wait`: seconds until the next may come."""
+
+    def __init__(self, message: str, wait: float) -> None:
+        super().__init__(message)
+        self.wait = wait
+
+
+def within_uploads_per_hour(
+    conn: Connection, contest: Contest, user: User, now: float | None = None
+) -> None:
+    """TooManyUploads when `user` made the contest's `uploads_per_hour` uploads in the last
+    hour. `add_upload` asks again in its own transaction, the user's row locked, so
+    uploads at once through several web processes cannot pass the bound together."""
+    limit = int(contest.settings["uploads_per_hour"])
     now = time.time() if now is None else now
-    with store.engine.connect() as conn:
-        count, oldest = conn.execute(
-            sa.select(sa.func.count(), sa.func.min(uploads.c.created_at))
-            .select_from(uploads.join(arena_bots, arena_bots.c.id == uploads.c.bot_id))
-            .where(arena_bots.c.owner_id == user.id, uploads.c.created_at > now - 3600)
-        ).one()
-    return count, 0.0 if oldest is None else max(0.0, oldest + 3600 - now)
+    count, oldest = conn.execute(
+        sa.select(sa.func.count(), sa.func.min(uploads.c.created_at))
+        .select_from(uploads.join(arena_bots, arena_bots.c.id == uploads.c.bot_id))
+        .where(arena_bots.c.owner_id == user.id, uploads.c.created_at > now - 3600)
+    ).one()
+    if count < limit:
+        return
+    wait = 0.0 if oldest is None else max(0.0, oldest + 3600 - now)
+    minutes = max(1, math.ceil(wait / 60))
+    raise TooManyUploads(
+        f"at most {limit} uploads per hour: try again in {minutes} minute"
+        + ("s" if minutes > 1 else ""),
+        wait,
+    )
 
 
 def add_upload(
@@ -388,8 +409,11 @@ def add_upload(
     """A new version of the bot `name` (made for `user` if new), status `building`, for a
     worker to build; (bot, version). ArenaError when another user owns the name or the bot
     is disabled, NameTaken when a new name folds like another bot's, SameSource when the
-    bot has a version of these very bytes."""
+    bot has a version of these very bytes, TooManyUploads past the hour's uploads."""
     with store.transaction() as conn:
+        if conn.dialect.name == "postgresql":  # one upload of a user at a time: the bounds
+            conn.execute(sa.select(users.c.id).where(users.c.id == user.id).with_for_update())
+        within_uploads_per_hour(conn, contest, user)
         row = bot_row(conn, contest, name)
         if row is None:
             _within_bots_per_user(conn, contest, user)
