@@ -169,7 +169,7 @@ def test_v2_group_without_cgroup_kill_kills_each_process(
 
 @pytest.fixture
 def no_bubblewrap(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sandbox, "bubblewrap", lambda: (None, "off in this test"))
+    monkeypatch.setattr(sandbox.probes, "bubblewrap", lambda: (None, "off in this test"))
 
 
 @pytest.mark.parametrize("cgroups_backend", ["v1", "v2"], indirect=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import botarena
-from botarena.core import sandbox
+from botarena.core import cgroups
 from botarena.core.sandbox import Confinement
 from conftest import debian_program
 
@@ -24,7 +24,7 @@ def counted_cpu() -> None:
     """Bubblewrap, and a cgroup counting each bot's CPU (else every bot is stopped every
     turn, as before)."""
     debian_program("bwrap", "bubblewrap")
-    group = sandbox.cgroups.new_group(None, None)
+    group = cgroups.new_group(None, None)
     try:
         if not group.counts_cpu:
             pytest.skip("no cgroup counts a bot's CPU here: every bot is stopped every turn")

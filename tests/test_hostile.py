@@ -303,7 +303,7 @@ def test_busy_loop_gets_no_cpu_while_not_its_turn(
     (no seccomp: the child leaves the bot's process group), the cgroup freezer stops it
     (v1's freezer.state, or v2's cgroup.freeze)."""
     if not locked:
-        monkeypatch.setattr(sandbox, "group_lock", lambda: (None, "off in this test"))
+        monkeypatch.setattr(sandbox.probes, "group_lock", lambda: (None, "off in this test"))
     path = python_bot(tmp_path / "bots" / name, PYTHON_BOTS[name])
     result = botarena.play(
         "amazes",

@@ -154,7 +154,7 @@ def test_doctor_names_the_cgroup_backend(
     """v2 forced on this hybrid machine: CPU and the freezer (which joins in where seccomp
     is missing) from cgroup v2; memory and pids are v1's here, so rlimits. Off: the rlimit
     and /proc fallbacks, every reason said."""
-    monkeypatch.setattr(sandbox, "group_lock", lambda: (None, "no seccomp in this test"))
+    monkeypatch.setattr(sandbox.probes, "group_lock", lambda: (None, "no seccomp in this test"))
     found = {item.name: (item.on, item.how) for item in sandbox.protections()}
     assert {name: found[name] for name in expected} == expected
 

@@ -1,6 +1,6 @@
 """The registered games as the installed packages' metadata declares them (the entry-point
 group `botarena.games`), read without importing any game nor anything of botarena's rules:
-so the sandbox can ask which packages are games' (core/sandbox.py) and the registry
+so the sandbox can ask which packages are games' (core/sandbox/) and the registry
 (core/registry.py) build on it without an import circle.
 """
 

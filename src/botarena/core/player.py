@@ -1,7 +1,7 @@
 """Players are transports: a bot process on pipes under real clocks, or a Python object.
 
 Both answer `send()` then `collect()` with a `Reply`; a game never knows which it talks to.
-A process bot runs in its sandbox (core/sandbox.py), is frozen whenever it is not its turn
+A process bot runs in its sandbox (core/sandbox/), is frozen whenever it is not its turn
 and resumed only to answer; its stderr is drained by a thread (so it never blocks) and
 capped; at the end every process of it is killed and reaped.
 """

@@ -179,7 +179,7 @@ def run_tool(
     code None when it ran past `timeout` seconds. `env` holds only the variables the build
     adds to the environment; `writable` names the folders the compiler must write to besides
     `cwd`. Every compiler goes through here, so a sandbox can confine builds in this one
-    place: it runs in the bots' sandbox (core/sandbox.py), with more processes and memory
+    place: it runs in the bots' sandbox (core/sandbox/), with more processes and memory
     than a bot gets (a JVM or `go build` starts many threads), writing only to `cwd` and
     `writable`."""
     from botarena.core import sandbox
