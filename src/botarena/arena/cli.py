@@ -142,7 +142,7 @@ def new(
     (user `admin`; its password is printed once unless given in a file)."""
     from botarena.arena import store as arena
     from botarena.arena.auth import hash_password
-    from botarena.tournament.cli import _build_dir, name_problem, open_store
+    from botarena.tournament.cli.common import build_dir, name_problem, open_store
     from botarena.tournament.manage import BotRequest, Settings, TournamentError, create
     from botarena.tournament.store import sqlite_folder, tournaments
 
@@ -165,7 +165,7 @@ def new(
                 rules,
                 [BotRequest("sample", sample)],
                 Settings(schedule="ladder", options=options, replay_dir=replays),
-                _build_dir(db),
+                build_dir(db),
                 lambda block: fail(block.splitlines()[0]),
             )
         except TournamentError as exc:

@@ -46,9 +46,6 @@ app.command("games")(list_games)
 app.command("cross-table")(cross_table)
 app.command("list")(list_tournaments)
 
-_build_dir = build_dir
-"""The name arena/cli.py imports it by."""
-
 __all__ = [
     "app",
     "build_dir",
