@@ -101,6 +101,7 @@ def test_map_matches_the_jury_every_turn(seed: int, seat: int) -> None:
     play_by_hand(seed, seat)
 
 
+@pytest.mark.slow  # seconds on 2 cores
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10**6), seat=st.sampled_from([0, 1]))
 def test_map_matches_the_jury_on_any_maze(seed: int, seat: int) -> None:

@@ -138,6 +138,7 @@ def test_start_squares_too_close_are_refused(tmp_path: Path) -> None:
         load_maze(path)
 
 
+@pytest.mark.slow  # seconds on 2 cores
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_scores_stay_within_bounds(seed: int) -> None:

@@ -43,6 +43,7 @@ def test_every_route_of_the_api_is_documented_and_nothing_else(web) -> None:
     assert _api_routes(web) == set(OPERATIONS)
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_the_site_serves_the_document_and_it_is_valid_openapi(web) -> None:
     answer = web.get("/api/openapi.json")
     assert answer.status_code == 200

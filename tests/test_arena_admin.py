@@ -81,6 +81,7 @@ game_lists = st.lists(
 )
 
 
+@pytest.mark.slow  # seconds on 2 cores
 @settings(max_examples=25, deadline=None)
 @given(played=game_lists)
 def test_rerate_finds_the_ratings_played_game_by_game(

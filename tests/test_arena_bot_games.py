@@ -36,6 +36,7 @@ def _expected(web: Any, game_id: int, bot: str) -> tuple[str, list[str], int]:
     return result, [s["bot"] for s in game["seats"] if s["bot"] != bot], seat["rank"]
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_a_bots_games_are_listed_newest_first_from_its_side(site: Any) -> None:
     web, _ = site
     answer = web.get("/api/bots/walker/games?limit=100").json()

@@ -36,6 +36,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
         yield store, web, organiser(web), alice
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_the_bots_and_users_as_the_organiser_sees_them(site: Any) -> None:
     _, web, admin, alice = site
     bots = {row["bot"]: row for row in web.get("/api/admin/bots", headers=admin).json()}

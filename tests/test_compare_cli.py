@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 EXPLORER, RANDOM = "builtin:amazes/explorer", "builtin:amazes/random"
 
 
@@ -86,6 +88,7 @@ def test_four_player_blocks_seat_new_in_every_seat() -> None:
     assert facts["wins"] + facts["draws"] + facts["losses"] == 8
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_the_human_output_names_the_verdict() -> None:
     run = botarena(
         "compare",
@@ -105,6 +108,7 @@ def test_the_human_output_names_the_verdict() -> None:
     assert "W-D-L" in run.stdout and "LLR" in run.stdout
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_user_errors_are_one_line_and_exit_2() -> None:
     cases = {
         ("--game", "chess"): "unknown game 'chess'",

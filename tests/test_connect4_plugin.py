@@ -89,6 +89,7 @@ def test_a_move_into_a_full_column_forfeits(tmp_path: Path) -> None:
     assert [(p["score"], p["status"]) for p in result["players"]] == [(0, "invalid"), (2, "ok")]
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_a_python_process_bot_and_a_tournament(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 't.db'}"
     first = f"first={sys.executable} -m botarena_connect4.bots.first"
@@ -156,6 +157,7 @@ def test_the_viewer_uses_its_own_renderer(tmp_path: Path) -> None:
     assert html.stat().st_size > 1000
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_a_ladder_of_process_bots(tmp_path: Path) -> None:
     """A ladder knows nothing of the game: the plug-in's bots are matched, seated and rated
     like any other's."""

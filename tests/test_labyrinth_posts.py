@@ -553,6 +553,7 @@ def game_record(path: Path) -> list[Any]:
     ]
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_game_between_posts_is_reproduced_from_a_string_seed(tmp_path: Path) -> None:
     specs = [f"post:{POSTS / 'cartographer.md'}", f"post:{POSTS / 'warden.md'}"]
     first = botarena.play(

@@ -364,6 +364,7 @@ def game(adventurers: Path, master: Path, replay: Path) -> list[Any]:
     ]
 
 
+@pytest.mark.slow  # seconds on 2 cores
 @pytest.mark.parametrize("shape", ["api", "page"])
 def test_the_four_posts_scrape_back_to_posts_that_play_the_same_games(
     tmp_path: Path, shape: str

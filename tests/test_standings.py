@@ -396,6 +396,7 @@ def test_cross_table_of_four_player_games_compares_places_pair_by_pair() -> None
     assert all(len(cells[bot]) == 3 for bot in "abcd")
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_plot_history_writes_a_png(tmp_path: Path) -> None:
     for game_name, records, bots in (
         ("amazes", AMAZES, ["a", "b", "c"]),

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from botarena.tournament.store import Store
 from botarena.web.leaderboard import Board
 from conftest import botarena_ok
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_a_strike_game_is_played_but_not_counted(tmp_path: Path) -> None:
     botarena_ok(
         "tournament",

@@ -96,6 +96,7 @@ def test_a_look_is_reproduced_exactly() -> None:
         (role_field("roles", [3, 2.5, 2, 1.5, 1, 0.5], [0.5, 1, 1.5, 2, 2.5, 3], noise=2), 200),
     ],
 )
+@pytest.mark.slow  # seconds on 2 cores
 def test_simulated_tournaments_settle_on_the_true_order(field, horizon) -> None:
     result = compare_with_fixed([(field, run_trials(field, 25, horizon=horizon, seed=5))])
     assert result.adaptive_accuracy >= 0.95

@@ -83,6 +83,7 @@ def test_a_store_with_damaged_pages_is_one_line_for_every_command(
     )
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_serve_reads_a_store_it_may_not_write(tmp_path: Path) -> None:
     """`serve` only reads: a read-only SQLite URI is served (a writer would fail at its
     first write lock), and the store is left byte for byte as it was."""

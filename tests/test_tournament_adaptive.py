@@ -152,6 +152,7 @@ def test_an_exact_tie_is_declared_tied_and_a_late_bot_catches_up(tmp_path: Path)
     assert "not settled (stopped at the maximum of 4 rounds)" in shown.stdout
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_bad_adaptive_settings_are_one_line(tmp_path: Path) -> None:
     for extra, message in (
         (("--top", "0"), "--top must be at least 1"),

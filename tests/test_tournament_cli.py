@@ -202,6 +202,7 @@ def test_add_bot_and_update_bot_schedule_only_that_bots_games(db: str, tmp_path:
     user_error("tournament", "update-bot", "cup", "nobody", RANDOM, "--db", db, cwd=tmp_path)
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_labyrinth_bots_play_their_roles(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'l.db'}"
     out = ok(
@@ -445,6 +446,7 @@ def test_a_newer_schema_is_refused_and_the_current_one_reopens(tmp_path: Path) -
         Store.open(url)
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_the_progress_bar_shows_a_tournaments_name_as_written(tmp_path: Path) -> None:
     """On a terminal the live bar names the tournament: brackets and colons in that name are
     text, not rich markup or emoji codes (`c[bold]u:smile:p` was shown as a bold `u😄p`)."""

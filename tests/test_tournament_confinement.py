@@ -31,6 +31,7 @@ def test_which_specs_run_a_program(spec: str, program: bool) -> None:
     assert runs_a_program(spec) is program
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_run_refuses_process_bots_without_cgroups_unless_no_sandbox(tmp_path: Path) -> None:
     made = run_botarena(
         "tournament", "new", "cup", "--game", "amazes",
@@ -55,6 +56,7 @@ def test_run_refuses_process_bots_without_cgroups_unless_no_sandbox(tmp_path: Pa
     assert {g["status"] for g in games} == {"done"}
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_built_in_bots_run_without_cgroups(tmp_path: Path) -> None:
     made = run_botarena(
         "tournament", "new", "cup", "--game", "amazes",

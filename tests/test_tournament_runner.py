@@ -53,6 +53,7 @@ def where_am_i() -> tuple[int, frozenset[int]]:
     return os.getpid(), frozenset(os.sched_getaffinity(0))
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_two_workers_run_on_cores_of_their_own() -> None:
     mine = os.sched_getaffinity(0)
     executor = LocalExecutor(2)

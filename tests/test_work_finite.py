@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import run_botarena
 
 
+@pytest.mark.slow  # seconds on 2 cores
 def test_a_worker_plays_every_swiss_round(tmp_path: Path) -> None:
     made = run_botarena(
         "tournament", "new", "sw", "--game", "amazes", "--schedule", "swiss", "--rounds", "3",
