@@ -59,7 +59,7 @@ def pin(client: Any, workers: int) -> None:
     """Pin each worker to cores of its own, as docs/cluster.md starts them with taskset."""
     import os
 
-    from botarena.tournament.runner import core_shares
+    from botarena.tournament.executors import core_shares
 
     addresses = sorted(client.scheduler_info()["workers"])
     for address, share in zip(addresses, core_shares(workers), strict=False):

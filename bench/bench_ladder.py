@@ -90,7 +90,7 @@ def matchmaking_ms(bots: int, games: int = 200) -> tuple[float, float]:
 
 
 def games_per_second(workers: int, games: int, ladder_mode: bool) -> float:
-    from botarena.tournament import runner
+    from botarena.tournament import executors, runner
     from botarena.tournament.manage import Settings, create, parse_bot_option
     from botarena.tournament.store import Store
 
@@ -113,7 +113,7 @@ def games_per_second(workers: int, games: int, ladder_mode: bool) -> float:
                 folder,
                 print,
             )
-        executor = runner.LocalExecutor(workers)
+        executor = executors.LocalExecutor(workers)
         started = time.perf_counter()
         if ladder_mode:
             played = runner.work(store, executor, ["L"], games=games)

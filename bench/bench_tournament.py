@@ -38,7 +38,7 @@ class _TimedInline:
     """The runner's own process as executor, adding up the time spent inside the games."""
 
     def __init__(self) -> None:
-        from botarena.tournament.runner import LocalExecutor
+        from botarena.tournament.executors import LocalExecutor
 
         self.inner = LocalExecutor(0)
         self.slots = 1
@@ -101,7 +101,7 @@ def overhead_ms(quick: bool) -> tuple[float, float, int]:
 def workers_speedup(quick: bool) -> tuple[float, float]:
     """Games/s with 1 and with 2 workers, the best of 3 runs each, taken in turns (a run
     is 2-4 s: one slow moment of a shared machine would decide a single one)."""
-    from botarena.tournament.runner import LocalExecutor
+    from botarena.tournament.executors import LocalExecutor
 
     bot = f"{sys.executable} -m botarena.games.amazes.bots.random"
     bots = [f"a={bot}", f"b={bot}"]

@@ -438,7 +438,8 @@ def played(store: Store, web: Any) -> dict[str, Any]:
 
 
 def _ladder_games(store: Store, count: int) -> None:
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     played = work(store, LocalExecutor(0), ["cup"], games=count, seconds=60, sandbox=False)
     assert played == count

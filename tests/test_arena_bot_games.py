@@ -14,7 +14,8 @@ from arena_helpers import client, good_bot, opened_contest, register, settle, up
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     folder: Path = tmp_path_factory.mktemp("botgames")
     with opened_contest(folder) as store, client(store) as web:

@@ -120,7 +120,8 @@ def test_two_contestants_and_the_organiser(browser: Any, site: Any) -> None:
     assert HOSTILE_TEXT in alice.inner_text("#test-stderr")  # shown as text
     versions = alice.locator("#versions tbody tr td:nth-child(2)").all_inner_texts()
     assert versions == ["build-failed", "active"]
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     assert work(store, LocalExecutor(0), ["cup"], games=2, seconds=60, sandbox=False) == 2
     table = _standings(alice, url)
@@ -214,7 +215,8 @@ def test_a_contestant_follows_a_bots_games_its_rating_and_the_finals(
     pages and filters them, draws its rating after each game; the finals have their page."""
     from arena_helpers import client, good_bot, opened_contest, organiser, register, upload
     from botarena.arena.api import arena_app
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
     from botarena.web.server import Server
 
     with opened_contest(tmp_path) as store, client(store) as web:

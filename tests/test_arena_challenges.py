@@ -32,7 +32,8 @@ def site(tmp_path: Path) -> Any:
 
 
 def _work(store: Any, games: int) -> int:
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     return work(store, LocalExecutor(0), ["cup"], games=games, seconds=30, sandbox=False)
 

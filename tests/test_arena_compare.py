@@ -63,7 +63,8 @@ def contest(tmp_path: Path, db_url: str, request: Any) -> Iterator[tuple[Store, 
 
 
 def _work_until_decided(store: Store, web: Any) -> None:
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     def decided() -> bool:
         return bool(web.get("/api/bots/walker/versions/2/compare").json()["state"] != "running")
@@ -141,7 +142,8 @@ def test_the_bound_stops_a_comparison_without_verdict_and_the_ladder_goes_on(
     answer = web.get("/api/bots/walker/versions/2/compare").json()
     assert (answer["state"], answer["max_games"]) == ("stopped", 4)
     assert len(_compare_games(store)) == 4 and len(answer["line"]) == 2
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     assert work(store, LocalExecutor(0), ["cup"], games=6, sandbox=False) == 6
     assert len(_compare_games(store)) == 4  # only ladder games once it stopped

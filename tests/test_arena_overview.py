@@ -22,7 +22,8 @@ from arena_helpers import (
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     with opened_contest(tmp_path_factory.mktemp("overview")) as store, client(store) as web:
         alice, bob = register(web, "alice"), register(web, "bob")

@@ -171,7 +171,8 @@ def test_a_worker_builds_tests_and_plays(store: Store) -> None:
     """Through `runner.work` (what `tournament work` and `arena serve` run), sandboxed: a
     source that does not build, its fix, the test game, the ladder's games."""
     from botarena.core.sandbox import confinement_missing
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     if confinement_missing():
         pytest.skip("the sandbox cannot confine bots here: " + "; ".join(confinement_missing()))
@@ -378,7 +379,8 @@ def test_serve_with_its_workers(tmp_path: Path) -> None:
 def test_postgresql_store(postgres_server: str, tmp_path: Path, monkeypatch: Any) -> None:
     """The same path on PostgreSQL: contest, accounts, uploads, test games, ladder games,
     void and disable."""
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     monkeypatch.chdir(tmp_path)  # a PostgreSQL contest builds and keeps replays here
     db = fresh_database(postgres_server)

@@ -27,7 +27,8 @@ def contest(tmp_path: Path) -> Any:
 
 
 def _work(store: Store, games: int) -> int:
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     return work(store, LocalExecutor(0), ["cup"], games=games, seconds=30, sandbox=False)
 

@@ -480,7 +480,7 @@ def test_opponents_are_distinct_never_the_seed_and_as_many_as_there_are(
 
 
 def test_a_map_that_says_its_turns_is_played_for_them(tmp_path: Path) -> None:
-    from botarena.tournament import runner
+    from botarena.tournament import executors, runner
 
     (tmp_path / "short.map").write_text("# turns 7\n" + (ANTS_MAPS / "p02.map").read_text())
     store, _ = make_ladder(
@@ -490,7 +490,7 @@ def test_a_map_that_says_its_turns_is_played_for_them(tmp_path: Path) -> None:
         spec="builtin:ants/hold",
         maps=(tmp_path / "short.map",),
     )
-    executor = runner.LocalExecutor(0)
+    executor = executors.LocalExecutor(0)
     assert runner.work(store, executor, ["L"], games=2) == 2
     from botarena.tournament.store import games
 
@@ -546,7 +546,8 @@ def test_a_played_game_waits_out_a_store_outage(
     import sqlalchemy.exc
 
     from botarena.tournament import runner
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     store, _ = make_ladder(tmp_path, ["a", "b"])
     monkeypatch.setattr(runner, "STORE_RETRY_S", (0.01, 0.01))

@@ -23,7 +23,8 @@ def _with_replays(store: Any) -> set[int]:
 @pytest.mark.slow  # ten ladder games: 5 s
 def test_prune_keeps_each_versions_last_games_and_every_result(tmp_path: Path) -> None:
     from botarena.arena.cli import app
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     with opened_contest(tmp_path, "keep_replays=2") as store, client(store) as web:
         alice, bob = register(web, "alice"), register(web, "bob")
@@ -66,7 +67,8 @@ def test_prune_keeps_each_versions_last_games_and_every_result(tmp_path: Path) -
 @pytest.mark.slow  # ten ladder games: 5 s
 def test_workers_prune_as_they_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from botarena.tournament import retention
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     monkeypatch.setattr(retention, "PRUNE_EVERY", 5)
     with opened_contest(tmp_path, "keep_replays=1") as store, client(store) as web:

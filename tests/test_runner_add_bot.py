@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from botarena.games import get_game
-from botarena.tournament import runner
+from botarena.tournament import executors, runner
 from botarena.tournament.manage import BotRequest, Settings, create, put_bot
 from botarena.tournament.store import Store
 
@@ -23,7 +23,7 @@ class AddingExecutor:
 
     def __init__(self, add: Any) -> None:
         self.add = add
-        self.inner = runner.LocalExecutor(0)
+        self.inner = executors.LocalExecutor(0)
         self.seated: list[list[str]] = []
 
     def submit(self, job: dict[str, Any]) -> cf.Future:

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from botarena.tournament import runner
-from botarena.tournament.runner import LocalExecutor, core_shares
+from botarena.tournament import executors
+from botarena.tournament.executors import LocalExecutor, core_shares
 from botarena.tournament.store import Tournament
 
 
@@ -90,11 +90,11 @@ def test_default_workers_leave_a_core_to_each_thinking_bot(monkeypatch: pytest.M
     """A sequential game keeps one core busy; in a simultaneous game every process bot
     thinks at once (Ants: 4 seats take 4 cores)."""
     allowed(monkeypatch, set(range(8)))
-    assert runner.default_workers() == 8
-    assert runner.default_workers(tournament("amazes", 2), ["python3 bot.py"]) == 8
-    assert runner.default_workers(tournament("ants", 4), ["python3 bot.py"]) == 2
-    assert runner.default_workers(tournament("ants", 4), ["builtin:ants/greedy"]) == 8
-    assert runner.default_workers(tournament("ants", 10), ["python3 bot.py"]) == 1
+    assert executors.default_workers() == 8
+    assert executors.default_workers(tournament("amazes", 2), ["python3 bot.py"]) == 8
+    assert executors.default_workers(tournament("ants", 4), ["python3 bot.py"]) == 2
+    assert executors.default_workers(tournament("ants", 4), ["builtin:ants/greedy"]) == 8
+    assert executors.default_workers(tournament("ants", 10), ["python3 bot.py"]) == 1
 
 
 def test_a_tournaments_pool_is_pinned_only_when_shares_hold_its_thinking_bots(

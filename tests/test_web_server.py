@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from botarena.games import get_game
+from botarena.tournament.executors import LocalExecutor
 from botarena.tournament.manage import BotRequest, Settings, create
-from botarena.tournament.runner import LocalExecutor, run
+from botarena.tournament.runner import run
 from botarena.tournament.store import Store
 from browser import open_viewer
 

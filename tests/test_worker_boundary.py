@@ -15,7 +15,8 @@ import sqlalchemy as sa
 from arena_helpers import client, good_bot, new_contest, register, upload
 from botarena.arena import store as arena
 from botarena.tournament import ladder
-from botarena.tournament.runner import LocalExecutor, run, work
+from botarena.tournament.executors import LocalExecutor
+from botarena.tournament.runner import run, work
 from botarena.tournament.store import Store, games
 from test_ladder import make_ladder
 

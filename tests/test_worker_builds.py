@@ -46,7 +46,8 @@ def ratings(store: Store) -> dict[str, int]:
 
 
 def play(store: Store, count: int | None = None, seconds: float = 60) -> int:
-    from botarena.tournament.runner import LocalExecutor, work
+    from botarena.tournament.executors import LocalExecutor
+    from botarena.tournament.runner import work
 
     return work(store, LocalExecutor(0), ["cup"], games=count, seconds=seconds, sandbox=False)
 

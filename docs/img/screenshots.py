@@ -29,7 +29,8 @@ from arena_helpers import (  # noqa: E402
 )
 from botarena.arena.api import arena_app  # noqa: E402
 from botarena.core import starters  # noqa: E402
-from botarena.tournament.runner import LocalExecutor, work  # noqa: E402
+from botarena.tournament.executors import LocalExecutor  # noqa: E402
+from botarena.tournament.runner import work  # noqa: E402
 from botarena.web.server import Server  # noqa: E402
 from browser import launch  # noqa: E402
 

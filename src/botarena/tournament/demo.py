@@ -49,8 +49,8 @@ def demo(
         play_with_progress,
         print_standings,
     )
+    from botarena.tournament.executors import LocalExecutor, default_workers
     from botarena.tournament.manage import Settings, create, parse_bot_option
-    from botarena.tournament.runner import LocalExecutor, default_workers
 
     console = literal_console()
     executor = LocalExecutor(default_workers() if workers is None else workers)

@@ -64,7 +64,7 @@ def run(
     Process bots play in the sandbox; where it cannot confine them, run refuses them."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from botarena.tournament.runner import Executor, LocalExecutor
+    from botarena.tournament.executors import Executor, LocalExecutor
 
     if dask is not None and workers is not None:
         fail("--workers and --dask exclude each other (the cluster's workers play)")
@@ -228,8 +228,9 @@ def _work(
     import time
 
     from botarena.tournament import runner
+    from botarena.tournament.executors import LocalExecutor
     from botarena.tournament.ladder import LadderError, check_version
-    from botarena.tournament.runner import LocalExecutor, Stop
+    from botarena.tournament.runner import Stop
 
     try:
         check_version(store, db)
