@@ -49,7 +49,7 @@ def _broken(*_: Any, **__: Any) -> Any:
 @pytest.mark.parametrize(
     ("method", "path", "patched"),
     [
-        ("GET", "/api/contest", "botarena.tournament.ladder.stored_deadline"),
+        ("GET", "/api/contest", "botarena.tournament.stages.stored_deadline"),
         ("POST", "/api/login", "botarena.arena.store.user_row"),
         ("GET", "/api/games/1", "botarena.arena.store.game_row"),
         ("GET", "/games/1/view/", "botarena.arena.store.game_row"),
@@ -421,7 +421,7 @@ def test_deadline_at_takes_exactly_1970_to_9999_utc(value: Any) -> None:
     import math
     from datetime import UTC, datetime
 
-    from botarena.tournament.ladder import deadline_at
+    from botarena.tournament.stages import deadline_at
 
     if isinstance(value, datetime):
         seconds = value.timestamp() if value.tzinfo else value.replace(tzinfo=UTC).timestamp()

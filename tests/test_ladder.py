@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from botarena.games import get_game
-from botarena.tournament import ladder
+from botarena.tournament import ladder, stages
 from botarena.tournament.ladder import Entry, quality
 from botarena.tournament.manage import BotRequest, Settings, TournamentError, create, put_bot
 from botarena.tournament.store import Store, games, ladder_bots, store_meta
@@ -269,12 +269,12 @@ def test_after_the_deadline_new_bots_and_updates_are_refused(tmp_path: Path) -> 
 
 def test_a_test_competition_is_a_round_robin_every_so_many_hours(tmp_path: Path) -> None:
     store, tournament = make_ladder(tmp_path, ["a", "b", "c"], test_every=1.0)
-    assert ladder.maybe_test_competition(store, tournament, now=time.time() + 60) is None
-    child = ladder.maybe_test_competition(store, tournament, now=time.time() + 3601)
+    assert stages.maybe_test_competition(store, tournament, now=time.time() + 60) is None
+    child = stages.maybe_test_competition(store, tournament, now=time.time() + 3601)
     assert child is not None and child.name == "L-test-1"
     assert len(store.games(child)) == 6  # 3 bots, every ordered pair once
-    assert ladder.maybe_test_competition(store, tournament, now=time.time() + 3602) is None
-    assert ladder.children(store, tournament, "test") == [store.tournament("L-test-1")]
+    assert stages.maybe_test_competition(store, tournament, now=time.time() + 3602) is None
+    assert stages.children(store, tournament, "test") == [store.tournament("L-test-1")]
 
 
 @pytest.mark.slow

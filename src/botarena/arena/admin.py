@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from botarena.arena.store import ArenaError
-from botarena.tournament import ladder
+from botarena.tournament import ladder, stages
 from botarena.tournament.store import (
     Store,
     Tournament,
@@ -98,7 +98,7 @@ def start_finals(
     if top is not None and (not isinstance(top, int) or isinstance(top, bool) or top < 2):
         raise ArenaError("top must be a whole number, at least 2")
     try:
-        child, count, table = ladder.start_finals(
+        child, count, table = stages.start_finals(
             store, tournament, top, schedule, games_per_pair, leave_out
         )
     except ValueError as exc:

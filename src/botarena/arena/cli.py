@@ -61,7 +61,7 @@ def _settings(pairs: list[str]) -> tuple[dict[str, Any], dict[str, str], float |
     settings.update(_compare_test(given))
     deadline = None
     if "deadline" in given:
-        from botarena.tournament.ladder import deadline_at
+        from botarena.tournament.stages import deadline_at
 
         text = given.pop("deadline")
         try:

@@ -24,7 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from botarena.arena.store import Contest, arena_bots, contests, contests_of, uploads
-from botarena.tournament import ladder
+from botarena.tournament import ladder, stages
 from botarena.tournament.claims import release_gone
 from botarena.tournament.store import (
     UPLOAD_SPEC,
@@ -414,7 +414,7 @@ class Uploads:
         plan = conn.execute(
             sa.select(tournaments.c.plan).where(tournaments.c.id == contest.ladder.id)
         ).scalar_one()
-        deadline = ladder.stored_deadline(contest.ladder.name, plan)
+        deadline = stages.stored_deadline(contest.ladder.name, plan)
         if deadline is not None and time.time() >= deadline:
             return dict(
                 status="test-failed", reason="the contest's deadline passed before it was tested"

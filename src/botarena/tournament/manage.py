@@ -17,7 +17,7 @@ from typing import Any
 
 from botarena import check_options
 from botarena.core.game import Game
-from botarena.tournament import ladder, schedule
+from botarena.tournament import ladder, schedule, stages
 from botarena.tournament.runner import plan_of
 from botarena.tournament.store import Bot, Store, Tournament
 
@@ -406,7 +406,7 @@ def refuse_if_frozen(tournament: Tournament, now: float | None = None) -> None:
             f"tournament {tournament.name!r} is the {stage} of"
             f" {tournament.plan.get('parent')!r}: its bots are frozen"
         )
-    deadline = ladder.stored_deadline(tournament.name, tournament.plan)
+    deadline = stages.stored_deadline(tournament.name, tournament.plan)
     if deadline is not None and (time.time() if now is None else now) >= deadline:
         from datetime import datetime
 

@@ -390,7 +390,7 @@ def work(
 
     import sqlalchemy as sa
 
-    from botarena.tournament import ladder
+    from botarena.tournament import ladder, stages
     from botarena.tournament.boundary import Boundary
     from botarena.tournament.claims import Heartbeat
 
@@ -528,7 +528,7 @@ def work(
                 known = [t for t in store.tournaments() if names is None or t.name in names]
                 ladders = [t for t in known if t.schedule == "ladder"]
                 for t in ladders:
-                    ladder.maybe_test_competition(store, t)
+                    stages.maybe_test_competition(store, t)
                 known = [
                     t
                     for t in store.tournaments()

@@ -27,14 +27,14 @@ from botarena.arena.store import (
 )
 from botarena.core.registry import game_info
 from botarena.core.rules import GameError
-from botarena.tournament import ladder
+from botarena.tournament import stages
 from botarena.tournament.store import bots, games
 
 RECENT_GAMES = 20
 
 
 def contest_info(site: Site, call: Call) -> dict[str, Any]:
-    deadline = ladder.stored_deadline(site.contest.name, site.ladder().plan)
+    deadline = stages.stored_deadline(site.contest.name, site.ladder().plan)
     settings = site.contest.settings
     return {
         "name": site.contest.name,
@@ -73,7 +73,7 @@ def rules(site: Site, call: Call) -> dict[str, Any]:
 
     ladder_now = site.ladder()
     found = statement(site.contest, ladder_now.options)
-    return {**found, "deadline": iso(ladder.stored_deadline(ladder_now.name, ladder_now.plan))}
+    return {**found, "deadline": iso(stages.stored_deadline(ladder_now.name, ladder_now.plan))}
 
 
 def starter_languages(game: str) -> list[str]:

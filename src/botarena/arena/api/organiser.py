@@ -20,7 +20,7 @@ from botarena.arena.api.games import game_or_404
 from botarena.arena.api.http import Routes
 from botarena.arena.api.site import ApiError, Call, Site, game_summary, iso, plain, reserved
 from botarena.arena.store import ArenaError, arena_bots, uploads, users
-from botarena.tournament import ladder
+from botarena.tournament import ladder, stages
 from botarena.tournament.store import bots, games, tournaments
 
 
@@ -77,11 +77,11 @@ def deadline(site: Site, call: Call) -> dict[str, Any]:
     body = call.body if isinstance(call.body, dict) else {}
     keys = [key for key in ("at", "deadline") if key in body]
     if len(keys) != 1:
-        form = ladder.DEADLINE_FORM
+        form = stages.DEADLINE_FORM
         raise ApiError(400, f'give {{"at": TIME}}, or {{"at": null}} for none: {form}')
     given = body[keys[0]]
     try:
-        when = None if given is None else ladder.deadline_at(given)
+        when = None if given is None else stages.deadline_at(given)
     except ValueError as exc:
         raise ApiError(400, str(exc)) from None
     tournament = site.ladder()

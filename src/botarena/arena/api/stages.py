@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from botarena.arena.api.http import Routes
 from botarena.arena.api.site import ApiError, Call, Site, iso
-from botarena.tournament import ladder
+from botarena.tournament import stages
 from botarena.tournament.store import Tournament, games
 
 STAGES = ("test", "finals")
@@ -18,7 +18,7 @@ STAGES = ("test", "finals")
 
 def _stages(site: Site) -> list[Tournament]:
     ladder_now = site.ladder()
-    return [t for kind in STAGES for t in ladder.children(site.reader, ladder_now, kind)]
+    return [t for kind in STAGES for t in stages.children(site.reader, ladder_now, kind)]
 
 
 def _progress(site: Site, tournament: Tournament) -> dict[str, Any]:

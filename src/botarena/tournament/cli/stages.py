@@ -38,7 +38,7 @@ def stage(
     """Set the ladder's deadline: after it, new bots and updates are refused."""
     from datetime import UTC, datetime
 
-    from botarena.tournament.ladder import deadline_at
+    from botarena.tournament.stages import deadline_at
     from botarena.tournament.store import tournaments
 
     try:
@@ -71,7 +71,7 @@ def finals(
 ) -> None:
     """A new tournament NAME-finals over the latest versions of the ladder's active bots (or
     its top K), linked to it; the ladder is frozen (its deadline set to now if later)."""
-    from botarena.tournament import ladder
+    from botarena.tournament import stages
 
     if schedule not in ("adaptive", "round-robin"):
         fail(f"--schedule {schedule!r}: adaptive or round-robin")
@@ -79,7 +79,7 @@ def finals(
         fail("--games-per-pair must be at least 1 and --top at least 2")
     with open_store(db) as store:
         try:
-            child, count, table = ladder.start_finals(
+            child, count, table = stages.start_finals(
                 store, find_ladder(store, name), top, schedule, games_per_pair
             )
         except ValueError as exc:
