@@ -18,6 +18,7 @@ from arena_helpers import (
     BUILD_SECRET,
     CRASH_SECRET,
     CRASHES,
+    PASSWORD,
     STDERR_SECRET,
     client,
     game_ids,
@@ -674,6 +675,30 @@ def test_a_contestant_keeps_as_many_bots_as_the_contest_allows(tmp_path: Path) -
         again = upload(web, alice, "bot.py", good_bot() + "# 2\n", name="walker")
         assert again.status_code == 202
         assert upload(web, register(web, "bob"), "bot.py", good_bot()).status_code == 202
+
+
+def test_arena_new_takes_the_bots_per_user_as_a_flag(tmp_path: Path) -> None:
+    """`--max-bots-per-user N` as CodeCup's organiser would write it (default 1)."""
+    from typer.testing import CliRunner
+
+    from botarena.arena import store as arena
+    from botarena.arena.cli import app
+
+    secret = tmp_path / "admin.pw"
+    secret.write_text(PASSWORD + "\n")
+    for name, flag, code in (("one", [], 0), ("three", ["3"], 0), ("none", ["0"], 2)):
+        db = f"sqlite:///{tmp_path / name}.db"
+        args = ["new", "cup", "--game", "amazes", "--db", db, "--admin-password-file", str(secret)]
+        done = CliRunner().invoke(app, args + (["--max-bots-per-user", *flag] if flag else []))
+        assert done.exit_code == code, done.output
+        if code == 0:
+            store = Store.open(db)
+            contest = arena.contest(store, "cup")
+            store.close()
+            assert contest is not None
+            assert contest.settings["max_bots_per_user"] == (3 if flag else 1)
+        else:
+            assert "--max-bots-per-user must be between 1 and 1000000" in done.output
 
 
 def test_the_organiser_resets_a_password_and_old_tokens_die(store: Store, web: Any) -> None:

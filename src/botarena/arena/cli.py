@@ -137,6 +137,14 @@ def new(
         Path | None,
         typer.Option(help="the organiser's password: this file's first line (else one is made)"),
     ] = None,
+    max_bots_per_user: Annotated[
+        int | None,
+        typer.Option(
+            help="bots a contestant may have (default 1, as CodeCup had; the same as"
+            " -o max_bots_per_user=N)",
+            callback=within(1, 1_000_000),
+        ),
+    ] = None,
 ) -> None:
     """A new contest: a ladder for GAME, its sample bot, and the organiser's account
     (user `admin`; its password is printed once unless given in a file)."""
@@ -150,6 +158,8 @@ def new(
     if problem:
         fail(f"contest name {name!r}: {problem}")
     settings, options, deadline = _settings(option or [])
+    if max_bots_per_user is not None:
+        settings["max_bots_per_user"] = max_bots_per_user
     password, made = _password(admin_password_file)
     rules = _rules(game)
     sample = sample_bot or _default_sample(rules)
