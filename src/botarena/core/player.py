@@ -8,14 +8,9 @@ capped; at the end every process of it is killed and reaped.
 
 from __future__ import annotations
 
-import array
-import fcntl
 import gc
-import os
-import select
 import shlex
 import subprocess
-import termios
 import time
 import traceback
 from collections.abc import Callable
@@ -23,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from botarena.core.cores import cores
-from botarena.core.lines import LINE_CAP, LineReader
+from botarena.core.lines import LINE_CAP
+from botarena.core.pipes import PipeEnds
 from botarena.core.process import STDERR_CAP, BotProcess
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError, Status, seat_seed
@@ -37,11 +33,6 @@ from botarena.core.sandbox import (
 LONG_TURN_S = 0.001
 """A turn this long is worth a look at whether a bot that joined the referee's core has
 started threads since (`Confinement.leave_core_if_threaded`)."""
-RESUME_AGAIN_S = 0.1
-"""While a bot is awaited, it is resumed again this often: a process it forked just as it was
-frozen can get the stop after the SIGCONT that resumed the group (found with a bot that
-forks right after answering and then waits for that child: both stayed stopped forever)."""
-
 NEVER_FLUSHED = (
     "no reply in time, and nothing ever came on its standard output: does it flush it after"
     " each reply? (Python: print(..., flush=True); C: fflush(stdout); C++: std::endl or"
@@ -49,12 +40,6 @@ NEVER_FLUSHED = (
 )
 """A time-out's reason for a bot that has not written one byte: the newcomer's mistake of
 an output buffered until the bot exits (or a bot that sleeps from its start)."""
-READ_BYTES = 65536
-"""The most read from a bot's output at once."""
-
-LATE_BYTES = 1 << 21
-"""Output a bot may have left in its pipe by the deadline: more than a pipe can hold (64 KiB,
-at most 1 MiB when a bot enlarges it) read after the deadline was written too late."""
 
 
 @dataclass(slots=True)
@@ -245,7 +230,7 @@ def split_command(command: str) -> list[str]:
     return argv
 
 
-class ProcessPlayer(Player):
+class ProcessPlayer(PipeEnds, Player):
     """A bot program on pipes, one process group, frozen while it is not its turn."""
 
     needs_text = True
@@ -276,16 +261,9 @@ class ProcessPlayer(Player):
         self.cwd = cwd
         self.env = env
         self.process = BotProcess(argv, sandbox, cwd, env)  # made again at `start`
+        super().__init__()
         self._box: Confinement | None = None
-        self._watch_s: float | None = None
-        self._lines = LineReader()
-        self._send_error: str | None = None
-        self._unsent = b""  # an observation's bytes the pipe could not take yet
-        self._late_bytes = 0  # output read after the deadline in this exchange
-        self._spin_now = False  # poll for this reply before sleeping (see _spin_read)
-        self._spin_s = 0.0  # reply_spin_s where the jury has another core, else 0
-        self._read_full = False  # the last read filled its buffer: more may be on its way
-        self._unread = array.array("i", [0])  # FIONREAD's answer
+        self._watch_s = None
 
     @property
     def proc(self) -> subprocess.Popen[bytes] | None:
@@ -317,17 +295,6 @@ class ProcessPlayer(Player):
         self._stdin_fd, self._stdout_fd = process.stdin_fd, process.stdout_fd
         self._watched = process.watched
 
-    def _output_in_flight(self) -> bool:
-        """Whether the bot may still be inside a write to its output: the last read filled
-        its buffer, or its pipe holds bytes not read yet (`Confinement.pause`)."""
-        if self._read_full:
-            return True
-        try:
-            fcntl.ioctl(self._stdout_fd, termios.FIONREAD, self._unread, True)
-        except OSError:
-            return False
-        return self._unread[0] > 0
-
     def hold_between_turns(self) -> None:
         if self._box is not None:
             self._box.hold_between_turns()
@@ -343,24 +310,6 @@ class ProcessPlayer(Player):
         return self.process.alive
 
     # -- exchanges ----------------------------------------------------------------------
-    def _write(self, text: str) -> None:
-        self._send_error = None
-        self._unsent = text.encode()
-        self._write_more()
-
-    def _write_more(self) -> None:
-        """Write what the pipe takes now; the rest waits in `_unsent` and is written while
-        the reply is awaited (an observation larger than the pipe, 64 KiB, would otherwise
-        block the jury on a frozen bot, or on one that never reads)."""
-        try:
-            while self._unsent:
-                self._unsent = self._unsent[os.write(self._stdin_fd, self._unsent) :]
-        except BlockingIOError:
-            pass
-        except OSError as exc:
-            self._unsent = b""
-            self._send_error = f"could not write to the bot ({exc.__class__.__name__})"
-
     def send(self, text: str, observation: Any) -> None:
         """Write, then resume: the bot wakes once, with its input already there (what did
         not fit in the pipe follows while its reply is awaited)."""
@@ -371,80 +320,15 @@ class ProcessPlayer(Player):
             self._write(text)
         self.resume()
 
-    def _next_line(self, deadline: float | None) -> tuple[str | None, Status | None]:
-        """The next whole line (see `LineReader`), or (None, fault) once the output has
-        ended, a line is over its cap or the deadline has passed."""
-        lines = self._lines
-        while True:
-            line = lines.take()
-            if line is not None:
-                return line, None
-            if lines.too_long:
-                return None, Status.INVALID
-            if lines.ended:
-                return None, Status.CRASHED
-            chunk = self._spin_read(deadline) if self._spin_now else None
-            got = self._await_output(deadline) if chunk is None else chunk
-            if isinstance(got, Status):
-                return None, got
-            if got is not None:
-                lines.feed(got)
-
-    def _await_output(self, deadline: float | None) -> bytes | Status | None:
-        """Sleep until the bot writes (its output, b"" at its end), the deadline passes (a
-        time-out) or its sandbox finds it stuck at its process limit (a crash); None: look
-        again (a wake-up for writing its input or resuming it, a spurious one)."""
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        watch = self._watch_s or RESUME_AGAIN_S
-        writing = [self._stdin_fd] if self._unsent else []
-        if timeout is None or timeout > watch:
-            ready, writable, _ = select.select(self._watched, writing, [], watch)
-            if not ready and not writable:
-                if self._box is not None:
-                    if self._box.at_process_limit():
-                        return Status.CRASHED  # _fault_reply names the limit
-                    self._box.leave_core_if_threaded()  # a long turn: does it need cores?
-                self.resume()  # again: see RESUME_AGAIN_S
-                return None
-        else:
-            ready, writable, _ = select.select(self._watched, writing, [], timeout)
-        if writable:
-            self._write_more()
-        if not ready:
-            return None if writable else Status.TIMEOUT
-        if self._stdout_fd not in ready:
-            # The bot itself has ended and its output is empty: a child it left holding
-            # the pipe open does not keep it in the game.
-            return b""
-        try:
-            chunk = os.read(self._stdout_fd, READ_BYTES)
-        except BlockingIOError:  # a spurious wake-up
-            return None
-        self._read_full = len(chunk) == READ_BYTES
-        if chunk and deadline is not None and time.monotonic() > deadline:
-            # What the pipe held at the deadline was written in time (other bots of a
-            # simultaneous turn are read after it); more than a pipe can hold was not.
-            self._late_bytes += len(chunk)
-            if self._late_bytes > LATE_BYTES:
-                return Status.TIMEOUT
-        return chunk
-
-    def _spin_read(self, deadline: float | None) -> bytes | None:
-        """Poll the bot's output for `_spin_s` at most (never past the deadline):
-        its output, b"" at its end, or None when nothing came (then the rest of this reply
-        is awaited asleep)."""
-        end = time.monotonic() + self._spin_s
-        if deadline is not None:
-            end = min(end, deadline)
-        while True:
-            try:
-                chunk = os.read(self._stdout_fd, READ_BYTES)
-                self._read_full = len(chunk) == READ_BYTES
-                return chunk
-            except BlockingIOError:
-                if time.monotonic() >= end:
-                    self._spin_now = False
-                    return None
+    def _quiet_watch(self) -> Status | None:
+        """A bot stuck at its process limit has crashed (`_fault_reply` names the limit); a
+        long turn may need cores; and it is resumed again (see `pipes.RESUME_AGAIN_S`)."""
+        if self._box is not None:
+            if self._box.at_process_limit():
+                return Status.CRASHED
+            self._box.leave_core_if_threaded()
+        self.resume()
+        return None
 
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         started = time.monotonic()

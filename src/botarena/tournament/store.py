@@ -13,7 +13,7 @@ upgrade` (docs/store.md).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +23,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from botarena.core.errors import UserError
-from botarena.tournament import migrations, schema
+from botarena.tournament import filling, migrations, schema
 from botarena.tournament.records import GameRecord
+from botarena.tournament.rows import Bot as Bot
+from botarena.tournament.rows import GameRow as GameRow
+from botarena.tournament.rows import Tournament as Tournament
 
 # The tables, imported from here as before (names of this module, so mypy sees them exported)
 bots = schema.bots
@@ -175,62 +178,6 @@ builds the upload's source from the store into its own cache (arena/pipeline.py 
 so no built file is shared between machines."""
 
 
-@dataclass(frozen=True)
-class Tournament:
-    id: int
-    name: str
-    game: str
-    schedule: str
-    plan: dict[str, Any]
-    options: dict[str, Any]
-    replay_dir: str
-
-
-@dataclass(frozen=True)
-class Bot:
-    name: str
-    label: str
-    version: int
-    spec: str
-    role: str | None
-    workdir: str | None
-    source: str | None
-    active: bool
-
-
-@dataclass(frozen=True)
-class GameRow:
-    id: int
-    key: str
-    round: int
-    idx: int
-    seed: int
-    map: str | None
-    seats: tuple[str, ...]
-    status: str
-    scores: tuple[float, ...] | None
-    ranks: tuple[int, ...] | None
-    statuses: tuple[str, ...] | None
-    faults: tuple[int, ...] | None
-    replay: str | None
-    error: str | None
-    end_reason: str | None = None
-    """Why a played game ended, in the game's own words (its `Outcome.end_reason`)."""
-
-    def result(
-        self,
-    ) -> tuple[tuple[float, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...]]:
-        """Scores, ranks, statuses and faults of a played game."""
-        if (
-            self.scores is None
-            or self.ranks is None
-            or self.statuses is None
-            or (self.faults is None)
-        ):
-            raise ValueError(f"game {self.key} has no result yet")
-        return self.scores, self.ranks, self.statuses, self.faults
-
-
 def finished_values(result: dict[str, Any]) -> dict[str, Any]:
     """The columns of a game a worker's `result` finishes (played, or ended in an error),
     its claim released."""
@@ -378,31 +325,6 @@ class Store:
             rows = conn.execute(sa.select(tournaments).order_by(tournaments.c.id)).all()
         return [_tournament(row) for row in rows]
 
-    def create(
-        self,
-        conn: Connection,
-        name: str,
-        game: str,
-        schedule: str,
-        plan: dict[str, Any],
-        options: dict[str, Any],
-        replay_dir: str,
-    ) -> Tournament:
-        """Insert a tournament within `conn`'s transaction (with its bots and games)."""
-        tid = conn.execute(
-            tournaments.insert().values(
-                name=name,
-                game=game,
-                schedule=schedule,
-                plan=plan,
-                options=options,
-                replay_dir=replay_dir,
-                created_at=time.time(),
-            )
-        ).inserted_primary_key
-        assert tid is not None
-        return Tournament(tid[0], name, game, schedule, plan, options, replay_dir)
-
     def bots(
         self, tournament: Tournament, *, active_only: bool = True, conn: Connection | None = None
     ) -> list[Bot]:
@@ -415,88 +337,12 @@ class Store:
         with self.engine.connect() as own:
             return [_bot(row) for row in own.execute(query)]
 
-    @staticmethod
-    def add_bot(
-        conn: Connection,
-        tournament: Tournament,
-        name: str,
-        spec: str,
-        role: str | None,
-        workdir: str | None,
-        source: str | None,
-        version: int | None = None,
-    ) -> Bot:
-        """Register a bot, or a new version of one (the old version stops counting and its
-        unplayed games are voided). `version` numbers it as its maker does (a contest's
-        upload, so the site and the ladder say the same `@vN`); by default the next one."""
-        old = conn.execute(
-            sa.select(bots)
-            .where(bots.c.tournament_id == tournament.id, bots.c.name == name)
-            .order_by(bots.c.version.desc())
-        ).first()
-        following = 1 if old is None else old.version + 1
-        if version is None:
-            version = following
-        elif version < following:
-            raise ValueError(f"{name}: version {version} after version {following - 1}")
-        label = name if version == 1 else f"{name}@v{version}"
-        if old is not None:
-            conn.execute(
-                bots.update()
-                .where(bots.c.tournament_id == tournament.id, bots.c.name == name)
-                .values(active=False)
-            )
-            for row in conn.execute(
-                sa.select(games.c.id, games.c.seats, games.c.status).where(
-                    games.c.tournament_id == tournament.id,
-                    games.c.status.in_(("pending", "claimed", "error")),
-                )
-            ).all():
-                if any(seat.startswith(f"{name}@") or seat == name for seat in row.seats):
-                    conn.execute(  # unless a worker finished it since it was read
-                        games.update()
-                        .where(games.c.id == row.id, games.c.status == row.status)
-                        .values(status="void")
-                    )
-        conn.execute(
-            bots.insert().values(
-                tournament_id=tournament.id,
-                name=name,
-                label=label,
-                version=version,
-                spec=spec,
-                role=role,
-                workdir=workdir,
-                source=source,
-                active=True,
-                created_at=time.time(),
-            )
-        )
-        return Bot(name, label, version, spec, role, workdir, source, True)
+    # -- filling a tournament, in the caller's transaction (tournament/filling.py) --------
+    create = staticmethod(filling.create)
+    add_bot = staticmethod(filling.add_bot)
+    add_games = staticmethod(filling.add_games)
 
     # -- games ---------------------------------------------------------------------------
-    @staticmethod
-    def add_games(conn: Connection, tournament: Tournament, planned: Sequence[Any]) -> int:
-        """Insert planned games (schedule.PlannedGame) in their order; the order of ids is
-        the schedule's order, which ratings replay."""
-        rows = [
-            dict(
-                tournament_id=tournament.id,
-                key=game.key(tournament.name),
-                round=game.round,
-                pairing=game.pairing,
-                idx=game.index,
-                seed=game.seed,
-                map=game.map,
-                seats=list(game.seats),
-                status="pending",
-            )
-            for game in planned
-        ]
-        if rows:
-            conn.execute(games.insert(), rows)
-        return len(rows)
-
     def games(self, tournament: Tournament, *, conn: Connection | None = None) -> list[GameRow]:
         query = sa.select(games).where(games.c.tournament_id == tournament.id).order_by(games.c.id)
         if conn is not None:
@@ -518,11 +364,6 @@ class Store:
         from botarena.tournament import claims
 
         return claims.register(self.engine)
-
-    def heartbeat(self, runner: str) -> None:
-        from botarena.tournament import claims
-
-        claims.beat(self.engine, runner)
 
     def running(self, tournament: Tournament) -> bool:
         """Whether a live runner is playing a game of `tournament` now: unfinished games
