@@ -24,7 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from botarena.arena.store import Contest, arena_bots, contests, contests_of, uploads
-from botarena.tournament import ladder, stages
+from botarena.tournament import filling, ladder, stages
 from botarena.tournament.claims import release_gone
 from botarena.tournament.store import (
     UPLOAD_SPEC,
@@ -401,7 +401,6 @@ class Uploads:
     def _join(self, conn: Any, step: Step) -> dict[str, Any]:
         """Put a version that passed on the ladder, in `conn`'s transaction; its upload's
         new columns."""
-        from botarena.tournament.store import Store as TournamentStore
 
         contest = step.contest
         bot = conn.execute(
@@ -420,7 +419,7 @@ class Uploads:
                 status="test-failed", reason="the contest's deadline passed before it was tested"
             )
         spec = f"{UPLOAD_SPEC}{step.upload_id}"  # each worker builds it (`ready`)
-        added = TournamentStore.add_bot(
+        added = filling.add_bot(
             conn, contest.ladder, step.bot, spec, None, None, None, step.version
         )
         ladder.join(conn, contest.ladder, added.name, added.label)

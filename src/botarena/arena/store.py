@@ -23,6 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from botarena.tournament import filling
 from botarena.tournament.store import Store, Tournament, bots, games, metadata, tournaments
 
 STATUSES = ("building", "testing", "build-failed", "test-failed", "active", "retired")
@@ -229,7 +230,7 @@ def add_contest(
 ) -> None:
     """Register the site of `ladder` (made in the same transaction) with its test-game
     tournament `NAME-uploads`."""
-    tests = store.create(
+    tests = filling.create(
         conn,
         f"{ladder.name}-uploads",
         ladder.game,
@@ -527,7 +528,7 @@ def child_tournament(
         )
     plan = {**ladder.plan, "parent": ladder.name, "stage": stage, "seats": seats}
     plan.pop("finals", None)
-    return store.create(
+    return filling.create(
         conn, name, ladder.game, "round-robin", plan, ladder.options, ladder.replay_dir
     )
 

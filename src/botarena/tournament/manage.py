@@ -17,7 +17,7 @@ from typing import Any
 
 from botarena import check_options
 from botarena.core.game import Game
-from botarena.tournament import ladder, schedule, stages
+from botarena.tournament import filling, ladder, schedule, stages
 from botarena.tournament.runner import plan_of
 from botarena.tournament.store import Bot, Store, Tournament
 
@@ -313,7 +313,7 @@ def create(
             f"{len(checked)} bot(s) for {plan['seats']}-seat games: not enough to play"
         )
     with store.transaction() as conn:
-        tournament = store.create(
+        tournament = filling.create(
             conn,
             name,
             rules.name,
@@ -323,7 +323,7 @@ def create(
             str(settings.replay_dir.resolve()),
         )
         for request, (bot_name, spec, role) in checked:
-            added = store.add_bot(
+            added = filling.add_bot(
                 conn,
                 tournament,
                 bot_name,
@@ -361,7 +361,7 @@ def _schedule_more(store: Store, conn: Any, tournament: Tournament) -> int:
         planned,
         [],
     )
-    return store.add_games(conn, tournament, added)
+    return filling.add_games(conn, tournament, added)
 
 
 def put_bot(
@@ -390,7 +390,7 @@ def put_bot(
             f"tournament {tournament.name!r} already has a bot {name!r} (update-bot replaces it)"
         )
     with store.transaction() as conn:
-        bot = store.add_bot(
+        bot = filling.add_bot(
             conn, tournament, name, spec, role, _path(request.workdir), _path(request.source)
         )
         if tournament.schedule == "ladder":

@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from botarena.tournament import retention, schedule
+from botarena.tournament import filling, retention, schedule
 from botarena.tournament.executors import Executor
 from botarena.tournament.store import UPLOAD_SPEC, GameRow, Store, Tournament
 
@@ -156,7 +156,7 @@ def _extend(store: Store, tournament: Tournament) -> int:
             planned,
             finished,
         )
-        return store.add_games(conn, tournament, added)
+        return filling.add_games(conn, tournament, added)
 
 
 def _record(row: GameRow) -> Any:

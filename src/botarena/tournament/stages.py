@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from botarena.tournament import filling
 from botarena.tournament.ladder import Standing, active_versions, standings
 from botarena.tournament.store import Store, Tournament, ladder_bots, tournaments
 
@@ -159,17 +160,17 @@ def spawn(
         "stage": stage,
         **(extra or {}),
     }
-    child = store.create(
+    child = filling.create(
         conn, name, ladder.game, schedule_kind, plan, ladder.options, ladder.replay_dir
     )
     for label in labels:
         row = rows[label]
-        store.add_bot(conn, child, row.name, row.spec, row.role, row.workdir, row.source)
+        filling.add_bot(conn, child, row.name, row.spec, row.role, row.workdir, row.source)
     entrants = [schedule.Entrant(row.name) for row in rows.values()]
     added = schedule.next_round(
         schedule_kind, schedule.plan_from(child.plan, child.game), entrants, [], []
     )
-    return child, store.add_games(conn, child, added)
+    return child, filling.add_games(conn, child, added)
 
 
 def maybe_test_competition(

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from botarena.core.errors import UserError
-from botarena.tournament import filling, migrations, schema
+from botarena.tournament import migrations, schema
 from botarena.tournament.records import GameRecord
 from botarena.tournament.rows import Bot as Bot
 from botarena.tournament.rows import GameRow as GameRow
@@ -336,11 +336,6 @@ class Store:
             return [_bot(row) for row in conn.execute(query)]
         with self.engine.connect() as own:
             return [_bot(row) for row in own.execute(query)]
-
-    # -- filling a tournament, in the caller's transaction (tournament/filling.py) --------
-    create = staticmethod(filling.create)
-    add_bot = staticmethod(filling.add_bot)
-    add_games = staticmethod(filling.add_games)
 
     # -- games ---------------------------------------------------------------------------
     def games(self, tournament: Tournament, *, conn: Connection | None = None) -> list[GameRow]:
