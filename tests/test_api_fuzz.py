@@ -31,7 +31,9 @@ FUZZ_SECONDS = "25"
 """Each of the two runs' time budget (the slow tier's share; raise it to look harder)."""
 
 
-def _fuzz(url: str, token: str, seed: int) -> subprocess.CompletedProcess[str]:
+def _fuzz(url: str, token: str, seed: int, folder: Path) -> subprocess.CompletedProcess[str]:
+    """One schemathesis run, in `folder`: it keeps a cache of crashes in its working folder
+    (`.schemathesis/`), which must not land in the repository."""
     st = shutil.which("st", path=str(Path(sys.executable).parent))
     assert st, "schemathesis's `st` beside this Python"
     return subprocess.run(
@@ -57,6 +59,7 @@ def _fuzz(url: str, token: str, seed: int) -> subprocess.CompletedProcess[str]:
         ],
         capture_output=True,
         text=True,
+        cwd=folder,
         timeout=int(FUZZ_SECONDS) * 4 + 60,
     )
 
@@ -86,7 +89,10 @@ def test_no_answer_of_a_live_site_is_a_server_error_or_off_its_schema(tmp_path: 
             assert time.monotonic() < deadline, "alice's bot never played"
             time.sleep(0.5)
         admin = call_live(url, "/api/login", {"user": "admin", "password": PASSWORD})["token"]
-        runs = {"a contestant": _fuzz(url, alice, 1), "the organiser": _fuzz(url, admin, 2)}
+        runs = {
+            "a contestant": _fuzz(url, alice, 1, tmp_path),
+            "the organiser": _fuzz(url, admin, 2, tmp_path),
+        }
     finally:
         serve.send_signal(signal.SIGINT)
         _, stderr = serve.communicate(timeout=60)
