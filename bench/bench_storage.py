@@ -16,8 +16,9 @@ KEEP = 50
 """The contest's default `keep_replays` (arena/cli.py SITE_SETTINGS)."""
 
 
-def _ladder(folder: Path, keep: int | None) -> tuple[str, str]:
-    """An Amazes ladder of the built-in bots in `folder`; its store URL and replay folder."""
+def _ladder(folder: Path, keep: int | None) -> str:
+    """An Amazes ladder of the built-in bots in `folder`, its replays in `folder/replays`;
+    its store URL."""
     from typer.testing import CliRunner
 
     from botarena.tournament.cli import app
@@ -42,7 +43,7 @@ def _ladder(folder: Path, keep: int | None) -> tuple[str, str]:
                 .values(plan={**ladder.plan, "keep_replays": keep})
             )
         store.close()
-    return db, str(replays)
+    return db
 
 
 def _stored_bytes(folder: Path, db: str) -> tuple[int, int]:
@@ -65,7 +66,7 @@ def stored(games: int, keep: int | None) -> tuple[int, int]:
 
     with readable_tempdir() as name:
         folder = Path(name)
-        db, _ = _ladder(folder, keep)
+        db = _ladder(folder, keep)
         store = Store.open(db)
         try:
             played = work(store, LocalExecutor(0), ["L"], games=games, sandbox=False)
