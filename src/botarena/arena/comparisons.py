@@ -22,9 +22,9 @@ from sqlalchemy.engine import Connection
 
 from botarena.arena.store import (
     Contest,
+    WorkedContests,
     arena_bots,
     child_tournament,
-    contests_of,
     copy_bot,
     uploads,
 )
@@ -197,21 +197,12 @@ class Compares:
     the running comparison with the fewest blocks."""
 
     def __init__(self, store: Store, runner: str, names: list[str] | None) -> None:
-        self.store, self.runner, self.names = store, runner, names
-        self.contests: list[Contest] = []
-        self.looked = 0.0
+        self.store, self.runner = store, runner
+        self.contests = WorkedContests(store, names)
         self.settled: set[tuple[int, str, int]] = set()
         """Comparisons this runner saw end: (contest, bot, version); none starts again."""
         self.rng = random.Random()
         self.idle_until = 0.0
-
-    def _contests(self) -> list[Contest]:
-        if time.monotonic() - self.looked > 5.0:  # a contest made while the worker runs
-            self.looked = time.monotonic()
-            self.contests = [
-                c for c in contests_of(self.store) if self.names is None or c.name in self.names
-            ]
-        return self.contests
 
     def claim(self, given_back: set[int]) -> tuple[Tournament, GameRow] | None:
         """Claim a compare game of any contest; (its tournament, the game) or None. After
@@ -224,7 +215,7 @@ class Compares:
         return found
 
     def _claim(self, given_back: set[int]) -> tuple[Tournament, GameRow] | None:
-        for contest in self._contests():
+        for contest in self.contests.current():
             with self.store.engine.connect() as conn:
                 tournament = _tournament(conn, contest)
             if tournament is not None:

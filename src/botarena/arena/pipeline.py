@@ -23,7 +23,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from botarena.arena.store import Contest, arena_bots, contests, contests_of, uploads
+from botarena.arena.store import Contest, WorkedContests, arena_bots, contests, uploads
 from botarena.tournament import filling, ladder, stages
 from botarena.tournament.claims import release_gone
 from botarena.tournament.store import (
@@ -225,21 +225,11 @@ class Uploads:
 
     def __init__(self, store: Store, runner: str, names: list[str] | None, sandbox: bool) -> None:
         self.store, self.runner, self.sandbox = store, runner, sandbox
-        self.names = names
-        self.contests: list[Contest] = []
-        self.looked = 0.0
-
-    def _contests(self) -> list[Contest]:
-        if time.monotonic() - self.looked > 5.0:  # a contest made while the worker runs
-            self.looked = time.monotonic()
-            self.contests = [
-                c for c in contests_of(self.store) if self.names is None or c.name in self.names
-            ]
-        return self.contests
+        self.contests = WorkedContests(store, names)
 
     def next(self) -> Step | None:
         """Claim the oldest upload waiting for a build; its build job, or None."""
-        known = {c.id: c for c in self._contests()}
+        known = {c.id: c for c in self.contests.current()}
         if not known:
             return None
         with self.store.transaction() as conn:

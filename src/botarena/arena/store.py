@@ -225,6 +225,26 @@ def contests_of(store: Store) -> list[Contest]:
     return [c for c in (contest(store, n) for n in names) if c is not None]
 
 
+class WorkedContests:
+    """The contests a worker serves (`names`, None: every one), looked up again every
+    LOOK_S so that a contest made while the worker runs is found."""
+
+    LOOK_S = 5.0
+
+    def __init__(self, store: Store, names: list[str] | None) -> None:
+        self.store, self.names = store, names
+        self._contests: list[Contest] = []
+        self._looked = -math.inf
+
+    def current(self) -> list[Contest]:
+        if time.monotonic() - self._looked > self.LOOK_S:
+            self._looked = time.monotonic()
+            self._contests = [
+                c for c in contests_of(self.store) if self.names is None or c.name in self.names
+            ]
+        return self._contests
+
+
 def add_contest(
     conn: Connection, store: Store, ladder: Tournament, settings: dict[str, Any]
 ) -> None:
