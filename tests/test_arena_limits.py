@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import sqlalchemy as sa
@@ -18,6 +19,8 @@ from botarena.arena.limits import SWEEP_BATCH, RateLimiter
 from botarena.arena.store import limit_events
 from botarena.tournament.store import Store
 from conftest import fresh_database
+
+T = TypeVar("T")
 
 
 class FakeClock:
@@ -46,6 +49,34 @@ def store(tmp_path: Path) -> Iterator[Store]:
 def events(store: Store) -> int:
     with store.engine.connect() as conn:
         return conn.execute(sa.select(sa.func.count()).select_from(limit_events)).scalar_one()
+
+
+def race(db: str, tries: int, attempt: Callable[[int, Store], T]) -> list[T]:
+    """Eight threads, each with its own store (its own connections, as a process has), start
+    at once and each makes `tries` attempts (`attempt(thread's index, its store)`): every
+    outcome, in the order they came."""
+    stores = [Store.open(db) for _ in range(8)]
+    start = threading.Barrier(len(stores))
+    outcomes: list[T] = []
+    lock = threading.Lock()
+
+    def run(index: int, store: Store) -> None:
+        start.wait()
+        for _ in range(tries):
+            outcome = attempt(index, store)
+            with lock:
+                outcomes.append(outcome)
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(stores)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        for store in stores:
+            store.close()
+    return outcomes
 
 
 def test_limit_events_per_window_and_the_window_slides(store: Store) -> None:
@@ -129,28 +160,7 @@ def test_racing_checks_from_many_connections_allow_exactly_the_limit(db: str) ->
     """Eight threads, each with its own store (its own connections, as a process has),
     check one key at once: the count and the insert are one indivisible step."""
     Store.open(db).close()  # made once, before the racers open it
-    stores = [Store.open(db) for _ in range(8)]
-    start = threading.Barrier(len(stores))
-    allowed: list[bool] = []
-    lock = threading.Lock()
-
-    def race(store: Store) -> None:
-        limiter = RateLimiter(store, "cup/logins", 5, 60)
-        start.wait()
-        for _ in range(4):
-            answer = limiter.allow("alice")
-            with lock:
-                allowed.append(answer)
-
-    threads = [threading.Thread(target=race, args=(s,)) for s in stores]
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        for store in stores:
-            store.close()
+    allowed = race(db, 4, lambda _, store: RateLimiter(store, "cup/logins", 5, 60).allow("alice"))
     assert (allowed.count(True), allowed.count(False)) == (5, 27)
 
 
@@ -220,30 +230,14 @@ def test_uploads_at_once_through_many_connections_stay_within_the_hours_bound(
         alice = arena.User(row.id, row.name, False)
     finally:
         setup.close()
-    stores = [Store.open(db) for _ in range(8)]
-    start = threading.Barrier(len(stores))
-    outcomes: list[str] = []
-    lock = threading.Lock()
 
-    def race(index: int, store: Store) -> None:
-        start.wait()
-        for attempt in range(2):
-            source = f"print({index}, {attempt})\n".encode()
-            try:
-                arena.add_upload(store, contest, alice, f"bot{index}", "bot.py", source, "Python")
-                outcome = "in"
-            except arena.TooManyUploads:
-                outcome = "too many"
-            with lock:
-                outcomes.append(outcome)
+    def upload(index: int, store: Store) -> str:
+        source = f"print({index}, {uuid.uuid4().hex})\n".encode()
+        try:
+            arena.add_upload(store, contest, alice, f"bot{index}", "bot.py", source, "Python")
+        except arena.TooManyUploads:
+            return "too many"
+        return "in"
 
-    threads = [threading.Thread(target=race, args=pair) for pair in enumerate(stores)]
-    try:
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        for store in stores:
-            store.close()
+    outcomes = race(db, 2, upload)
     assert (outcomes.count("in"), outcomes.count("too many")) == (3, 13)
