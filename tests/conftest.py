@@ -313,6 +313,15 @@ def postgres_server() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a new store, once as a SQLite file and once as a new database on the
+    session's PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    return fresh_database(request.getfixturevalue("postgres_server"))
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's chromium, headless, driven by Playwright (tests/browser.py); never a

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from botarena.arena.limits import SWEEP_BATCH, RateLimiter
 from botarena.arena.store import limit_events
 from botarena.tournament.store import Store
-from conftest import fresh_database
 
 T = TypeVar("T")
 
@@ -29,14 +28,6 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The URL of a new store: a SQLite file, or a database on a real PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'site.db'}"
-    return fresh_database(request.getfixturevalue("postgres_server"))
 
 
 @pytest.fixture

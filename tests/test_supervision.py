@@ -20,7 +20,7 @@ import pytest
 import sqlalchemy as sa
 
 from arena_helpers import BROKEN, PASSWORD, good_bot, register_live, upload_live
-from conftest import fresh_database, processes
+from conftest import processes
 
 pytestmark = pytest.mark.slow
 
@@ -85,13 +85,6 @@ def wait_for(what: str, check: Callable[[], Any], timeout: float = 60) -> Any:
             return found
         assert time.monotonic() < deadline, f"still waiting for {what}"
         time.sleep(0.05)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'cup.db'}"
-    return fresh_database(request.getfixturevalue("postgres_server"))
 
 
 def claims_of(engine: sa.Engine, runner: str) -> list[str]:

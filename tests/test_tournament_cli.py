@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import fresh_database
 from hostile_bots import HARNESS
 
 RANDOM, EXPLORER = "builtin:amazes/random", "builtin:amazes/explorer"
@@ -53,14 +52,6 @@ def user_error(*args: str, cwd: Path) -> str:
     assert run.stderr.startswith("botarena: error: ") and run.stderr.count("\n") == 1, run.stderr
     assert "Traceback" not in run.stderr
     return run.stderr
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database URL: a SQLite file, or a new database on the session's server."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.db'}"
-    return fresh_database(request.getfixturevalue("postgres_server"))
 
 
 def games_json(name: str, db: str, cwd: Path) -> list[dict]:
