@@ -55,13 +55,15 @@ def live_differences(db: str) -> list[object]:
 
 def legacy(db: str) -> None:
     """Make the store at `db` what botarena 0.1 left: hand-kept schema version 1, no Alembic,
-    and none of the tables added after the ladder's (the site's came later, additively)."""
+    and none of the tables and columns added after the ladder's (the site's came later,
+    additively)."""
     engine = engine_of(db)
     with engine.begin() as conn:
         for table in ("alembic_version", "arena_limit_events", "arena_names",
                       "arena_uploads", "arena_bots", "arena_credentials", "arena_users",
                       "arena_contests"):  # fmt: skip
             conn.exec_driver_sql(f"DROP TABLE {table}")
+        conn.exec_driver_sql("ALTER TABLE ladder_bots DROP COLUMN role")
         conn.exec_driver_sql("UPDATE schema_version SET version = 1")
     engine.dispose()
 
