@@ -461,10 +461,7 @@ def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], lad
             tid = conn.execute(
                 sa.select(games.c.tournament_id).where(games.c.id == game.id)
             ).scalar_one()
-            rows = lock_rows(conn, tid, _rated_by(conn, tid, game))
-            conn.execute(
-                games.update().where(games.c.id == game.id).values(finished_at=time.time())
-            )
+            rows = _lock_rated(conn, tid, game, stamp=True)
             _rate(conn, game, result["ranks"], rows)
         return True
 
@@ -473,14 +470,34 @@ def _compressed(data: bytes) -> bytes:
     return data if data[:2] == b"\x1f\x8b" else gzip.compress(data, 6)
 
 
-def _rated_by(conn: Connection, tid: int, game: GameRow) -> list[str]:
-    """The versions rating `game` may change: its seats and, in a ladder of roles, the
-    versions of the earlier games it is compared with (read before their lock; `_rate`
-    reads them again once it holds them)."""
-    if roleladder.role_signs(conn, tid) is None:
-        return list(game.seats)
-    earlier = roleladder.earlier_games(conn, tid, game.id)
-    return sorted({*game.seats, *(label for played in earlier for label in played.seats)})
+def _lock_rated(conn: Connection, tid: int, game: GameRow, stamp: bool = False) -> Sequence[Any]:
+    """Lock the rows rating `game` may change, in the order of their labels: its seats and,
+    in a ladder of roles, the versions of the earlier games it is compared with; `stamp`:
+    then its finish time is now, so games sharing a version finish in the order they are
+    rated. The earlier games are found before their lock; when one that finished meanwhile
+    names another version, the locks are given back (a savepoint) and taken again with
+    it, all in order: a lock taken out of order deadlocked PostgreSQL's racing workers."""
+    roles = roleladder.role_signs(conn, tid) is not None
+    wanted = set(game.seats)
+    while True:
+        if roles:
+            earlier = roleladder.earlier_games(conn, tid, game.id)
+            wanted |= {label for played in earlier for label in played.seats}
+        held = conn.begin_nested() if roles else None
+        rows = lock_rows(conn, tid, sorted(wanted))
+        if stamp:
+            conn.execute(
+                games.update().where(games.c.id == game.id).values(finished_at=time.time())
+            )
+        if held is None:
+            return rows
+        earlier = roleladder.earlier_games(conn, tid, game.id)  # final: its seats are held
+        named = {label for played in earlier for label in played.seats}
+        if named <= wanted:
+            held.commit()
+            return rows
+        held.rollback()
+        wanted |= named
 
 
 def _rate(
@@ -500,7 +517,7 @@ def _rate(
         sa.select(games.c.tournament_id, games.c.scores).where(games.c.id == game.id)
     ).one()
     if locked is None:
-        locked = lock_rows(conn, tid, _rated_by(conn, tid, game))
+        locked = _lock_rated(conn, tid, game)
     rows = {row.label: row for row in locked}
     if not all(s in rows for s in game.seats) or len(set(game.seats)) != len(game.seats):
         return  # a seat with no ladder row (a bot of no ladder): nothing to rate
@@ -514,9 +531,6 @@ def _rate(
         played = roleladder.Played(tuple(game.seats), tuple(ranks), tuple(scores))
         earlier = roleladder.earlier_games(conn, tid, game.id)
         found = roleladder.comparisons(played, earlier, signs)
-        late = sorted({c.other for c in found} - rows.keys())
-        if late:  # a game compared with finished while the others were being locked
-            rows.update((row.label, row) for row in lock_rows(conn, tid, late))
         changed = roleladder.rate({label: (r.mu, r.sigma) for label, r in rows.items()}, found)
     for label in sorted({*game.seats, *changed}):
         values: dict[str, Any] = {}
