@@ -10,7 +10,10 @@ fixes the number of seats; the opponents are drawn among the bots closest in μ 
 random ones, each with a weight from its match quality with the seed, so that close games
 are likely but the field stays connected; the seat 0 goes to the bot that sat there least.
 Each choice reads O(log n) rows through indexes, and every active version's σ (one float a
-version, for the median): about 10 000 floats a game with 10 000 bots.
+version, for the median): about 10 000 floats a game with 10 000 bots. A ladder of a role
+game (its plan's `roles`) seats one version of each role, the opponents drawn within their
+role, and rates each version against the one its seat held in an earlier game with the
+same opposition (tournament/roleladder.py).
 
 A game is made and claimed in one transaction (a ladder has no queue of pending games to go
 stale), its result and the rating update are committed together, only while the claim is

@@ -146,7 +146,7 @@ def earlier_games(conn: Connection, tournament_id: int, game_id: int) -> list[Pl
         sa.select(games.c.seats, games.c.finished_at).where(games.c.id == game_id)
     ).one()
     versions = sa.select(ladder_bots.c.label).where(ladder_bots.c.tournament_id == tournament_id)
-    found: dict[int, Any] = {}  # one game may be the match of several seats
+    found: list[Any] = []
     for seat, label in enumerate(seats):
         same = [games.c.seats[i].as_string() == other for i, other in enumerate(seats) if i != seat]
         row = conn.execute(
@@ -166,6 +166,6 @@ def earlier_games(conn: Connection, tournament_id: int, game_id: int) -> list[Pl
             .limit(1)
         ).first()
         if row is not None:
-            found[row.id] = row
-    ordered = sorted(found.values(), key=lambda row: (row.finished_at, row.id))
+            found.append(row)
+    ordered = sorted(found, key=lambda row: (row.finished_at, row.id))
     return [Played(tuple(row.seats), tuple(row.ranks), tuple(row.scores)) for row in ordered]
