@@ -221,6 +221,35 @@ def test_a_role_ladder_refuses_a_range_of_seats(tmp_path: Path) -> None:
     store.close()
 
 
+def test_a_role_ladder_s_test_competition_is_a_tournament_of_roles(tmp_path: Path) -> None:
+    import time
+
+    from botarena.tournament import stages
+
+    store = Store.open(f"sqlite:///{tmp_path / 'l.db'}")
+    tournament, _ = create(
+        store,
+        "lab",
+        get_game("labyrinth"),
+        [BotRequest(name, spec) for name, spec in FIELD.items()],
+        Settings(schedule="ladder", seed=1, replay_dir=tmp_path, test_every=1.0),
+        tmp_path / "build",
+        print,
+    )
+    child = stages.maybe_test_competition(store, tournament, now=time.time() + 3601)
+    assert child is not None
+    assert (child.schedule, child.plan["role_names"], child.plan["seats"]) == (
+        "roles",
+        [ADVENTURERS, MASTER],
+        2,
+    )
+    assert sorted(row.seats for row in store.games(child)) == [
+        (a, m) for a in ("a1", "a2", "a3") for m in ("m1", "m2")
+    ]
+    assert {bot.name: bot.role for bot in store.bots(child)} == ROLE_OF
+    store.close()
+
+
 # -- rating: live as recomputed ------------------------------------------------------------
 def finish(store: Store, game_row: Any, score: float, strike: int | None = None) -> None:
     ranks = [2 if seat == strike else 1 for seat in range(2)]
