@@ -580,7 +580,12 @@ class Standing:
     mean_score: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """Its fields; `role` and `mean_score` only in a ladder of roles (as a tournament's
+        standings name a role only in role games), so other ladders' lines are as before."""
+        found = dict(self.__dict__)
+        if self.role is None:
+            del found["role"], found["mean_score"]
+        return found
 
 
 def standings(store: Store, tournament: Tournament, now: float | None = None) -> list[Standing]:
