@@ -253,7 +253,6 @@ def test_arena_new_prints_the_organisers_login(tmp_path: Path) -> None:
         (["--game", "amazes", "-o", "max_source_bytes=lots"], "max_source_bytes"),
         (["--game", "amazes", "-o", "deadline=soon"], "deadline"),
         (["--game", "amazes", "-o", "nonsense=1"], "nonsense"),
-        (["--game", "labyrinth"], "role game"),
     ],
 )
 def test_arena_new_refuses(tmp_path: Path, args: list[str], words: str) -> None:

@@ -158,9 +158,12 @@ def test_workers_killed_at_random_lose_nothing_and_count_nothing_twice(
 GAMES_EACH = 200
 
 
-def claim_and_finish(db: str, name: str, runner: str, seed: int) -> tuple[str, list[int]]:
-    """One worker's loop without the games: claim a ladder game, finish it with a result;
-    (the first error's text or '', the games it finished)."""
+def claim_and_finish(
+    db: str, name: str, runner: str, seed: int, shared: bool = False
+) -> tuple[str, list[int]]:
+    """One worker's loop without the games: claim a ladder game, finish it with a result
+    (`shared`: a role game's, one score for both seats, a strike now and then); (the first
+    error's text or '', the games it finished)."""
     from botarena.tournament import ladder
     from botarena.tournament.store import Store
 
@@ -172,9 +175,14 @@ def claim_and_finish(db: str, name: str, runner: str, seed: int) -> tuple[str, l
         for _ in range(GAMES_EACH):
             game = ladder.make_and_claim(store, tournament, runner, rng)
             assert game is not None
-            ranks = rng.choice([[1, 2], [2, 1]])
+            if shared:
+                ranks = rng.choice([[1, 1], [1, 1], [1, 2], [2, 1]])
+                scores = [rng.choice([0, 500, 1000])] * 2
+            else:
+                ranks = rng.choice([[1, 2], [2, 1]])
+                scores = [2 - r for r in ranks]
             result = {
-                "scores": [2 - r for r in ranks],
+                "scores": scores,
                 "ranks": ranks,
                 "statuses": ["ok", "ok"],
                 "faults": [0, 0],
@@ -191,41 +199,54 @@ def claim_and_finish(db: str, name: str, runner: str, seed: int) -> tuple[str, l
         store.close()
 
 
+RACERS = {
+    "amazes": [RANDOM] * 6,
+    "labyrinth": ["builtin:labyrinth/wallfollower", "builtin:labyrinth/cartographer"] * 2
+    + ["builtin:labyrinth/warden", "builtin:labyrinth/static"],
+}
+"""The six bots b0..b5 of each race: a ladder of places, and one of roles (b0-b3 adventurers,
+b4 and b5 maze masters; b0, b1 and b2 are updated as the race goes, to the same spec)."""
+
+
+@pytest.mark.parametrize("game", ["amazes", pytest.param("labyrinth", marks=pytest.mark.slow)])
 def test_claims_finishes_and_updates_racing_on_postgresql_lose_nothing(
-    postgres_server: str, tmp_path: Path
+    postgres_server: str, tmp_path: Path, game: str
 ) -> None:
     """Workers claim and finish ladder games while bots are updated. Transactions that
     write the same rows must lock them in one order (PostgreSQL aborts a deadlock's victim:
-    it killed a worker); an update voids only games still unplayed (it once voided a game
+    it killed a worker; a ladder of roles also rates the earlier versions its games are
+    compared with); an update voids only games still unplayed (it once voided a game
     finished meanwhile); a rating is computed from the rows as last committed (else one
-    game's update overwrites another's)."""
+    game's update overwrites another's), so the ratings are those computed again."""
     from concurrent.futures import ProcessPoolExecutor
 
     from botarena.core.registry import get_game
     from botarena.tournament.manage import BotRequest, Settings, create, put_bot
     from botarena.tournament.store import Store, games, ladder_bots
+    from botarena.tournament.storeops import recompute
 
     db = fresh_database(postgres_server)
     store = Store.open(db)
     create(
         store,
         "L",
-        get_game("amazes"),
-        [BotRequest(f"b{i}", RANDOM) for i in range(6)],
+        get_game(game),
+        [BotRequest(f"b{i}", spec) for i, spec in enumerate(RACERS[game])],
         Settings(schedule="ladder", seed=1, replay_dir=tmp_path / "r"),
         tmp_path / "build",
         lambda *_: None,
     )
     tournament = store.tournament("L")
     with ProcessPoolExecutor(3) as pool:
-        loops = [pool.submit(claim_and_finish, db, "L", f"r{i}", i) for i in range(3)]
+        shared = game == "labyrinth"
+        loops = [pool.submit(claim_and_finish, db, "L", f"r{i}", i, shared) for i in range(3)]
         for i in range(3):  # new versions of b0, b1, b2 meanwhile (update-bot)
             time.sleep(0.3)
             put_bot(
                 store,
                 tournament,
-                get_game("amazes"),
-                BotRequest(f"b{i}", EXPLORER),
+                get_game(game),
+                BotRequest(f"b{i}", EXPLORER if game == "amazes" else RACERS[game][i]),
                 tmp_path,
                 lambda *_: None,
                 update=True,
@@ -246,4 +267,13 @@ def test_claims_finishes_and_updates_racing_on_postgresql_lose_nothing(
         1 for row in rows if row.status == "done" and {"b0", "b1", "b2"} & set(row.seats)
     )
     assert 2 * (len(finished) - with_old) <= sum(rated.values()) <= 2 * len(finished)
+    with store.engine.connect() as conn:
+        stored = {row.label: row for row in conn.execute(sa.select(ladder_bots))}
+        again = recompute(conn, tournament.id, list(stored))
+    for label, row in stored.items():
+        assert (row.games, row.mu, row.sigma) == (
+            again[label].games,
+            pytest.approx(again[label].mu, abs=1e-9),
+            pytest.approx(again[label].sigma, abs=1e-9),
+        ), label
     store.close()

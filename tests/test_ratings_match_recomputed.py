@@ -1,7 +1,8 @@
 """Live ladder ratings equal the ratings computed again from the played games after every
 kind of event: a game claimed, finished, voided, a bot disabled, enabled, updated, a worker
 killed while it recorded a result (the organiser's complaint: voiding one game changed five
-others, games the live ladder had never rated because a seat was replaced meanwhile)."""
+others, games the live ladder had never rated because a seat was replaced meanwhile); in a
+ladder of places and in a ladder of roles (rated by comparisons with earlier games)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,20 @@ from botarena.tournament.store import Store, games, ladder_bots, ladder_ratings
 
 NAMES = ["a", "b", "c", "d"]
 EVENTS = ("claim", "finish", "void", "disable", "enable", "update", "killed")
+SPECS = {
+    "amazes": dict.fromkeys(NAMES, "builtin:amazes/random"),
+    "labyrinth": {
+        "a": "builtin:labyrinth/wallfollower",
+        "b": "builtin:labyrinth/cartographer",
+        "c": "builtin:labyrinth/warden",
+        "d": "builtin:labyrinth/static",
+    },
+}
+"""Each game's bots: a ladder of places, and one of roles (a and b adventurers)."""
+ROLES = {"amazes": {}, "labyrinth": {"a": "adventurers", "b": "adventurers"}}
 
 
-def _ladder(folder: Path) -> tuple[Store, Any]:
+def _ladder(folder: Path, game: str = "amazes") -> tuple[Store, Any]:
     from botarena.core.registry import get_game
     from botarena.tournament.manage import BotRequest, Settings, create
 
@@ -30,8 +42,8 @@ def _ladder(folder: Path) -> tuple[Store, Any]:
     tournament, _ = create(
         store,
         "cup",
-        get_game("amazes"),
-        [BotRequest(name, "builtin:amazes/random") for name in NAMES],
+        get_game(game),
+        [BotRequest(name, spec) for name, spec in SPECS[game].items()],
         Settings(schedule="ladder", seed=1, replay_dir=folder),
         folder / "build",
         print,
@@ -59,10 +71,11 @@ def _recomputed(store: Store, tournament: Any) -> dict[str, tuple[float, float, 
     return found
 
 
-def _result(seats: list[str], rng: random.Random) -> dict[str, Any]:
+def _result(seats: list[str], rng: random.Random, shared: bool = False) -> dict[str, Any]:
+    """Random places; `shared`: one score for every seat, drawn from three (a role game's)."""
     ranks = [rng.randint(1, len(seats)) for _ in seats]
     return {
-        "scores": [0] * len(seats),
+        "scores": [rng.choice([0, 500, 1000]) if shared else 0] * len(seats),
         "ranks": ranks,
         "statuses": ["ok"] * len(seats),
         "faults": [0] * len(seats),
@@ -83,7 +96,8 @@ def _apply(event: str, store: Store, tournament: Any, state: dict[str, Any]) -> 
     elif event in ("finish", "killed") and claimed:
         game = claimed.pop(rng.randrange(len(claimed)))
         if event == "finish":
-            assert ladder.finish(store, game, "w", _result(game.seats, rng), True)
+            result = _result(game.seats, rng, tournament.game == "labyrinth")
+            assert ladder.finish(store, game, "w", result, True)
         else:  # the worker died mid-record: its transaction never committed, its claim given back
             with pytest.raises(RuntimeError), store.transaction() as conn:
                 conn.execute(games.update().where(games.c.id == game.id).values(status="done"))
@@ -109,17 +123,19 @@ def _apply(event: str, store: Store, tournament: Any, state: dict[str, Any]) -> 
             reenable(conn, tournament, name)
     elif event == "update":
         state["versions"][name] = state["versions"].get(name, 1) + 1
+        role = ROLES[tournament.game].get(name, "maze master") if ROLES[tournament.game] else None
         with store.transaction() as conn:
-            ladder.join(conn, tournament, name, f"{name}@v{state['versions'][name]}")
+            ladder.join(conn, tournament, name, f"{name}@v{state['versions'][name]}", role)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("game", ["amazes", "labyrinth"])
 @settings(max_examples=30, deadline=None)
 @given(events=st.lists(st.sampled_from(EVENTS), min_size=1, max_size=24), seed=st.integers(0, 99))
 def test_live_ratings_equal_the_recomputed_ones_after_every_event(
-    tmp_path_factory: pytest.TempPathFactory, events: list[str], seed: int
+    tmp_path_factory: pytest.TempPathFactory, game: str, events: list[str], seed: int
 ) -> None:
-    store, tournament = _ladder(tmp_path_factory.mktemp("live"))
+    store, tournament = _ladder(tmp_path_factory.mktemp("live"), game)
     state: dict[str, Any] = {"rng": random.Random(seed), "claimed": [], "versions": {}}
     try:
         for step, event in enumerate(events):

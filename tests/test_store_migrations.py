@@ -55,13 +55,15 @@ def live_differences(db: str) -> list[object]:
 
 def legacy(db: str) -> None:
     """Make the store at `db` what botarena 0.1 left: hand-kept schema version 1, no Alembic,
-    and none of the tables added after the ladder's (the site's came later, additively)."""
+    and none of the tables and columns added after the ladder's (the site's came later,
+    additively)."""
     engine = engine_of(db)
     with engine.begin() as conn:
         for table in ("alembic_version", "arena_limit_events", "arena_names",
                       "arena_uploads", "arena_bots", "arena_credentials", "arena_users",
                       "arena_contests"):  # fmt: skip
             conn.exec_driver_sql(f"DROP TABLE {table}")
+        conn.exec_driver_sql("ALTER TABLE ladder_bots DROP COLUMN role")
         conn.exec_driver_sql("UPDATE schema_version SET version = 1")
     engine.dispose()
 
@@ -164,6 +166,45 @@ def test_a_store_of_an_unknown_revision_is_refused_as_newer_or_damaged(tmp_path:
         )
     run = run_botarena("store", "upgrade", "--db", db, cwd=tmp_path)
     assert run.returncode == 2 and "newer than this botarena's" in run.stderr
+
+
+def test_a_store_at_revision_0003_upgrades_its_ladder_versions_to_roles(
+    db: str, tmp_path: Path
+) -> None:
+    """0004 adds `ladder_bots.role` (#36): a store of 0003 with a ladder upgrades in place,
+    its versions without a role, their ratings kept."""
+    from botarena.core.registry import get_game
+    from botarena.tournament import storeops
+    from botarena.tournament.manage import BotRequest, Settings, create
+    from botarena.tournament.store import Store, StoreError
+
+    store = Store.open(db)
+    create(
+        store,
+        "cup",
+        get_game("amazes"),
+        [BotRequest("a", RANDOM), BotRequest("b", EXPLORER)],
+        Settings(schedule="ladder", seed=1, replay_dir=tmp_path),
+        tmp_path / "build",
+        print,
+    )
+    store.close()
+    engine = engine_of(db)
+    with engine.begin() as conn:  # what botarena with revision 0003 left
+        conn.exec_driver_sql("UPDATE ladder_bots SET mu = 30 WHERE label = 'a'")
+        conn.exec_driver_sql("ALTER TABLE ladder_bots DROP COLUMN role")
+        conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0003'")
+    engine.dispose()
+    with pytest.raises(StoreError, match=f"at revision 0003, this botarena's is {HEAD}: run"):
+        Store.open(db)
+    assert storeops.upgrade(db) == ("revision 0003", f"revision {HEAD}")
+    assert live_differences(db) == []
+    engine = engine_of(db)
+    with engine.connect() as conn:
+        rows = conn.exec_driver_sql("SELECT label, mu, role FROM ladder_bots ORDER BY label")
+        found = [tuple(row) for row in rows]
+    engine.dispose()
+    assert found == [("a", 30.0, None), ("b", 25.0, None)]
 
 
 ADD_COLUMN = f'''"""For the test: a column added mid-season."""

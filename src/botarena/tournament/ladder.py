@@ -10,7 +10,10 @@ fixes the number of seats; the opponents are drawn among the bots closest in μ 
 random ones, each with a weight from its match quality with the seed, so that close games
 are likely but the field stays connected; the seat 0 goes to the bot that sat there least.
 Each choice reads O(log n) rows through indexes, and every active version's σ (one float a
-version, for the median): about 10 000 floats a game with 10 000 bots.
+version, for the median): about 10 000 floats a game with 10 000 bots. A ladder of a role
+game (its plan's `roles`) seats one version of each role, the opponents drawn within their
+role, and rates each version against the one its seat held in an earlier game with the
+same opposition (tournament/roleladder.py).
 
 A game is made and claimed in one transaction (a ladder has no queue of pending games to go
 stale), its result and the rating update are committed together, only while the claim is
@@ -37,6 +40,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from botarena.tournament import roleladder
 from botarena.tournament.store import (
     GameRow,
     Store,
@@ -78,6 +82,7 @@ class Entry:
     sigma: float
     last_seq: int
     firsts: int = 0
+    role: str | None = None
 
 
 def quality(a: Entry, b: Entry) -> float:
@@ -130,12 +135,23 @@ def map_turns(path: str) -> int | None:
 
 # -- the store side ------------------------------------------------------------------------
 def _entry(row: Any) -> Entry:
-    return Entry(row.label, row.mu, row.sigma, row.last_seq, row.firsts)
+    return Entry(row.label, row.mu, row.sigma, row.last_seq, row.firsts, row.role)
 
 
-def join(conn: Connection, tournament: Tournament, name: str, label: str) -> None:
+def join(
+    conn: Connection, tournament: Tournament, name: str, label: str, role: str | None = None
+) -> None:
     """A new version enters the ladder: earlier versions of `name` are `replaced`; it starts
-    at the prior and ahead of everyone waiting (last_seq -1)."""
+    at the prior and ahead of everyone waiting (last_seq -1). In a ladder of a role game
+    `role` is one of its plan's `roles` (LadderError without one); elsewhere there is none."""
+    roles = tournament.plan.get("roles") or []
+    if roles and role not in roles:
+        raise LadderError(
+            f"{label}: {tournament.name} is a ladder of roles; give its role,"
+            f" one of {', '.join(roles)} (not {role!r})"
+        )
+    if not roles and role is not None:
+        raise LadderError(f"{label}: {tournament.name} is a ladder without roles (not {role!r})")
     conn.execute(
         ladder_bots.update()
         .where(
@@ -150,6 +166,7 @@ def join(conn: Connection, tournament: Tournament, name: str, label: str) -> Non
             tournament_id=tournament.id,
             label=label,
             name=name,
+            role=role,
             state="active",
             mu=MU,
             sigma=SIGMA,
@@ -211,6 +228,8 @@ def choose(
     active = active_versions(tid)
     if avoid:
         active = sa.and_(active, ladder_bots.c.label.notin_(sorted(avoid)))
+    if plan.get("roles"):
+        return _choose_roles(conn, plan, active, rng)
     most = max(
         [
             plan["seats"],
@@ -228,7 +247,17 @@ def choose(
         seats = rng.randint(low, min(high, count)) if count >= low else low
     if count < seats or count < 2:
         return None
-    seed = newcomer(conn, active) or _entry(
+    seed = _seed(conn, active)
+    candidates = _candidates(conn, active, seed, rng)
+    if len({c.label for c in candidates} - {seed.label}) < seats - 1:  # a small field
+        candidates = [_entry(row) for row in conn.execute(sa.select(ladder_bots).where(active))]
+    group = [seed, *pick_opponents(seed, candidates, seats - 1, rng)]
+    return [e.label for e in seat_order(group, rng)], map_path
+
+
+def _seed(conn: Connection, active: Any) -> Entry:
+    """The version the next game is chosen around: a newcomer, else the first in line."""
+    return newcomer(conn, active) or _entry(
         conn.execute(
             sa.select(ladder_bots)
             .where(active)
@@ -236,12 +265,18 @@ def choose(
             .limit(1)
         ).one()
     )
+
+
+def _candidates(conn: Connection, active: Any, seed: Entry, rng: random.Random) -> list[Entry]:
+    """The versions of `active` an opponent of `seed` is drawn among: the NEAREST in μ on
+    each side of the seed's μ and RANDOM ones, in one round trip."""
     columns = (
         ladder_bots.c.label,
         ladder_bots.c.mu,
         ladder_bots.c.sigma,
         ladder_bots.c.last_seq,
         ladder_bots.c.firsts,
+        ladder_bots.c.role,
     )
     above = (
         sa.select(*columns)
@@ -261,12 +296,32 @@ def choose(
         .order_by(ladder_bots.c.rnd)
         .limit(RANDOM)
     )
-    parts = [sa.select(q.subquery()) for q in (above, below, anywhere)]  # one round trip
-    candidates = [_entry(row) for row in conn.execute(sa.union_all(*parts))]
-    if len({c.label for c in candidates} - {seed.label}) < seats - 1:  # a small field
-        candidates = [_entry(row) for row in conn.execute(sa.select(ladder_bots).where(active))]
-    group = [seed, *pick_opponents(seed, candidates, seats - 1, rng)]
-    return [e.label for e in seat_order(group, rng)], map_path
+    parts = [sa.select(q.subquery()) for q in (above, below, anywhere)]
+    return [_entry(row) for row in conn.execute(sa.union_all(*parts))]
+
+
+def _choose_roles(
+    conn: Connection, plan: dict[str, Any], active: Any, rng: random.Random
+) -> tuple[list[str], str | None] | None:
+    """A role ladder's next game: the seed chosen over every role as in any ladder, then
+    one opponent of each other role, drawn as opponents are among that role's versions
+    (each role's μ is on its own scale, centred on the prior, so a close μ pairs the strong
+    of one role with the strong of the other); each version in its role's seat. None when
+    a role has no active version."""
+    roles = plan["roles"]
+    if conn.execute(sa.select(ladder_bots.c.label).where(active).limit(1)).first() is None:
+        return None
+    seed = _seed(conn, active)
+    chosen = {seed.role: seed}
+    for role in roles:
+        if role == seed.role:
+            continue
+        candidates = _candidates(conn, sa.and_(active, ladder_bots.c.role == role), seed, rng)
+        if not candidates:
+            return None
+        chosen[role] = pick_opponents(seed, candidates, 1, rng)[0]
+    maps = plan.get("map_players") or []
+    return [chosen[role].label for role in roles], rng.choice(maps)[0] if maps else None
 
 
 def newcomer(conn: Connection, active: Any) -> Entry | None:
@@ -403,15 +458,13 @@ def finish(store: Store, game: GameRow, runner: str, result: dict[str, Any], lad
             conn.execute(replays.insert().values(game_id=game.id, data=blob))
         if ladder and not result.get("error"):
             # the game's row first, then its seats' (the order update-bot takes them in:
-            # the other order deadlocked); its finish time once the seats are held, so
-            # games sharing a seat finish in the order they are rated
+            # the other order deadlocked), with the versions its comparisons rate in a
+            # ladder of roles; its finish time once they are held, so games sharing a
+            # version finish in the order they are rated
             tid = conn.execute(
                 sa.select(games.c.tournament_id).where(games.c.id == game.id)
             ).scalar_one()
-            rows = lock_rows(conn, tid, game.seats)
-            conn.execute(
-                games.update().where(games.c.id == game.id).values(finished_at=time.time())
-            )
+            rows = _lock_rated(conn, tid, game, stamp=True)
             _rate(conn, game, result["ranks"], rows)
         return True
 
@@ -420,10 +473,42 @@ def _compressed(data: bytes) -> bytes:
     return data if data[:2] == b"\x1f\x8b" else gzip.compress(data, 6)
 
 
+def _lock_rated(conn: Connection, tid: int, game: GameRow, stamp: bool = False) -> Sequence[Any]:
+    """Lock the rows rating `game` may change, in the order of their labels: its seats and,
+    in a ladder of roles, the versions of the earlier games it is compared with; `stamp`:
+    then its finish time is now, so games sharing a version finish in the order they are
+    rated. The earlier games are found before their lock; when one that finished meanwhile
+    names another version, the locks are given back (a savepoint) and taken again with
+    it, all in order: a lock taken out of order deadlocked PostgreSQL's racing workers."""
+    roles = roleladder.role_signs(conn, tid) is not None
+    wanted = set(game.seats)
+    while True:
+        if roles:
+            earlier = roleladder.earlier_games(conn, tid, game.id)
+            wanted |= {label for played in earlier for label in played.seats}
+        held = conn.begin_nested() if roles else None
+        rows = lock_rows(conn, tid, sorted(wanted))
+        if stamp:
+            conn.execute(
+                games.update().where(games.c.id == game.id).values(finished_at=time.time())
+            )
+        if held is None:
+            return rows
+        earlier = roleladder.earlier_games(conn, tid, game.id)  # final: its seats are held
+        named = {label for played in earlier for label in played.seats}
+        if named <= wanted:
+            held.commit()
+            return rows
+        held.rollback()
+        wanted |= named
+
+
 def _rate(
     conn: Connection, game: GameRow, ranks: Sequence[int], locked: Sequence[Any] | None = None
 ) -> None:
-    """Update μ, σ and the game count of the seats' versions by openskill's Plackett–Luce.
+    """Update μ, σ and the game count of the seats' versions by openskill's Plackett–Luce;
+    in a ladder of roles, count the game for its seats and rate the versions of its
+    comparisons (tournament/roleladder.py).
 
     A game counts when every seat still has its ladder row, whatever the row's state: a
     version replaced or retired while the game was played still takes its result. That is
@@ -431,33 +516,45 @@ def _rate(
     ratings always equal the recomputed ones (a void changes only the voided game)."""
     from openskill.models import PlackettLuce
 
-    tid = conn.execute(sa.select(games.c.tournament_id).where(games.c.id == game.id)).scalar_one()
+    tid, scores = conn.execute(
+        sa.select(games.c.tournament_id, games.c.scores).where(games.c.id == game.id)
+    ).one()
     if locked is None:
-        locked = lock_rows(conn, tid, game.seats)
+        locked = _lock_rated(conn, tid, game)
     rows = {row.label: row for row in locked}
-    if len(rows) != len(game.seats) or len(set(game.seats)) != len(game.seats):
+    if not all(s in rows for s in game.seats) or len(set(game.seats)) != len(game.seats):
         return  # a seat with no ladder row (a bot of no ladder): nothing to rate
-    model = PlackettLuce()
-    teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma, name=s)] for s in game.seats]
-    rated = model.rate(teams, ranks=[float(r) for r in ranks])
-    for label, [rating] in zip(game.seats, rated, strict=True):
+    signs = roleladder.role_signs(conn, tid)
+    if signs is None:
+        model = PlackettLuce()
+        teams = [[model.rating(mu=rows[s].mu, sigma=rows[s].sigma, name=s)] for s in game.seats]
+        rated = model.rate(teams, ranks=[float(r) for r in ranks])
+        changed = {s: (r.mu, r.sigma) for s, [r] in zip(game.seats, rated, strict=True)}
+    else:
+        played = roleladder.Played(tuple(game.seats), tuple(ranks), tuple(scores))
+        earlier = roleladder.earlier_games(conn, tid, game.id)
+        found = roleladder.comparisons(played, earlier, signs)
+        changed = roleladder.rate({label: (r.mu, r.sigma) for label, r in rows.items()}, found)
+    for label in sorted({*game.seats, *changed}):
+        values: dict[str, Any] = {}
+        if label in changed:
+            mu, sigma = changed[label]
+            values.update(mu=mu, sigma=sigma, queue=0 if sigma > SETTLED_SIGMA else 1)
+        if label in game.seats:
+            values["games"] = ladder_bots.c.games + 1
         conn.execute(
             ladder_bots.update()
             .where(ladder_bots.c.tournament_id == tid, ladder_bots.c.label == label)
-            .values(
-                mu=rating.mu,
-                sigma=rating.sigma,
-                queue=0 if rating.sigma > SETTLED_SIGMA else 1,
-                games=ladder_bots.c.games + 1,
-            )
+            .values(**values)
         )
-    conn.execute(
-        ladder_ratings.insert(),
-        [
-            {"game_id": game.id, "label": label, "tournament_id": tid, "mu": r.mu, "sigma": r.sigma}
-            for label, [r] in zip(game.seats, rated, strict=True)
-        ],
-    )
+    if changed:
+        conn.execute(
+            ladder_ratings.insert(),
+            [
+                {"game_id": game.id, "label": label, "tournament_id": tid, "mu": mu, "sigma": sigma}
+                for label, (mu, sigma) in changed.items()
+            ],
+        )
 
 
 def replay_bytes(store: Store, game_id: int) -> bytes | None:
@@ -468,7 +565,8 @@ def replay_bytes(store: Store, game_id: int) -> bytes | None:
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of a ladder's standings."""
+    """One line of a ladder's standings; in a ladder of roles, `role` names the version's
+    and `mean_score` is its mean score over its played games (None before its first)."""
 
     rank: int
     bot: str
@@ -478,14 +576,23 @@ class Standing:
     sigma: float
     games: int
     last_hour: int
+    role: str | None = None
+    mean_score: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        """Its fields; `role` and `mean_score` only in a ladder of roles (as a tournament's
+        standings name a role only in role games), so other ladders' lines are as before."""
+        found = dict(self.__dict__)
+        if self.role is None:
+            del found["role"], found["mean_score"]
+        return found
 
 
 def standings(store: Store, tournament: Tournament, now: float | None = None) -> list[Standing]:
-    """Active versions by ordinal μ − 3σ (best first), with their games in the last hour."""
+    """Active versions by ordinal μ − 3σ (best first), with their games in the last hour; in
+    a ladder of roles, one ranking a role (in seat order), each from rank 1."""
     now = time.time() if now is None else now
+    roles = tournament.plan.get("roles") or []
     with store.engine.connect() as conn:
         rows = conn.execute(sa.select(ladder_bots).where(active_versions(tournament.id))).all()
         recent = conn.execute(
@@ -495,17 +602,52 @@ def standings(store: Store, tournament: Tournament, now: float | None = None) ->
                 games.c.finished_at >= now - 3600,
             )
         ).all()
+        means = _mean_scores(conn, tournament.id, len(roles))
     hour: dict[str, int] = {}
     for (seats,) in recent:
         for label in seats:
             hour[label] = hour.get(label, 0) + 1
-    ordered = sorted(rows, key=lambda r: (-(r.mu - 3 * r.sigma), r.label))
-    return [
-        Standing(
-            i, r.name, r.label, r.mu - 3 * r.sigma, r.mu, r.sigma, r.games, hour.get(r.label, 0)
+
+    def group(row: Any) -> int:
+        return roles.index(row.role) if row.role in roles else len(roles)
+
+    ordered = sorted(rows, key=lambda r: (group(r), -(r.mu - 3 * r.sigma), r.label))
+    table: list[Standing] = []
+    for i, r in enumerate(ordered):
+        same_role = i > 0 and group(ordered[i - 1]) == group(r)
+        table.append(
+            Standing(
+                table[-1].rank + 1 if same_role else 1,
+                r.name,
+                r.label,
+                r.mu - 3 * r.sigma,
+                r.mu,
+                r.sigma,
+                r.games,
+                hour.get(r.label, 0),
+                r.role,
+                means.get(r.label),
+            )
         )
-        for i, r in enumerate(ordered, start=1)
-    ]
+    return table
+
+
+def _mean_scores(conn: Connection, tid: int, seats: int) -> dict[str, float]:
+    """Each version's mean score over its ladder's done games, for the `seats` seats of a
+    ladder of roles (a version sits in its role's seat only): one grouped query a seat."""
+    means: dict[str, float] = {}
+    for seat in range(seats):
+        played = (
+            sa.select(
+                games.c.seats[seat].as_string().label("label"),
+                games.c.scores[seat].as_float().label("score"),
+            )
+            .where(games.c.tournament_id == tid, games.c.status == "done")
+            .subquery()
+        )
+        query = sa.select(played.c.label, sa.func.avg(played.c.score)).group_by(played.c.label)
+        means.update((label, float(mean)) for label, mean in conn.execute(query))
+    return means
 
 
 # -- store version -------------------------------------------------------------------------

@@ -155,11 +155,17 @@ def map_files(paths: Sequence[Path | str]) -> list[str]:
 
 def _ladder_plan(rules: Game, settings: Settings) -> dict[str, Any]:
     """A ladder's plan: seats (a number or a range), the maps with their player counts (each
-    game fills a map drawn first), the test-competition period."""
+    game fills a map drawn first), the test-competition period; in a role game its roles
+    in seat order, one seat each."""
     from botarena.core.rules import GameError
 
     info = rules.info
-    low, high = settings.seats_range or (settings.seats or info.min_seats,) * 2
+    roles = [seat.lower() for seat in info.seat_names] if info.turn_model == "roles" else []
+    if roles and (settings.seats_range or settings.seats not in (None, len(roles))):
+        raise TournamentError(
+            f"--seats: a ladder of {info.name} has one seat a role ({len(roles)} seats)"
+        )
+    low, high = settings.seats_range or (settings.seats or len(roles) or info.min_seats,) * 2
     map_players = []
     for path in map_files(settings.maps):
         if rules.load_map is None:
@@ -192,7 +198,8 @@ def _ladder_plan(rules: Game, settings: Settings) -> dict[str, Any]:
         "maps": [m[0] for m in map_players],
         "map_players": map_players,
         "rounds": 0,
-        "role_names": [],
+        "role_names": roles,
+        "roles": roles,
         "game": info.name,
         "test_every": settings.test_every,
         "deadline": None,
@@ -205,8 +212,6 @@ def _plan(rules: Game, settings: Settings, bot_count: int) -> tuple[str, dict[st
     if kind not in schedule.SCHEDULES:
         raise TournamentError(f"--schedule {kind!r}: not one of {', '.join(schedule.SCHEDULES)}")
     if kind == "ladder":
-        if info.turn_model == "roles":
-            raise TournamentError(f"--schedule ladder: {info.name} is a role game")
         return kind, _ladder_plan(rules, settings)
     if settings.seats_range or settings.test_every is not None:
         raise TournamentError("--seats MIN-MAX and --test-every are for --schedule ladder")
@@ -333,7 +338,7 @@ def create(
                 _path(request.source),
             )
             if kind == "ladder":
-                ladder.join(conn, tournament, added.name, added.label)
+                ladder.join(conn, tournament, added.name, added.label, added.role)
         scheduled = _schedule_more(store, conn, tournament)
     return tournament, scheduled
 
@@ -394,7 +399,7 @@ def put_bot(
             conn, tournament, name, spec, role, _path(request.workdir), _path(request.source)
         )
         if tournament.schedule == "ladder":
-            ladder.join(conn, tournament, bot.name, bot.label)
+            ladder.join(conn, tournament, bot.name, bot.label, bot.role)
         return bot, _schedule_more(store, conn, tournament)
 
 

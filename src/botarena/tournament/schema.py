@@ -85,6 +85,7 @@ ladder_bots = sa.Table(
     sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), primary_key=True),
     sa.Column("label", sa.String(220), primary_key=True),
     sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("role", sa.String(50)),  # its role in a ladder of a role game, else None
     sa.Column("state", sa.String(20), nullable=False),  # active, replaced, retired
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),

@@ -85,10 +85,11 @@ def start_finals(
     leave_out: Sequence[str] = (),
 ) -> tuple[Tournament, int, list[Standing]]:
     """LADDER-finals over the latest versions of the ladder's active bots (or its top
-    `top`), but the bots named in `leave_out` (a contest's sample bot), linked to it: the
-    finals, their games scheduled, the bots in them. The ladder is frozen: its deadline set
-    to now if later, and it plays no more games (`make_and_claim`), so its standings stay
-    those the finals were drawn from. ValueError, one line, when it cannot be."""
+    `top`; in a ladder of roles, the top `top` of each role), but the bots named in
+    `leave_out` (a contest's sample bot), linked to it: the finals, their games scheduled,
+    the bots in them. The ladder is frozen: its deadline set to now if later, and it plays
+    no more games (`make_and_claim`), so its standings stay those the finals were drawn
+    from. ValueError, one line, when it cannot be."""
     from botarena.cliparts import MAX_PER_PAIR
 
     if not 1 <= games_per_pair <= MAX_PER_PAIR:  # every way in: the command line, the site
@@ -96,7 +97,16 @@ def start_finals(
     name = f"{ladder.name}-finals"
     if store.tournament(name) is not None:
         raise ValueError(f"{ladder.name} already has finals: {name}")
-    table = [row for row in standings(store, ladder) if row.bot not in leave_out][:top]
+    table = [row for row in standings(store, ladder) if row.bot not in leave_out]
+    roles = ladder.plan.get("roles") or []
+    if roles:
+        by_role = [[row for row in table if row.role == role][:top] for role in roles]
+        for role, rows in zip(roles, by_role, strict=True):
+            if not rows:
+                raise ValueError(f"{ladder.name}: no active bot of role {role}, finals need one")
+        table = [row for rows in by_role for row in rows]
+    else:
+        table = table[:top]
     if len(table) < 2:
         raise ValueError(f"{ladder.name}: {len(table)} active bot(s), finals need 2")
     with store.transaction() as conn:
@@ -134,7 +144,8 @@ def spawn(
 ) -> tuple[Tournament, int]:
     """A finite tournament linked to `ladder` (plan: parent, stage) over these versions,
     under their bare names, with its games pending for any worker; in `conn`'s
-    transaction."""
+    transaction. A ladder of roles makes a tournament of roles: `round-robin` is its
+    `roles` schedule, each version in its role."""
     from botarena.tournament import schedule
     from botarena.tournament.store import bots
 
@@ -145,13 +156,16 @@ def spawn(
         )
     }
     made = conn.execute(sa.select(sa.func.count()).select_from(tournaments)).scalar_one()
+    roles = ladder.plan.get("roles") or []
+    if roles and schedule_kind == "round-robin":
+        schedule_kind = "roles"
     plan = {
         "seed": ladder.plan["seed"] + made,
-        "seats": 2,
+        "seats": len(roles) or 2,
         "games_per_pair": games_per_pair,
         "maps": ladder.plan.get("maps", [])[:1],
         "rounds": 0,
-        "role_names": [],
+        "role_names": roles,
         "game": ladder.game,
         "top": 5,
         "confidence": 0.95,
@@ -166,7 +180,7 @@ def spawn(
     for label in labels:
         row = rows[label]
         filling.add_bot(conn, child, row.name, row.spec, row.role, row.workdir, row.source)
-    entrants = [schedule.Entrant(row.name) for row in rows.values()]
+    entrants = [schedule.Entrant(row.name, row.role) for row in rows.values()]
     added = schedule.next_round(
         schedule_kind, schedule.plan_from(child.plan, child.game), entrants, [], []
     )

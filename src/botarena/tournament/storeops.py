@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from botarena.tournament import migrations
+from botarena.tournament import migrations, roleladder
 from botarena.tournament.migrations import migrate
 from botarena.tournament.store import (
     Store,
@@ -118,8 +118,9 @@ def recompute(conn: Connection, tournament_id: int, labels: list[str]) -> dict[s
 def rating_history(
     conn: Connection, tournament_id: int, labels: list[str]
 ) -> tuple[dict[str, Rated], list[dict[str, Any]]]:
-    """`recompute`'s ratings, and the rating of each version after each game it counted
-    (rows of `ladder_ratings`, in the order the games finished)."""
+    """`recompute`'s ratings, and the rating of each version after each game that changed it
+    (rows of `ladder_ratings`, in the order the games finished). A ladder of a role game
+    rates each game by its comparisons with earlier games (tournament/roleladder.py)."""
     from openskill.models import PlackettLuce
 
     from botarena.tournament.ladder import MU, SIGMA
@@ -127,29 +128,50 @@ def rating_history(
     state = {label: [MU, SIGMA, 0.0] for label in labels}
     history: list[dict[str, Any]] = []
     model = PlackettLuce()
+    signs = roleladder.role_signs(conn, tournament_id)
+    rated_so_far = roleladder.History()
     played = conn.execute(
-        sa.select(games.c.id, games.c.seats, games.c.ranks)
+        sa.select(games.c.id, games.c.seats, games.c.ranks, games.c.scores)
         .where(games.c.tournament_id == tournament_id, games.c.status == "done")
         .order_by(games.c.finished_at, games.c.id)
     ).all()
-    for game_id, seats, ranks in played:
+    for game_id, seats, ranks, scores in played:
         if not all(label in state for label in seats) or len(set(seats)) != len(seats):
             continue
-        teams = [[model.rating(mu=state[s][0], sigma=state[s][1], name=s)] for s in seats]
-        rated = model.rate(teams, ranks=[float(r) for r in ranks])
-        for label, [rating] in zip(seats, rated, strict=True):
-            state[label][:] = [rating.mu, rating.sigma, state[label][2] + 1]
+        if signs is None:
+            teams = [[model.rating(mu=state[s][0], sigma=state[s][1], name=s)] for s in seats]
+            rated = model.rate(teams, ranks=[float(r) for r in ranks])
+            changed = {s: (r.mu, r.sigma) for s, [r] in zip(seats, rated, strict=True)}
+        else:
+            game = roleladder.Played(tuple(seats), tuple(ranks), tuple(scores))
+            found = roleladder.comparisons(game, rated_so_far.earlier(game), signs)
+            changed = roleladder.rate(_current(state, found), found)
+            rated_so_far.add(game)
+        for label in seats:
+            state[label][2] += 1
+        for label, (mu, sigma) in changed.items():
+            state[label][:2] = [mu, sigma]
             history.append(
                 {
                     "game_id": game_id,
                     "label": label,
                     "tournament_id": tournament_id,
-                    "mu": rating.mu,
-                    "sigma": rating.sigma,
+                    "mu": mu,
+                    "sigma": sigma,
                 }
             )
-    found = {label: Rated(mu, sigma, int(count)) for label, (mu, sigma, count) in state.items()}
-    return found, history
+    found_ratings = {
+        label: Rated(mu, sigma, int(count)) for label, (mu, sigma, count) in state.items()
+    }
+    return found_ratings, history
+
+
+def _current(
+    state: dict[str, list[float]], found: list[roleladder.Comparison]
+) -> dict[str, tuple[float, float]]:
+    """The ratings so far of the versions these comparisons name."""
+    named = {label for c in found for label in (c.label, c.other)}
+    return {label: (state[label][0], state[label][1]) for label in named}
 
 
 def check(url: str) -> tuple[list[str], str]:

@@ -128,7 +128,8 @@ def standings(
 
 
 def _ladder_standings(store: Store, tournament: Tournament, as_json: bool) -> None:
-    """A ladder's table: ordinal μ − 3σ, μ, σ, games, games in the last hour."""
+    """A ladder's table: ordinal μ − 3σ, μ, σ, games, games in the last hour; a ladder of
+    roles has one table a role, with each version's mean score."""
     from rich.table import Table
 
     from botarena.tournament import ladder
@@ -137,29 +138,36 @@ def _ladder_standings(store: Store, tournament: Tournament, as_json: bool) -> No
     if as_json:
         print(json.dumps([row.to_dict() for row in table]))
         return
-    grid = Table(
-        "#",
-        "bot",
-        "version",
-        "ordinal",
-        "mu",
-        "sigma",
-        "games",
-        "last hour",
-        title=f"{tournament.name} · {tournament.game} · ladder",
-    )
-    for row in table:
-        grid.add_row(
-            str(row.rank),
-            row.bot,
-            row.label,
-            f"{row.ordinal:.2f}",
-            f"{row.mu:.2f}",
-            f"{row.sigma:.2f}",
-            str(row.games),
-            str(row.last_hour),
+    roles = tournament.plan.get("roles") or [None]
+    for role in roles:
+        title = [tournament.name, tournament.game, "ladder", *([role] if role else [])]
+        grid = Table(
+            "#",
+            "bot",
+            "version",
+            "ordinal",
+            "mu",
+            "sigma",
+            "games",
+            *(["mean"] if role else []),
+            "last hour",
+            title=" · ".join(title),
         )
-    rich_console().print(grid)
+        for row in table:
+            if row.role != role:
+                continue
+            grid.add_row(
+                str(row.rank),
+                row.bot,
+                row.label,
+                f"{row.ordinal:.2f}",
+                f"{row.mu:.2f}",
+                f"{row.sigma:.2f}",
+                str(row.games),
+                *([f"{row.mean_score:g}" if row.mean_score is not None else ""] if role else []),
+                str(row.last_hour),
+            )
+        rich_console().print(grid)
 
 
 def list_games(

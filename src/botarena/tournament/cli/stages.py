@@ -60,7 +60,10 @@ def stage(
 def finals(
     name: Annotated[str, typer.Argument(help="the ladder")],
     top: Annotated[
-        int | None, typer.Option(help="only the ladder's top K", callback=within(None, MAX_PLACES))
+        int | None,
+        typer.Option(
+            help="only the ladder's top K (of each role)", callback=within(None, MAX_PLACES)
+        ),
     ] = None,
     schedule: Annotated[str, typer.Option(help="adaptive or round-robin")] = "round-robin",
     games_per_pair: Annotated[
@@ -70,7 +73,8 @@ def finals(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """A new tournament NAME-finals over the latest versions of the ladder's active bots (or
-    its top K), linked to it; the ladder is frozen (its deadline set to now if later)."""
+    its top K; a ladder of roles: of each role, in a tournament of roles), linked to it;
+    the ladder is frozen (its deadline set to now if later)."""
     from botarena.tournament import stages
 
     if schedule not in ("adaptive", "round-robin"):
@@ -85,6 +89,6 @@ def finals(
         except ValueError as exc:
             fail(str(exc))
     print(
-        f"{child.name}: {len(table)} bots, {schedule}, {count} games scheduled; play them"
+        f"{child.name}: {len(table)} bots, {child.schedule}, {count} games scheduled; play them"
         f" with: botarena tournament run {child.name}" + ("" if db == DEFAULT_DB else f" --db {db}")
     )
