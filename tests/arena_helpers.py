@@ -97,13 +97,12 @@ def upload(
     filename: str,
     text: str | bytes,
     name: str | None = None,
+    role: str | None = None,
 ) -> Any:
     data = text.encode() if isinstance(text, str) else text
+    fields = {key: value for key, value in (("name", name), ("role", role)) if value}
     return web.post(
-        "/api/bots",
-        headers=headers,
-        files={"file": (filename, data)},
-        data={"name": name} if name else None,
+        "/api/bots", headers=headers, files={"file": (filename, data)}, data=fields or None
     )
 
 

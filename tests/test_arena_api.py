@@ -332,6 +332,7 @@ def test_contest_and_starters(web: Any) -> None:
         "organiser": False,
         "session": None,
         "min_seats": 2,
+        "roles": [],
     }
     from botarena.core.starters import source
 
@@ -341,6 +342,9 @@ def test_contest_and_starters(web: Any) -> None:
         assert answer.text == source("amazes", "bot", language)
         assert answer.headers["content-disposition"] == f'attachment; filename="{name}"'
     assert web.get("/api/starters/cobol").status_code == 404
+    assert web.get("/api/starters/python?role=adventurers").json() == {
+        "error": "amazes has no roles: leave `role` out"
+    }
 
 
 def test_a_game_without_starters_offers_none(tmp_path: Path) -> None:

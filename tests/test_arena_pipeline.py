@@ -253,6 +253,8 @@ def test_arena_new_prints_the_organisers_login(tmp_path: Path) -> None:
         (["--game", "amazes", "-o", "max_source_bytes=lots"], "max_source_bytes"),
         (["--game", "amazes", "-o", "deadline=soon"], "deadline"),
         (["--game", "amazes", "-o", "nonsense=1"], "nonsense"),
+        (["--game", "amazes", "--sample-bot", "builtin:amazes/random", "--sample-bot", "x"], "one"),
+        (["--game", "labyrinth", "--sample-bot", "builtin:amazes/random"], "--sample-bot"),
     ],
 )
 def test_arena_new_refuses(tmp_path: Path, args: list[str], words: str) -> None:

@@ -64,6 +64,7 @@ def legacy(db: str) -> None:
                       "arena_contests"):  # fmt: skip
             conn.exec_driver_sql(f"DROP TABLE {table}")
         conn.exec_driver_sql("ALTER TABLE ladder_bots DROP COLUMN role")
+        conn.exec_driver_sql("DROP INDEX games_finished")
         conn.exec_driver_sql("UPDATE schema_version SET version = 1")
     engine.dispose()
 
@@ -171,8 +172,8 @@ def test_a_store_of_an_unknown_revision_is_refused_as_newer_or_damaged(tmp_path:
 def test_a_store_at_revision_0003_upgrades_its_ladder_versions_to_roles(
     db: str, tmp_path: Path
 ) -> None:
-    """0004 adds `ladder_bots.role` (#36): a store of 0003 with a ladder upgrades in place,
-    its versions without a role, their ratings kept."""
+    """0004 adds `ladder_bots.role` and 0005 `arena_bots.role` (#36): a store of 0003 with a
+    ladder upgrades in place, its versions without a role, their ratings kept."""
     from botarena.core.registry import get_game
     from botarena.tournament import storeops
     from botarena.tournament.manage import BotRequest, Settings, create
@@ -193,6 +194,8 @@ def test_a_store_at_revision_0003_upgrades_its_ladder_versions_to_roles(
     with engine.begin() as conn:  # what botarena with revision 0003 left
         conn.exec_driver_sql("UPDATE ladder_bots SET mu = 30 WHERE label = 'a'")
         conn.exec_driver_sql("ALTER TABLE ladder_bots DROP COLUMN role")
+        conn.exec_driver_sql("ALTER TABLE arena_bots DROP COLUMN role")  # 0005's
+        conn.exec_driver_sql("DROP INDEX games_finished")
         conn.exec_driver_sql("UPDATE alembic_version SET version_num = '0003'")
     engine.dispose()
     with pytest.raises(StoreError, match=f"at revision 0003, this botarena's is {HEAD}: run"):

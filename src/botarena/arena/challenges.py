@@ -4,7 +4,8 @@ CodinGame's "play against". The game goes to the contest's `NAME-challenges` tou
 (made on the first challenge; stage `challenge`, never scheduled), pending for any worker,
 which plays it like a test competition's game: recorded with its replay, never rated. Each
 bot plays the version playing on the ladder now; the seats a game needs beyond the bots
-named are the contest's sample bot's, as in an upload's test game. A user may ask for
+named are the contest's sample bot's, as in an upload's test game (in a role game, one bot
+sits in each role's seat: the roles not named get their own sample bot). A user may ask for
 `challenges_per_hour` of them in any hour; who asked is kept in the game's key.
 """
 
@@ -19,13 +20,18 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from botarena.arena.store import ArenaError, Contest, User, child_tournament, copy_bot
+from botarena.arena.store import (
+    SAMPLE,
+    ArenaError,
+    Contest,
+    User,
+    child_tournament,
+    copy_bot,
+)
 from botarena.tournament.store import Store, Tournament, bots, games, ladder_bots, tournaments
 
 PER_HOUR = 20
 """Challenges a user may ask for in any hour, unless the contest says otherwise."""
-SAMPLE = "sample"
-"""The contest's sample bot on its ladder (`arena new`), which fills a game's other seats."""
 
 
 class TooMany(ArenaError):
@@ -89,17 +95,10 @@ def challenge(
         prefix = f"{child.name}/{user.id}/"
         _check_rate(conn, child.id, prefix, limit, now)
         playing = [_version(conn, ladder, name) for name in (mine, *opponents)]
-        seats = [(row, row.label) for row in playing]
-        missing = info.min_seats - len(seats)
-        if missing > 0:
-            sample = _playing(conn, ladder, SAMPLE)
-            if sample is None:
-                raise ArenaError(
-                    f"a {ladder.game} game has {info.min_seats} seats and the sample bot is"
-                    f" not playing: name {info.min_seats - 1} opponents"
-                )
-            seats += [(sample, f"{SAMPLE}-{k}") for k in range(1, missing + 1)]
-        random.shuffle(seats)
+        if contest.roles:
+            seats = _role_seats(conn, contest, playing)
+        else:
+            seats = _seats(conn, contest, playing, info.min_seats)
         for row, label in seats:
             copy_bot(conn, child, row, label, now)
         labels = [label for _, label in seats]
@@ -122,6 +121,48 @@ def challenge(
             .returning(games.c.id)
         ).scalar_one()
     return int(found)
+
+
+def _seats(
+    conn: Connection, contest: Contest, playing: list[Any], needed: int
+) -> list[tuple[Any, str]]:
+    """(bots row, seat label) of each seat, shuffled: the bots named, then copies of the
+    sample bot up to the game's fewest seats."""
+    seats = [(row, row.label) for row in playing]
+    missing = needed - len(seats)
+    if missing > 0:
+        sample = _playing(conn, contest.ladder, SAMPLE)
+        if sample is None:
+            raise ArenaError(
+                f"a {contest.ladder.game} game has {needed} seats and the sample bot is"
+                f" not playing: name {needed - 1} opponents"
+            )
+        seats += [(sample, f"{SAMPLE}-{k}") for k in range(1, missing + 1)]
+    random.shuffle(seats)
+    return seats
+
+
+def _role_seats(conn: Connection, contest: Contest, playing: list[Any]) -> list[tuple[Any, str]]:
+    """(bots row, seat label) of each seat of a role game, in seat order: each bot named in
+    its role's seat, a role no bot named played by its sample bot."""
+    by_role: dict[str, Any] = {}
+    for row in playing:
+        if row.role in by_role:
+            raise ArenaError(
+                f"{by_role[row.role].name} and {row.name} both play the {row.role}:"
+                " a game has one bot of each role"
+            )
+        by_role[row.role] = row
+    seats = []
+    for role in contest.roles:
+        row = by_role.get(role)
+        if row is None:
+            name = contest.sample(role)[0]
+            row = _playing(conn, contest.ladder, name)
+            if row is None:
+                raise ArenaError(f"no bot named plays the {role}, and {name} is not playing")
+        seats.append((row, row.label))
+    return seats
 
 
 def _check_rate(conn: Connection, tid: int, prefix: str, limit: int, now: float) -> None:

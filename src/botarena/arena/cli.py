@@ -116,11 +116,13 @@ def new(
     game: Annotated[str, typer.Option("--game", help="the game played")],
     db: DbOption = DEFAULT_DB,
     sample_bot: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--sample-bot",
-            help="the bot every upload's test game is played against (default"
-            " builtin:GAME/random); it plays on the ladder as `sample`",
+            help="[ROLE:]SPEC: the bot every upload's test game is played against (default"
+            " builtin:GAME/random); it plays on the ladder as `sample`. A role game has one"
+            " for each role (default: its first built-in bot of that role), on the ladder as"
+            " `sample-ROLE`",
         ),
     ] = None,
     option: Annotated[
@@ -162,8 +164,11 @@ def new(
         settings["max_bots_per_user"] = max_bots_per_user
     password, made = _password(admin_password_file)
     rules = _rules(game)
-    sample = sample_bot or _default_sample(rules)
-    settings["sample_bot"] = sample
+    samples = _samples(rules, sample_bot or [])
+    if rules.info.turn_model == "roles":
+        settings["roles"] = [role for role, _ in samples]
+        settings["sample_bots"] = dict(samples)
+    settings["sample_bot"] = samples[0][1]
     replays = (sqlite_folder(db) or Path.cwd()) / "replays"
     with open_store(db, create=True) as store:
         if arena.contest(store, name) is not None or store.tournament(name) is not None:
@@ -173,7 +178,14 @@ def new(
                 store,
                 name,
                 rules,
-                [BotRequest("sample", sample)],
+                [
+                    BotRequest(
+                        "sample" if role is None else f"sample-{role.replace(' ', '-')}",
+                        spec,
+                        role,
+                    )
+                    for role, spec in samples
+                ],
                 Settings(schedule="ladder", options=options, replay_dir=replays),
                 build_dir(db),
                 lambda block: fail(block.splitlines()[0]),
@@ -192,7 +204,7 @@ def new(
         assert found is not None
         with store.transaction() as conn:
             arena.add_user(conn, found, ORGANISER, hash_password(password), organiser=True)
-    print(f"contest {name}: {game} ladder, sample bot {sample}")
+    print(f"contest {name}: {game} ladder, " + _said(samples))
     if made:
         print(f"organiser: user {ORGANISER}, password {password}  (shown once: keep it)")
     else:
@@ -277,6 +289,49 @@ def _rules(game: str) -> Any:
         return get_game(game)
     except KeyError as exc:
         fail(exc.args[0])
+
+
+def _samples(rules: Any, given: list[str]) -> list[tuple[str | None, str]]:
+    """(role, spec) of the contest's sample bots: one, role None, in a game without roles;
+    one for each role, in seat order, in a role game (a `--sample-bot ROLE:SPEC` each, else
+    the game's first built-in bot that plays that role)."""
+    from botarena.tournament.manage import (
+        BotRequest,
+        TournamentError,
+        check_bot,
+        parse_bot_option,
+    )
+
+    if rules.info.turn_model != "roles":
+        if len(given) > 1:
+            fail(f"{rules.name} has no roles: give one --sample-bot")
+        return [(None, given[0] if given else _default_sample(rules))]
+    roles = [seat.lower() for seat in rules.info.seat_names]
+    chosen: dict[str, str] = {}
+    try:
+        for text in given:
+            request = parse_bot_option(rules, text)
+            checked = check_bot(rules, request, Path.cwd(), fail)
+            assert checked is not None and checked[2] is not None  # no source: nothing built
+            chosen[checked[2]] = request.spec or ""
+        for name in sorted(rules.bots):
+            checked = check_bot(
+                rules, BotRequest(None, f"builtin:{rules.name}/{name}"), Path.cwd(), fail
+            )
+            if checked is not None and checked[2] is not None:
+                chosen.setdefault(checked[2], checked[1])
+    except TournamentError as exc:
+        fail(f"--sample-bot: {exc}")
+    missing = [role.replace(" ", "-") for role in roles if role not in chosen]
+    if missing:
+        fail(f"no sample bot plays the {' and the '.join(missing)}: give --sample-bot ROLE:SPEC")
+    return [(role, chosen[role]) for role in roles]
+
+
+def _said(samples: list[tuple[str | None, str]]) -> str:
+    if samples[0][0] is None:
+        return f"sample bot {samples[0][1]}"
+    return "sample bots " + ", ".join(f"{role}: {spec}" for role, spec in samples)
 
 
 def _default_sample(rules: Any) -> str:

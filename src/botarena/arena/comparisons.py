@@ -101,7 +101,10 @@ def most_blocks(contest: Contest, players: int) -> int:
 
 def pair_of(conn: Connection, contest: Contest, bot: str, version: int) -> Pair | None:
     """The comparison of `bot`'s `version`, None when it has none (version 1, a version
-    that never played on the ladder, no earlier version that did)."""
+    that never played on the ladder, no earlier version that did, a role game: two
+    versions of one role never meet)."""
+    if contest.roles:
+        return None
     found = conn.execute(
         sa.select(uploads.c.version, uploads.c.label, uploads.c.status, arena_bots.c.disabled)
         .join(arena_bots, arena_bots.c.id == uploads.c.bot_id)

@@ -129,9 +129,25 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         tags=("contest",),
     ),
     ("get", "/api/starters/{language}"): Operation(
-        "The game's starter bot in a language",
+        "The game's starter bot in a language (in a role game, `role`'s; default the first)",
         {200: "text/plain", 404: shapes.Error},
         tags=("contest",),
+        query=(
+            {
+                "name": "role",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string", "maxLength": 100},
+                "description": "a role game's role, as in `/api/contest`'s `roles`",
+            },
+            {
+                "name": "download",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": "any value: sent as an attachment",
+            },
+        ),
     ),
     ("get", "/api/standings"): Operation(
         "The ladder's standings, best first (or a stage's, with `tournament`)",
@@ -353,6 +369,12 @@ UPLOAD_FORM = {
     "properties": {
         "file": {"type": "string", "format": "binary", "description": "the source or archive"},
         "name": {**BOT_NAME, "description": "the bot's name (default: the user's)"},
+        "role": {
+            "type": "string",
+            "maxLength": 100,
+            "description": "the role a new bot plays in a role game (one of the contest's"
+            " `roles`, hyphens for spaces allowed); later versions keep it",
+        },
     },
 }
 

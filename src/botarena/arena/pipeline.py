@@ -218,6 +218,9 @@ class Step:
     job: dict[str, Any]
     spec: str = ""
     seats: list[str] = field(default_factory=list)
+    role: str | None = None
+    seat: int = 0
+    """The upload's seat in its test game (its role's in a role game)."""
 
 
 class Uploads:
@@ -259,7 +262,7 @@ class Uploads:
             if row is None:
                 return None
             bot = conn.execute(
-                sa.select(arena_bots.c.name, arena_bots.c.contest_id).where(
+                sa.select(arena_bots.c.name, arena_bots.c.contest_id, arena_bots.c.role).where(
                     arena_bots.c.id
                     == sa.select(uploads.c.bot_id).where(uploads.c.id == row.id).scalar_subquery()
                 )
@@ -273,7 +276,7 @@ class Uploads:
             "build_dir": str(build_dir(self.store)),
             "name": bot.name,
         }
-        return Step(row.id, contest, bot.name, row.version, "build", job)
+        return Step(row.id, contest, bot.name, row.version, "build", job, role=bot.role)
 
     def done(self, step: Step, result: dict[str, Any] | None) -> Step | None:
         """Record what a step gave (None: its worker process died, the upload goes back);
@@ -314,25 +317,33 @@ class Uploads:
         if not self._update(step, status="testing", build_log=result["log"]):
             return None  # the claim was handed back meanwhile: another worker builds it
         contest = step.contest
-        rules_seats = _min_seats(contest.ladder.game)
-        samples = ["sample"] if rules_seats == 2 else [f"sample-{i}" for i in range(1, rules_seats)]
-        seats = [f"{step.bot}@test{step.version}", *samples]
+        label = f"{step.bot}@test{step.version}"
+        seats, seat = _test_seats(contest, label, result["spec"], step.role)
         replay_dir = Path(contest.tests.replay_dir)
         seed = int.from_bytes(hashlib.sha256(uuid.uuid4().bytes).digest()[:4], "big") >> 1
         job = {
             "game": contest.ladder.game,
-            "seats": [[seats[0], result["spec"], None]]
-            + [[label, contest.sample_bot, None] for label in samples],
+            "seats": [[label, spec, None] for label, spec in seats],
             "seed": seed,
-            "map": _test_map(contest, rules_seats),
+            "map": _test_map(contest, len(seats)),
             "options": contest.ladder.options,
             "replay": str(
-                replay_dir / contest.tests.name / f"{seats[0]}-{uuid.uuid4().hex[:8]}.json.gz"
+                replay_dir / contest.tests.name / f"{label}-{uuid.uuid4().hex[:8]}.json.gz"
             ),
             "sandbox": self.sandbox,
         }
+        labels = [label for label, _ in seats]
         return Step(
-            step.upload_id, contest, step.bot, step.version, "test", job, result["spec"], seats
+            step.upload_id,
+            contest,
+            step.bot,
+            step.version,
+            "test",
+            job,
+            result["spec"],
+            labels,
+            step.role,
+            seat,
         )
 
     def _tested(self, step: Step, result: dict[str, Any]) -> None:
@@ -344,14 +355,14 @@ class Uploads:
                 document = load(result["replay"])
             except Exception:  # a replay that cannot be read costs its stderr, not the result
                 document = None
-        stderr = ((document or {}).get("stderr") or [""])[0][:STDERR_CAP]
+        stderr = (((document or {}).get("stderr") or [])[step.seat :] or [""])[0][:STDERR_CAP]
         reason: str | None
         if result.get("error"):
             passed, reason = False, f"the test game could not be played: {result['error']}"
         else:
-            status = result["statuses"][0]
+            status = result["statuses"][step.seat]
             passed = status == "ok"
-            reason = None if passed else failure(document, status)
+            reason = None if passed else failure(document, status, step.seat)
         contest = step.contest
         with self.store.transaction() as conn:
             if not self._update_in(conn, step, claimed_by=self.runner):
@@ -360,7 +371,7 @@ class Uploads:
                 games.insert()
                 .values(
                     tournament_id=contest.tests.id,
-                    key=f"{contest.tests.name}/{step.seats[0]}/{uuid.uuid4().hex}",
+                    key=f"{contest.tests.name}/{step.seats[step.seat]}/{uuid.uuid4().hex}",
                     round=0,
                     pairing="-".join(step.seats),
                     idx=0,
@@ -410,15 +421,32 @@ class Uploads:
             )
         spec = f"{UPLOAD_SPEC}{step.upload_id}"  # each worker builds it (`ready`)
         added = filling.add_bot(
-            conn, contest.ladder, step.bot, spec, None, None, None, step.version
+            conn, contest.ladder, step.bot, spec, step.role, None, None, step.version
         )
-        ladder.join(conn, contest.ladder, added.name, added.label)
+        ladder.join(conn, contest.ladder, added.name, added.label, role=step.role)
         conn.execute(
             uploads.update()
             .where(uploads.c.bot_id == bot.id, uploads.c.status == "active")
             .values(status="retired")
         )
         return dict(status="active", label=added.label, reason=None)
+
+
+def _test_seats(
+    contest: Contest, label: str, spec: str, role: str | None
+) -> tuple[list[tuple[str, str]], int]:
+    """A test game's seats (label, spec) and the upload's seat among them. In a role
+    game the upload sits in its role's seat and each other role's sample bot in its own;
+    else the upload sits first and copies of the sample bot fill the game's other seats
+    (`sample`, or `sample-1`... when there are several)."""
+    if role is not None:
+        seats = [
+            (label, spec) if other == role else contest.sample(other) for other in contest.roles
+        ]
+        return seats, contest.roles.index(role)
+    count = _min_seats(contest.ladder.game)
+    samples = ["sample"] if count == 2 else [f"sample-{i}" for i in range(1, count)]
+    return [(label, spec), *((name, contest.sample_bot) for name in samples)], 0
 
 
 def _min_seats(game: str) -> int:

@@ -146,6 +146,10 @@ def login(
 def upload(
     file: Annotated[Path, typer.Argument(help="a source file, or a .zip / .tar.gz of sources")],
     name: Annotated[str | None, typer.Option(help="the bot's name (default: yours)")] = None,
+    role: Annotated[
+        str | None,
+        typer.Option(help="in a role game, the role a new bot plays (later versions keep it)"),
+    ] = None,
     wait: Annotated[
         bool, typer.Option(help="wait for the build and the test game, and print them")
     ] = True,
@@ -158,7 +162,7 @@ def upload(
         data = file.read_bytes()
     except OSError as exc:
         fail(f"{file}: cannot be read ({exc.strerror or exc})")
-    body, content_type = _multipart(file.name, data, name)
+    body, content_type = _multipart(file.name, data, {"name": name, "role": role})
     _, raw = call(
         saved["url"], "/api/bots", token=saved["token"], data=body, content_type=content_type
     )
@@ -197,15 +201,17 @@ def _version_status(bot: dict[str, Any], version: int) -> str:
     return str(bot.get("status"))
 
 
-def _multipart(filename: str, data: bytes, name: str | None) -> tuple[bytes, str]:
-    """A multipart/form-data body of the field `file` (and `name`), and its content type."""
+def _multipart(filename: str, data: bytes, fields: dict[str, str | None]) -> tuple[bytes, str]:
+    """A multipart/form-data body of the field `file` and the text `fields` given (`name`,
+    `role`), and its content type."""
     boundary = uuid.uuid4().hex
     disposition = f'Content-Disposition: form-data; name="file"; filename="{_quoted(filename)}"'
     head = f"--{boundary}\r\n{disposition}\r\nContent-Type: application/octet-stream\r\n\r\n"
     body = head.encode() + data + b"\r\n"
-    if name:
-        field = 'Content-Disposition: form-data; name="name"'
-        body += f"--{boundary}\r\n{field}\r\n\r\n{name}\r\n".encode()
+    for key, value in fields.items():
+        if value:
+            field = f'Content-Disposition: form-data; name="{key}"'
+            body += f"--{boundary}\r\n{field}\r\n\r\n{value}\r\n".encode()
     return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 

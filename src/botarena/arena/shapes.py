@@ -92,6 +92,8 @@ class Contest(Shape):
     """The browser session's user and CSRF token (none with a Bearer token or logged out)."""
     min_seats: int
     """The fewest bots a game of the contest takes: the ladder waits for that many."""
+    roles: list[str]
+    """A role game's roles in seat order (an upload names one); empty in other games."""
 
 
 class Accepted(Shape):
@@ -128,6 +130,8 @@ class Bot(Shape):
     games: int
     active_version: int | None
     disabled: bool
+    role: str | None
+    """The role it plays in a role game (None in other games)."""
     build_log: str | UnsetType = UNSET
     reason: str | UnsetType | None = UNSET
     test_game: TestGame | UnsetType | None = UNSET
@@ -192,6 +196,10 @@ class Standing(Shape):
     sigma: float
     games: int
     last_hour: int
+    role: str | UnsetType = UNSET
+    """In a role game (only): each role is ranked apart, `rank` counting within it."""
+    mean_score: float | UnsetType | None = UNSET
+    """In a role game (only): the mean of its games' shared score (null before a game)."""
 
 
 class StageStanding(Shape):

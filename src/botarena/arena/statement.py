@@ -191,5 +191,5 @@ def statement(contest: Contest, ladder_options: dict[str, Any]) -> dict[str, Any
         },
         "languages": languages(),
         "archives": list(ARCHIVES),
-        "starters": list(starters.shipped(info.name).get("bot", ())),
+        "starters": starters.languages(info.name, contest.roles),
     }

@@ -14,6 +14,7 @@ contest once folded (`fold`: NFKC and case folding), held by the key of `arena_n
 from __future__ import annotations
 
 import math
+import re
 import secrets
 import time
 import unicodedata
@@ -25,6 +26,10 @@ from sqlalchemy.engine import Connection
 
 from botarena.tournament import filling
 from botarena.tournament.store import Store, Tournament, bots, games, metadata, tournaments
+
+SAMPLE = "sample"
+"""The contest's sample bot on its ladder (`arena new`): every upload's test game is played
+against it, and copies fill a challenge's free seats. A role game has one for each role."""
 
 STATUSES = ("building", "testing", "build-failed", "test-failed", "active", "retired")
 """An upload version's states, in the order a good one passes through the first two."""
@@ -72,6 +77,7 @@ arena_bots = sa.Table(
     sa.Column("owner_id", sa.ForeignKey("arena_users.id"), nullable=False, index=True),
     sa.Column("disabled", sa.Boolean, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("role", sa.String(50)),  # the role it plays in a role game (every version)
     sa.UniqueConstraint("contest_id", "name"),
 )
 
@@ -131,6 +137,10 @@ class ArenaError(ValueError):
 
 class NameTaken(ArenaError):
     """A name that folds like one already taken."""
+
+
+class BadRole(ArenaError):
+    """An upload's role that the contest's game does not have, or not its bot's."""
 
 
 class SameSource(ArenaError):
@@ -206,6 +216,36 @@ class Contest:
     @property
     def sample_bot(self) -> str:
         return str(self.settings["sample_bot"])
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The game's roles in seat order (its seat names in lower case), set by `arena
+        new`; empty unless the game is a role game."""
+        return tuple(self.settings.get("roles") or ())
+
+    def sample(self, role: str | None = None) -> tuple[str, str]:
+        """The sample bot's name on the ladder and its spec: one for each role of a role
+        game (`sample-maze-master`), else the one `sample`."""
+        if role is None:
+            return SAMPLE, self.sample_bot
+        return f"{SAMPLE}-{role.replace(' ', '-')}", str(self.settings["sample_bots"][role])
+
+    def role_named(self, word: str | None) -> str | None:
+        """The role a contestant's word names (any case; hyphens, underscores or no space
+        for its spaces), None for no word; BadRole for a word naming none, or any word in
+        a game without roles."""
+        if word is None or not word.strip():
+            return None
+        if not self.roles:
+            raise BadRole(f"{self.ladder.game} has no roles: leave `role` out")
+        squeezed = re.sub(r"[\s_-]+", "", word).casefold()
+        for role in self.roles:
+            if role.replace(" ", "") == squeezed:
+                return role
+        raise BadRole(f"no role {word!r}: {self.role_choices()}")
+
+    def role_choices(self) -> str:
+        return "the roles are " + " and ".join(r.replace(" ", "-") for r in self.roles)
 
 
 def contest(store: Store, name: str) -> Contest | None:
@@ -426,18 +466,26 @@ def add_upload(
     filename: str,
     data: bytes,
     language: str,
+    role: str | None = None,
 ) -> tuple[str, int]:
     """A new version of the bot `name` (made for `user` if new), status `building`, for a
-    worker to build; (bot, version). ArenaError when another user owns the name or the bot
-    is disabled, NameTaken when a new name folds like another bot's, SameSource when the
-    bot has a version of these very bytes, TooManyUploads past the hour's uploads."""
+    worker to build; (bot, version). In a role game a new bot names its `role` (one of
+    `contest.roles`) and later versions keep it. ArenaError when another user owns the name
+    or the bot is disabled, NameTaken when a new name folds like another bot's, SameSource
+    when the bot has a version of these very bytes, BadRole for a missing or changed role,
+    TooManyUploads past the hour's uploads."""
     with store.transaction() as conn:
         if conn.dialect.name == "postgresql":  # one upload of a user at a time: the bounds
             conn.execute(sa.select(users.c.id).where(users.c.id == user.id).with_for_update())
         within_uploads_per_hour(conn, contest, user)
         row = bot_row(conn, contest, name)
         if row is None:
-            _within_bots_per_user(conn, contest, user)
+            if contest.roles and role is None:
+                raise BadRole(
+                    f"a new {contest.ladder.game} bot names the role it plays (`role`):"
+                    f" {contest.role_choices()}"
+                )
+            _within_bots_per_user(conn, contest, user, role)
             _claim(conn, contest, "bot", name)
             bid = conn.execute(
                 arena_bots.insert().values(
@@ -446,6 +494,7 @@ def add_upload(
                     owner_id=user.id,
                     disabled=False,
                     created_at=time.time(),
+                    role=role,
                 )
             ).inserted_primary_key
             assert bid is not None
@@ -454,6 +503,11 @@ def add_upload(
             raise ArenaError(f"the bot name {name!r} belongs to another user")
         elif row.disabled:
             raise ArenaError(f"bot {name!r} is disabled by the organiser")
+        elif role is not None and role != row.role:
+            raise BadRole(
+                f"bot {name!r} plays the {row.role}, and every version keeps its role:"
+                f" upload the {role} as another bot (`name`)"
+            )
         else:
             bot_id = row.id
             same = conn.execute(
@@ -486,24 +540,25 @@ def add_upload(
     return name, version
 
 
-def _within_bots_per_user(conn: Connection, contest: Contest, user: User) -> None:
+def _within_bots_per_user(conn: Connection, contest: Contest, user: User, role: str | None) -> None:
     """ArenaError when `user` has as many bots as the contest allows (`max_bots_per_user`;
-    a contest made before the setting existed has no bound)."""
+    a contest made before the setting existed has no bound); in a role game, as many of
+    that role (each role is a contest of its own, as the game's tradition ranks them)."""
     most = contest.settings.get("max_bots_per_user")
     if most is None or user.organiser:
         return
-    theirs = (
-        conn.execute(
-            sa.select(arena_bots.c.name)
-            .where(arena_bots.c.contest_id == contest.id, arena_bots.c.owner_id == user.id)
-            .order_by(arena_bots.c.id)
-        )
-        .scalars()
-        .all()
+    query = (
+        sa.select(arena_bots.c.name)
+        .where(arena_bots.c.contest_id == contest.id, arena_bots.c.owner_id == user.id)
+        .order_by(arena_bots.c.id)
     )
+    if role is not None:
+        query = query.where(arena_bots.c.role == role)
+    theirs = conn.execute(query).scalars().all()
     if len(theirs) >= int(most):
+        playing = "" if role is None else f" playing the {role}"
         raise ArenaError(
-            f"at most {most} bot(s) per contestant: upload a new version of"
+            f"at most {most} bot(s){playing} per contestant: upload a new version of"
             f" {', '.join(repr(name) for name in theirs)} (--name) instead"
         )
 

@@ -3,6 +3,7 @@ games/GAME/starters/) into a folder and say how to build and play it."""
 
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -58,6 +59,29 @@ def shipped(game: str) -> dict[str, tuple[str, ...]]:
         found.setdefault(stem, []).append(language)
     order = list(EXTENSIONS.values())
     return {stem: tuple(sorted(found[stem], key=order.index)) for stem in sorted(found)}
+
+
+def stem_of(game: str, seat_name: str | None) -> str | None:
+    """The stem of the starters a seat's role ships under (docs/new-game.md 6b): the seat
+    name in lower case, or its last word; `bot` for a game without roles (None); None when
+    the game ships none for it."""
+    ships = shipped(game)
+    if seat_name is None:
+        return "bot" if "bot" in ships else None
+    name = seat_name.lower()
+    for stem in (name, name.replace(" ", ""), name.replace(" ", "-"), name.split()[-1]):
+        if stem in ships:
+            return stem
+    return None
+
+
+def languages(game: str, seat_names: Sequence[str] = ()) -> list[str]:
+    """The languages the game ships a starter in: of `bot`, or with the `seat_names` of a
+    role game's roles, of every one of them (the contest site offers those)."""
+    ships = shipped(game)
+    names: Sequence[str | None] = seat_names or [None]
+    found = [ships.get(stem_of(game, name) or "", ()) for name in names]
+    return [language for language in found[0] if all(language in other for other in found)]
 
 
 def source(game: str, stem: str, language: str) -> str:

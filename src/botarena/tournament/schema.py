@@ -67,6 +67,7 @@ games = sa.Table(
     sa.Column("replay", sa.Text),
     sa.Column("error", sa.Text),
     sa.Column("finished_at", sa.Float),
+    sa.Index("games_finished", "tournament_id", "status", "finished_at"),
 )
 
 runners = sa.Table(

@@ -25,6 +25,7 @@ from botarena.arena.store import (
     uploads,
     users,
 )
+from botarena.core import starters
 from botarena.core.registry import game_info
 from botarena.core.rules import GameError
 from botarena.tournament import stages
@@ -40,7 +41,7 @@ def contest_info(site: Site, call: Call) -> dict[str, Any]:
         "name": site.contest.name,
         "game": site.contest.ladder.game,
         "languages": [entry["language"] for entry in upload_languages()],
-        "starters": starter_languages(site.contest.ladder.game),
+        "starters": starters.languages(site.contest.ladder.game, site.contest.roles),
         "insecure": site.insecure,
         "deadline": iso(deadline),
         "max_source_bytes": settings["max_source_bytes"],
@@ -48,6 +49,7 @@ def contest_info(site: Site, call: Call) -> dict[str, Any]:
         "organiser": bool(call.user and call.user.organiser),
         "session": _session_of(site, call),
         "min_seats": game_info(site.contest.ladder.game).min_seats,
+        "roles": list(site.contest.roles),
     }
 
 
@@ -76,28 +78,32 @@ def rules(site: Site, call: Call) -> dict[str, Any]:
     return {**found, "deadline": iso(stages.stored_deadline(ladder_now.name, ladder_now.plan))}
 
 
-def starter_languages(game: str) -> list[str]:
-    """The languages the game ships a `bot` starter in (what the upload page offers)."""
-    from botarena.core import starters
-
-    return list(starters.shipped(game).get("bot", ()))
-
-
-def starter_file(site: Site, language: str) -> tuple[str, str]:
-    """(file name, text) of the game's starter in `language`."""
-    from botarena.core import starters
-
+def starter_file(site: Site, language: str, role: str | None) -> tuple[str, str]:
+    """(file name, text) of the game's starter in `language`; in a role game, of `role`
+    (default: the first role)."""
     chosen = starters.LANGUAGES.get(language.lower())
     if chosen is None:
         raise ApiError(404, f"no starter in {language!r}: python, cpp or java")
     game = site.contest.ladder.game
     try:
-        return starters.file_name("bot", chosen), starters.source(game, "bot", chosen)
+        played = site.contest.role_named(role)
+    except arena.BadRole as exc:
+        raise ApiError(404, str(exc)) from None
+    if site.contest.roles and played is None:
+        played = site.contest.roles[0]
+    stem = starters.stem_of(game, played)
+    try:
+        if stem is None:
+            raise KeyError(played)
+        return starters.file_name(stem, chosen), starters.source(game, stem, chosen)
     except (OSError, KeyError, GameError):
-        raise ApiError(404, f"{game} has no {chosen} starter") from None
+        for_role = "" if played is None else f" for the {played}"
+        raise ApiError(404, f"{game} has no {chosen} starter{for_role}") from None
 
 
-def upload(site: Site, call: Call, filename: str, data: bytes, name: str | None) -> dict[str, Any]:
+def upload(
+    site: Site, call: Call, filename: str, data: bytes, name: str | None, role: str | None = None
+) -> dict[str, Any]:
     from botarena.arena.auth import valid_user
     from botarena.arena.uploads import UploadRefused, check_upload
     from botarena.tournament.manage import TournamentError, refuse_if_frozen
@@ -109,6 +115,10 @@ def upload(site: Site, call: Call, filename: str, data: bytes, name: str | None)
         raise ApiError(400, f"bot name: {problem}")
     if reserved(name):
         raise ApiError(400, f"the bot name {name!r} is reserved")
+    try:
+        played = site.contest.role_named(role)
+    except arena.BadRole as exc:
+        raise ApiError(400, str(exc)) from None
     try:
         refuse_if_frozen(site.ladder())
     except TournamentError:
@@ -126,8 +136,10 @@ def upload(site: Site, call: Call, filename: str, data: bytes, name: str | None)
         raise ApiError(400, str(exc)) from None
     try:
         bot, version = arena.add_upload(
-            site.store, site.contest, user, name, filename, data, checked.language
+            site.store, site.contest, user, name, filename, data, checked.language, played
         )
+    except arena.BadRole as exc:
+        raise ApiError(400, str(exc)) from None
     except (NameTaken, SameSource) as exc:
         raise ApiError(409, str(exc)) from None
     except arena.TooManyUploads as exc:
@@ -168,6 +180,7 @@ def _bot_json(
         "games": played,
         "active_version": None if active is None else active.version,
         "disabled": bool(row.disabled),
+        "role": row.role,
     }
     if site.may_see(user, row.owner):
         answer["build_log"] = latest.build_log or ""
@@ -255,7 +268,7 @@ def _games_with(site: Site, conn: Any, labels: set[str]) -> list[dict[str, Any]]
 
 
 def starter(site: Site, call: Call, language: str) -> Response:
-    name, text = starter_file(site, language)
+    name, text = starter_file(site, language, call.request.query_params.get("role"))
     headers = {}
     if call.request.query_params.get("download"):
         headers["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -301,8 +314,10 @@ def upload_route(site: Site) -> Route:
         user, session = await run_in_threadpool(site.identify, request)
         call = Call(request, None, user, session)
         site.needs_user(call)
-        filename, data, name = await read_upload(request, site)
-        return answer((202, await run_in_threadpool(upload, site, call, filename, data, name)))
+        filename, data, name, role = await read_upload(request, site)
+        return answer(
+            (202, await run_in_threadpool(upload, site, call, filename, data, name, role))
+        )
 
     return Route("/api/bots", post_bot, methods=["POST"])
 

@@ -116,9 +116,9 @@ def dispatch(site: Site, methods: dict[str, Handler]) -> Callable[[Request], Awa
     return route
 
 
-async def read_upload(request: Request, site: Site) -> tuple[str, bytes, str | None]:
-    """The multipart form's `file` (its name and bytes) and `name`, read within the limit
-    before anything is checked or stored."""
+async def read_upload(request: Request, site: Site) -> tuple[str, bytes, str | None, str | None]:
+    """The multipart form's `file` (its name and bytes), `name` and `role` (a role game's),
+    read within the limit before anything is checked or stored."""
     cap = int(site.contest.settings["max_source_bytes"]) + UPLOAD_OVERHEAD
     declared = request.headers.get("content-length", "")
     if not declared.isdigit():  # with one, the server reads no more than it says
@@ -133,14 +133,17 @@ async def read_upload(request: Request, site: Site) -> tuple[str, bytes, str | N
         raise ApiError(400, f"the form cannot be read: {exc.detail}") from None
     try:
         upload = form.get("file")
-        name = form.get("name")
         if upload is None or isinstance(upload, str):
             raise ApiError(400, "no file: send the source in the field `file`")
         data = await upload.read(cap + 1)
         if len(data) > cap:
             raise ApiError(413, f"the upload is larger than {cap} bytes")
-        if name is not None and not isinstance(name, str):
-            raise ApiError(400, "the field `name` is text")
-        return upload.filename or "", data, (name or "").strip() or None
+        texts: dict[str, str | None] = {}
+        for field in ("name", "role"):
+            value = form.get(field)
+            if value is not None and not isinstance(value, str):
+                raise ApiError(400, f"the field `{field}` is text")
+            texts[field] = (value or "").strip() or None
+        return upload.filename or "", data, texts["name"], texts["role"]
     finally:
         await form.close()

@@ -57,8 +57,9 @@ function message(text, kind = "error") {
 // A form whose fields are [label, input attributes]; `submit` gets the form and shows errors.
 function formOf(id, fields, button, submit) {
   const form = el("form", null, { id });
-  for (const [label, { tag = "input", ...attributes }] of fields) {
+  for (const [label, { tag = "input", options = [], ...attributes }] of fields) {
     const input = el(tag, null, attributes);
+    for (const [value, text] of options) input.appendChild(el("option", text, { value }));
     form.appendChild(box("label", [el("span", label), input]));
   }
   const status = el("div", null, { class: "form-status" });
@@ -116,7 +117,7 @@ async function ladderPage() {
     const few = list.length < seats
       ? message(`A ${contest.game} game needs ${seats} bots: the ladder waits for ${seats - list.length} more.`, "info")
       : null;
-    standingsBox.replaceChildren(...[few, standingsTable(list, "standings")].filter(Boolean));
+    standingsBox.replaceChildren(...[few, ...rankings(list, "standings")].filter(Boolean));
   }
   await draw();
   return setInterval(() => draw().catch(() => {}), POLL_MS);
@@ -129,6 +130,20 @@ const COLUMN_TITLES = {
   draws: "drew", losses: "lost", faults: "faults", points: "points", irregular: "irregular losses",
   timeouts: "time-outs", disqualified: "disqualified", role: "role",
 };
+
+// A role game ranks each role apart: a heading and a table for each role (ids
+// `standings-maze-master`...), in the game's seat order; one table in other games.
+function rankings(list, id) {
+  if (!list.some((row) => row.role)) return [standingsTable(list, id)];
+  const order = [...(contest.roles || []), ...list.map((row) => row.role)];
+  const roles = order.filter((role, index) => role && order.indexOf(role) === index);
+  return roles.filter((role) => list.some((row) => row.role === role)).flatMap((role) => {
+    const rows = list.filter((row) => row.role === role).map(({ role: _, ...row }) => row);
+    const slug = role.replace(/ /g, "-");
+    return [el("h3", role[0].toUpperCase() + role.slice(1), { class: "role-heading" }),
+      standingsTable(rows, `${id}-${slug}`)];
+  });
+}
 
 function standingsTable(list, id) {
   const columns = Object.keys(list[0]).filter((name) => !["bot", "rank"].includes(name));
@@ -153,8 +168,8 @@ async function stagePage(name) {
     const stage = await api(`/api/stages/${encodeURIComponent(name)}`);
     box_.replaceChildren(
       el("p", `${stage.stage}: ${stage.played} of ${stage.games} games played`, { id: "stage-progress" }),
-      stage.standings.length ? standingsTable(stage.standings, "stage-standings")
-        : message("No game played yet.", "info"));
+      ...(stage.standings.length ? rankings(stage.standings, "stage-standings")
+        : [message("No game played yet.", "info")]));
   }
   await draw();
   return setInterval(() => draw().catch(() => {}), POLL_MS);
@@ -256,10 +271,13 @@ async function uploadPage() {
   for (const language of languages) choose.appendChild(el("option", language, { value: language }));
   async function showStarter() {
     if (!choose.value) return;
-    const response = await fetch(`/api/starters/${encodeURIComponent(choose.value)}`);
+    // a role game's starter is the role's chosen in the upload form (else the first role's)
+    const role = document.getElementById("upload-role");
+    const path = `/api/starters/${encodeURIComponent(choose.value)}?` +
+      (role && role.value ? `role=${encodeURIComponent(role.value)}&` : "");
+    const response = await fetch(path);
     const code = await response.text();
-    const download = el("a", "download", {
-      href: `/api/starters/${encodeURIComponent(choose.value)}?download=1`, id: "starter-download" });
+    const download = el("a", "download", { href: `${path}download=1`, id: "starter-download" });
     starterBox.replaceChildren(download, el("pre", code, { id: "starter-code" }));
   }
   choose.onchange = () => showStarter();
@@ -273,18 +291,32 @@ async function uploadPage() {
       link("how each is built", "/rules"), el("span", ").")], { id: "upload-languages" }),
     formOf("upload", [
       ["bot name (empty: your user name)", { name: "name", maxlength: "32" }],
+      ...roleField(),
       ["source", { name: "file", type: "file", required: "" }],
     ], "upload", async (form) => {
       const data = new FormData();
       data.append("file", form.file.files[0]);
       if (form.name.value) data.append("name", form.name.value);
+      const role = form.elements.namedItem("role");
+      if (role && role.value) data.append("role", role.value);
       const answer = await api("/api/bots", { method: "POST", form: data });
       go(botPath(answer.bot));
     }),
     el("h2", "Starter code"),
     box("label", [el("span", "language "), choose]),
     starterBox);
+  const role = document.getElementById("upload-role");
+  if (role) role.onchange = () => showStarter();
   await showStarter();
+}
+
+// A role game's upload names the role its bot plays (a new bot's; later versions keep it).
+function roleField() {
+  const roles = contest.roles || [];
+  if (!roles.length) return [];
+  const options = [["", "(a new bot: choose; an update keeps its role)"], ...roles.map((r) => [r, r])];
+  const select = { tag: "select", name: "role", id: "upload-role" };
+  return [["role it plays", { ...select, options }]];
 }
 
 function gamesTable(games) {
@@ -440,7 +472,7 @@ async function botPage(name) {
     const compare = bot.active_version > 1
       ? await api(`/api/bots/${encodeURIComponent(name)}/versions/${bot.active_version}/compare`) : null;
     const parts = [
-      el("h2", bot.bot),
+      el("h2", bot.role ? `${bot.bot} (${bot.role})` : bot.bot),
       table(["owner", "playing version", "rating", "rank", "games", "latest upload", "its status"],
         [[bot.owner, bot.active_version === null ? "none" : `v${bot.active_version}`,
           number(bot.rating), bot.rank, bot.games, `v${bot.version}`, bot.status]], "bot"),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
-REVISIONS = ("0001", "0002", "0003", "0004")
+REVISIONS = ("0001", "0002", "0003", "0004", "0005")
 """Every revision, oldest first; the last is the one this botarena's code reads and writes."""
 HEAD = REVISIONS[-1]
 FOLDER = Path(__file__).parent
