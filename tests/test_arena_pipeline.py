@@ -167,6 +167,27 @@ def test_a_dead_workers_upload_is_built_again(store: Store) -> None:
     store.retire_runner(live)
 
 
+def test_a_test_game_the_worker_could_not_record_gives_the_upload_back(store: Store) -> None:
+    """A jury failure in the test game (its replay written nowhere) is not the bot's: the
+    upload waits for a build again, not `test-failed`."""
+    from botarena.arena.pipeline import Uploads
+    from botarena.tournament.worker import play_game
+
+    with client(store) as web:
+        upload(web, register(web, "alice"), "bot.py", good_bot())
+    runner = store.register_runner()
+    queue = Uploads(store, runner, None, sandbox=False)
+    built = queue.next()
+    assert built is not None
+    test = queue.done(built, play_game(built.job))
+    assert test is not None and test.phase == "test"
+    assert queue.done(test, {"jury": "the replay could not be written: read-only"}) is None
+    with store.engine.connect() as conn:
+        row = conn.execute(arena.uploads.select()).one()
+    assert (row.status, row.claimed_by, row.test_game_id) == ("building", None, None)
+    store.retire_runner(runner)
+
+
 def test_a_worker_builds_tests_and_plays(store: Store) -> None:
     """Through `runner.work` (what `tournament work` and `arena serve` run), sandboxed: a
     source that does not build, its fix, the test game, the ladder's games."""

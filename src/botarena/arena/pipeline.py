@@ -279,9 +279,10 @@ class Uploads:
         return Step(row.id, contest, bot.name, row.version, "build", job, role=bot.role)
 
     def done(self, step: Step, result: dict[str, Any] | None) -> Step | None:
-        """Record what a step gave (None: its worker process died, the upload goes back);
-        returns the next step (the test game after a build) or None."""
-        if result is None:
+        """Record what a step gave (None: its worker process died, or a test game this
+        worker could not set up or record, a jury failure: the upload goes back); returns
+        the next step (the test game after a build) or None."""
+        if result is None or result.get("jury"):
             self._update(step, status="building", claimed_by=None, claimed_at=None)
             return None
         if step.phase == "build":

@@ -45,7 +45,6 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
             return {"jury": str(exc)}
         job = {**job, "seats": seats}
     from botarena.core.match import run_match
-    from botarena.core.replay import save
     from botarena.core.rules import GameError
     from botarena.core.setup import set_up
     from botarena.core.spec import BotSpecError
@@ -75,11 +74,10 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
         return {"error": str(exc)}
     except Exception as exc:  # a bug must cost one game, not the tournament
         return {"error": f"{type(exc).__name__}: {exc}"}
-    replay = Path(job["replay"])
-    replay.parent.mkdir(parents=True, exist_ok=True)
-    partial = replay.with_name(f".{os.getpid()}.{replay.name}")
-    save(result.document, partial)
-    partial.replace(replay)
+    try:
+        replay = _saved(result.document, Path(job["replay"]))
+    except OSError as exc:  # no folder of this machine takes it: the jury's, not a bot's
+        return {"jury": f"the replay could not be written: {exc}"}
     return {
         "scores": [p.score for p in result.players],
         "ranks": [p.rank for p in result.players],
@@ -89,3 +87,20 @@ def play_game(job: dict[str, Any]) -> dict[str, Any]:
         "end_reason": result.end_reason,
         "replay": str(replay),
     }
+
+
+def _saved(document: dict[str, Any], replay: Path) -> Path:
+    """Write the replay at `replay`, else (its folder is the organiser's, on a machine this
+    worker is not: it cannot be made here) in this worker's own `replays/` folder: the
+    store keeps a copy either way, so no folder need be shared between machines."""
+    from botarena.core.replay import save
+
+    try:
+        replay.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        replay = Path("replays").resolve() / replay.parent.name / replay.name
+        replay.parent.mkdir(parents=True, exist_ok=True)
+    partial = replay.with_name(f".{os.getpid()}.{replay.name}")
+    save(document, partial)
+    partial.replace(replay)
+    return replay
