@@ -40,16 +40,18 @@ FINAL = ("active", "retired", "build-failed", "test-failed")
 """The statuses an upload ends in (`retired`: active, then replaced by a later version)."""
 
 CONTESTS = (
-    ("cup", "amazes", 2, ("budget_ms=3000",)),
-    ("colony", "ants", 1, ("turns=60", "turntime=200", "loadtime=1000")),
+    ("cup", "amazes", 2, ("-o", "budget_ms=3000")),
+    ("colony", "ants", 1, ("--seats", "2-4", "-o", "turns=60", "-o", "turntime=200")),
     ("maze", "labyrinth", 1, ()),
 )
-"""(contest, game, web processes, `-o` options): a game `arena new` refuses is left out
-with a printed line (ladders of role games are being added)."""
+"""(contest, game, web processes, more `arena new` arguments): a game `arena new` refuses
+is left out with a printed line (ladders of role games are being added)."""
 
 TOOLCHAINS = {"c": "gcc", "cpp": "g++", "java": "javac", "go": "go", "rust": "rustc"}
 HANG = "import time\ntime.sleep(3600)\n"
 CRASH = "import sys\nsys.stderr.write('bye\\n')\nraise SystemExit(3)\n"
+UPLOAD_WAIT_S = 900
+"""Longest a contestant follows an upload (the workers all gone: the rehearsal fails)."""
 STRONGEST = {"amazes": "explorer", "ants": "greedy"}
 """The built-in bot whose logic the strongest contestant uploads (in Python, by runpy)."""
 
@@ -264,12 +266,9 @@ def make_contests(season: Season) -> list[tuple[str, str, int]]:
     secret = season.folder / "admin.pw"
     secret.write_text(ADMIN_PASSWORD + "\n")
     made = []
-    for contest, game, web, options in CONTESTS:
-        args = ["arena", "new", contest, "--game", game, "--db", season.db]
-        args += ["--admin-password-file", str(secret)]
-        for option in options:
-            args += ["-o", option]
-        done = botarena(*args, cwd=season.folder, check=False)
+    for contest, game, web, more in CONTESTS:
+        args = ["arena", "new", contest, "--game", game, "--db", season.db, *more]
+        done = botarena(*args, "--admin-password-file", str(secret), cwd=season.folder, check=False)
         if done.returncode != 0:
             say(season, f"{game} left out: arena new refused it: {done.stderr.strip()}")
             continue
@@ -375,12 +374,13 @@ def send(season: Season, person: Contestant, entry: Entry) -> tuple[str, float]:
     except Refused as exc:  # a retried upload that had gone through: the same source
         assert exc.args[0] == 409, exc.args
         version = get(url, f"/api/bots/{person.user}", person.token)["version"]
-    while True:
+    while time.monotonic() < started + UPLOAD_WAIT_S:
         bot = get(url, f"/api/bots/{person.user}", person.token, person.address)
         status = next(v["status"] for v in bot["versions"] if v["version"] == version)
         if status in FINAL:
             return status, time.monotonic() - started
         time.sleep(0.5)
+    raise AssertionError(f"{person.user} v{version}: still {status} after {UPLOAD_WAIT_S} s")
 
 
 def read_back(season: Season, person: Contestant) -> None:
@@ -739,6 +739,11 @@ def rehearse(plan: Plan, readers: Readers | None = None) -> Season:
             fleet.worker()
         play_season(season, plan, fleet, server, readers)
         season.checks["left by the workers killed"] = orphans(fleet.killed)
+        season.checks["workers that stopped by themselves"] = [
+            w.returncode
+            for w in fleet.workers
+            if w.poll() is not None and w.pid not in fleet.killed
+        ]
         fleet.stop()
         final_checks(season)
     except BaseException:

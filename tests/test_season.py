@@ -43,6 +43,7 @@ def test_the_strongest_bot_won_the_finals(season) -> None:
 
 
 def test_faults_survived(season) -> None:
+    assert season.checks["workers that stopped by themselves"] == []
     assert season.checks["upload after the deadline"] == 403
     assert not [note for note in season.notes if note.startswith("no worker caught")]
     assert season.checks["web processes after a kill -9"] >= 1
