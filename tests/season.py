@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tarfile
@@ -701,8 +700,8 @@ def measure_ladder(
     minutes = (time.monotonic() - started) / 60
     season.figures["games played"] = done
     season.figures["games per minute per worker"] = done / minutes / workers
-    season.figures["store transactions per game"] = xacts / max(done, 1)
-    season.figures["store rows fetched per game"] = fetched / max(done, 1)
+    season.figures["store transactions per game (every client)"] = xacts / max(done, 1)
+    season.figures["store rows fetched per game (every client)"] = fetched / max(done, 1)
     times = [t for p in season.contestants for t in p.times]
     season.figures["upload to active p50 (s)"] = percentile(times, 0.5)
     season.figures["upload to active p95 (s)"] = percentile(times, 0.95)
@@ -717,8 +716,9 @@ def final_checks(season: Season) -> None:
     done = botarena("store", "check", "--db", season.db, cwd=season.folder, check=False)
     season.checks["store check"] = (done.returncode, (done.stdout + done.stderr).strip())
     first, later = game_times(season.db)
-    season.figures["first game of a version on a worker (s)"] = statistics.median(first or [0])
-    season.figures["later games (s)"] = statistics.median(later or [0])
+    for share, name in ((0.5, "p50"), (0.95, "p95")):
+        season.figures[f"first game of a version on a worker {name} (s)"] = percentile(first, share)
+        season.figures[f"later games {name} (s)"] = percentile(later, share)
 
 
 def rehearse(plan: Plan, readers: Readers | None = None) -> Season:
