@@ -71,10 +71,7 @@ def rows(season: Season) -> list[dict]:
 
 def run(quick: bool) -> list[dict]:
     plan = Plan(contestants=20 if quick else 40, ladder_s=60.0 if quick else 120.0, finals_top=6)
-    season = rehearse(plan, readers)
-    for note in season.notes:
-        print(f"season: {note}", file=sys.stderr)
-    return rows(season)
+    return rows(rehearse(plan, readers))
 
 
 if __name__ == "__main__":
