@@ -43,12 +43,10 @@ def _contest(db: str, folder: Path) -> list[tuple[str, str]]:
     from botarena.tournament.worker import play_game
 
     (folder / "pw").write_text("organiser-pw\n")
-    with contextlib.chdir(folder):  # a PostgreSQL contest keeps its replays here
-        done = CliRunner().invoke(
-            app,
-            ["new", "cup", "--game", "amazes", "--db", db, "--admin-password-file",
-             str(folder / "pw")],
-        )  # fmt: skip
+    done = CliRunner().invoke(
+        app,
+        ["new", "cup", "--game", "amazes", "--db", db, "--admin-password-file", str(folder / "pw")],
+    )
     assert done.exit_code == 0, done.output
     store = Store.open(db)
     owners = []
@@ -145,7 +143,8 @@ def _measure(db: str, folder: Path, web: int, seconds: float, poll_s: float) -> 
     READERS readers for `seconds`: p95, median, requests a second, games played."""
     from botarena.core.sandbox import confinement_missing
 
-    owners = _contest(db, folder)
+    with contextlib.chdir(folder):  # a PostgreSQL contest builds in the current folder
+        owners = _contest(db, folder)
     insecure = ["--insecure-no-sandbox"] if confinement_missing() else []
     serve = subprocess.Popen(
         [sys.executable, "-m", "botarena", "arena", "serve", "cup", "--db", db, "--port", "0",
