@@ -226,5 +226,6 @@ def _postgres_rows(folder: Path, seconds: float) -> list[dict]:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # pgserver
     for row in run("--quick" in sys.argv):
         print(row)
