@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 
 import pgserver
-from season import Plan, rehearse
+from season import Plan, Season, rehearse
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 @pytest.fixture(scope="module")
-def season():
+def season() -> Season:
     if pgserver.bindir() is None:
         pytest.skip("PostgreSQL's initdb is missing: apt-get install postgresql")
     season = rehearse(Plan(contestants=9, ladder_s=40.0, languages=("python", "c", "cpp")))
@@ -23,7 +23,7 @@ def season():
     return season
 
 
-def test_every_upload_ended_as_expected(season) -> None:
+def test_every_upload_ended_as_expected(season: Season) -> None:
     for person in season.contestants:
         assert person.statuses == [e.expect for e in person.entries], person.user
         assert person.replays >= (person.statuses[-1] != "build-failed"), person.user
@@ -32,17 +32,17 @@ def test_every_upload_ended_as_expected(season) -> None:
                                                         "test-failed"}  # fmt: skip
 
 
-def test_no_game_lost_or_counted_twice(season) -> None:
+def test_no_game_lost_or_counted_twice(season: Season) -> None:
     assert "claimed" not in season.checks["games by status"]
     assert season.checks["store check"][0] == 0, season.checks["store check"]
     assert season.figures["games played"] > 0
 
 
-def test_the_strongest_bot_won_the_finals(season) -> None:
+def test_the_strongest_bot_won_the_finals(season: Season) -> None:
     assert season.checks["finals winner"] == "cup0"
 
 
-def test_faults_survived(season) -> None:
+def test_faults_survived(season: Season) -> None:
     assert season.checks["workers that stopped by themselves"] == []
     assert season.checks["upload after the deadline"] == 403
     assert not [note for note in season.notes if note.startswith("no worker caught")]
@@ -51,6 +51,6 @@ def test_faults_survived(season) -> None:
     assert any(name.endswith("bots.json") for name in names), names
 
 
-def test_nothing_left_running(season) -> None:
+def test_nothing_left_running(season: Season) -> None:
     assert season.checks["left by the workers killed"] == []
     assert season.checks["left running"] == []
