@@ -367,6 +367,30 @@ def test_a_game_without_starters_offers_none(tmp_path: Path) -> None:
         store.close()
 
 
+def test_a_contest_of_several_seat_counts(tmp_path: Path) -> None:
+    """`arena new --seats 2-4` (#36: an Ants contest of 2 to 4 seats) sets its ladder's
+    range; a range outside the game's is refused with the game's own."""
+    from typer.testing import CliRunner
+
+    from botarena.arena.cli import app
+
+    db = f"sqlite:///{tmp_path / 'cup.db'}"
+    new_contest(db, tmp_path, game="ants")
+    wide = CliRunner().invoke(app, ["new", "wide", "--game", "ants", "--db", db, "--seats", "2-4"])
+    assert wide.exit_code == 0, wide.output
+    store = Store.open(db)
+    try:
+        assert store.tournament("cup").plan["seats_range"] == [2, 2]  # type: ignore[union-attr]
+        assert store.tournament("wide").plan["seats_range"] == [2, 4]  # type: ignore[union-attr]
+    finally:
+        store.close()
+    odd = CliRunner().invoke(app, ["new", "odd", "--game", "amazes", "--db", db, "--seats", "3"])
+    assert (odd.exit_code, odd.output) == (
+        2,
+        "botarena: error: --seats 3: amazes has 2 to 2 seats\n",
+    )
+
+
 def test_organiser_routes_refuse_others(web: Any) -> None:
     alice = register(web, "alice")
     routes = [

@@ -542,7 +542,9 @@ def test_a_played_game_waits_out_a_store_outage(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A worker whose store fails twice while it records a game (a database restarting)
-    tries again and records it once; it stops with the error only past STORE_RETRY_S."""
+    tries again and records it once; past STORE_RETRY_S it gives the game back and waits
+    for the store (tests/test_worker_boundary.py), stopping with the error only when its
+    steps keep failing (MAX_FAILURES in a row)."""
     import sqlalchemy.exc
 
     from botarena.tournament import runner
@@ -567,7 +569,7 @@ def test_a_played_game_waits_out_a_store_outage(
         done = conn.execute(sa.select(ladder_bots.c.games)).scalars().all()
     assert sorted(done) == [1, 1]
 
-    failures[0] = 3  # one more than the pauses: the error is the worker's
+    failures[0] = 10**6  # a store whose writes keep failing: the error is the worker's
     with pytest.raises(sqlalchemy.exc.OperationalError):
         work(store, LocalExecutor(0), ["L"], games=1, sandbox=False)
     with store.engine.connect() as conn:

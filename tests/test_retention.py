@@ -77,3 +77,23 @@ def test_workers_prune_as_they_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         assert work(store, LocalExecutor(0), ["cup"], games=10, seconds=60, sandbox=False) == 10
         ladder = [g.id for g in store.games(store.tournament("cup"))]
         assert _with_replays(store) & set(ladder) == {max(ladder)}  # walker-sample, last one
+
+
+def test_a_game_voided_before_it_was_played_has_no_replay_to_keep(tmp_path: Path) -> None:
+    """A pending game whose seat's version was replaced is void unplayed (#36's rehearsal
+    read one): its 404 says so, not that a result was kept."""
+    with opened_contest(tmp_path) as store, client(store) as web:
+        ladder = store.tournament("cup")
+        assert ladder is not None
+        with store.transaction() as conn:
+            game = conn.execute(
+                games.insert()
+                .values(tournament_id=ladder.id, key="cup/void", round=0, pairing="a-b", idx=0,
+                        seed=1, seats=["a", "b"], status="void")
+                .returning(games.c.id)
+            ).scalar_one()  # fmt: skip
+        answer = web.get(f"/api/games/{game}/replay")
+        assert (answer.status_code, answer.json()) == (
+            404,
+            {"error": f"game {game} was void before it was played: it has no replay"},
+        )

@@ -333,3 +333,21 @@ def test_check_names_sqlite_damage_a_line_each(tmp_path: Path) -> None:
     run = run_botarena("store", "check", "--db", f"sqlite:///{path}", cwd=tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
     assert run.stdout and all(line.startswith("integrity: ") for line in run.stdout.splitlines())
+
+
+def test_upgrade_of_a_database_it_cannot_reach_is_one_line(tmp_path: Path) -> None:
+    """A server down or still starting is the organiser's to fix, not a crash (#36's
+    rehearsal ran `store upgrade` while its PostgreSQL restarted)."""
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = f"postgresql://postgres@127.0.0.1:{port}/cup"
+    done = run_botarena("store", "upgrade", "--db", db, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(
+        f"botarena: error: --db postgresql://postgres@127.0.0.1:{port}/cup:"
+        " cannot open the database (connection failed: "
+    ), done.stderr
+    assert len(done.stderr.splitlines()) == 1

@@ -47,6 +47,33 @@ def test_a_step_that_raises_is_logged_given_back_and_the_worker_goes_on(
     assert statuses == ["done", "done"]  # the failed one went back and was played again
 
 
+def test_a_worker_waits_out_a_store_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store that fails for a moment (PostgreSQL restarted: #36's rehearsal lost every
+    worker to one failed read) is waited for, then the worker goes on; one still failing
+    after the pauses of STORE_RETRY_S stops it."""
+    from botarena.tournament import runner
+
+    store, _ = make_ladder(tmp_path, ["a", "b"])
+    tournaments = store.tournaments
+    down = [1]
+
+    def restarting() -> Any:
+        if down[0]:
+            down[0] -= 1
+            raise sa.exc.OperationalError("SELECT", {}, Exception("server closed the connection"))
+        return tournaments()
+
+    monkeypatch.setattr(runner, "STORE_RETRY_S", (0.01, 0.01))
+    monkeypatch.setattr(store, "tournaments", restarting)
+    assert work(store, LocalExecutor(0), ["L"], games=2, sandbox=False, idle_exit=False) == 2
+    assert "going on" in capsys.readouterr().err
+    down[0] = 10**6
+    with pytest.raises(sa.exc.OperationalError):
+        work(store, LocalExecutor(0), ["L"], games=2, sandbox=False, idle_exit=False)
+
+
 def test_a_worker_whose_every_step_fails_stops_for_its_supervisor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -147,12 +147,20 @@ def new(
             callback=within(1, 1_000_000),
         ),
     ] = None,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            help="seats per ladder game: N or MIN-MAX within the game's range (default its"
+            " fewest), as `tournament new --schedule ladder --seats` takes them"
+        ),
+    ] = None,
 ) -> None:
     """A new contest: a ladder for GAME, its sample bot, and the organiser's account
     (user `admin`; its password is printed once unless given in a file)."""
     from botarena.arena import store as arena
     from botarena.arena.auth import hash_password
     from botarena.tournament.cli.common import build_dir, name_problem, open_store
+    from botarena.tournament.cli.create import seats_option
     from botarena.tournament.manage import BotRequest, Settings, TournamentError, create
     from botarena.tournament.store import sqlite_folder, tournaments
 
@@ -163,6 +171,7 @@ def new(
     if max_bots_per_user is not None:
         settings["max_bots_per_user"] = max_bots_per_user
     password, made = _password(admin_password_file)
+    seat_count, seats_range = seats_option(seats)
     rules = _rules(game)
     samples = _samples(rules, sample_bot or [])
     if rules.info.turn_model == "roles":
@@ -186,7 +195,13 @@ def new(
                     )
                     for role, spec in samples
                 ],
-                Settings(schedule="ladder", options=options, replay_dir=replays),
+                Settings(
+                    schedule="ladder",
+                    options=options,
+                    replay_dir=replays,
+                    seats=seat_count,
+                    seats_range=seats_range,
+                ),
                 build_dir(db),
                 lambda block: fail(block.splitlines()[0]),
             )

@@ -23,7 +23,8 @@ from botarena.core.errors import UserError
 
 MAX_FAILURES = 5
 """Steps failing in a row past which a worker stops (for its supervisor to restart it);
-an error of `fatal` kind (a store still failing after its retries) stops it at once."""
+an error of `fatal` kind (the store failing) stops it at once unless `recovers` (waiting
+for the store a while) says the store answers again."""
 LOG_NAME = "botarena-worker.log"
 
 
@@ -35,8 +36,10 @@ class Boundary:
         log_path: Path,
         limit: int = MAX_FAILURES,
         fatal: tuple[type[BaseException], ...] = (),
+        recovers: Callable[[], bool] = lambda: False,
     ) -> None:
         self.log_path, self.limit, self.fatal = log_path, limit, fatal
+        self.recovers = recovers
         self.failures = 0
 
     @contextlib.contextmanager
@@ -56,7 +59,8 @@ class Boundary:
             raise
         except Exception as exc:
             self.failures += 1
-            stopping = self.failures > self.limit or isinstance(exc, self.fatal)
+            gone = isinstance(exc, self.fatal) and not self.recovers()
+            stopping = self.failures > self.limit or gone
             self._log(what, stopping)
             with contextlib.suppress(Exception):  # the lease gives it back otherwise
                 give_back()

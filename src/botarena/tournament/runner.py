@@ -213,7 +213,9 @@ def run(
     store.retry_errors(tournament)
     runner = store.register_runner()
     beating = Heartbeat(store.engine, runner)
-    boundary = Boundary(worker_log(store), fatal=(sa.exc.OperationalError,))
+    boundary = Boundary(
+        worker_log(store), fatal=(sa.exc.OperationalError,), recovers=lambda: _store_back(store)
+    )
     specs = {bot.label: (bot.spec, bot.workdir) for bot in store.bots(tournament)}
     sources: dict[str, dict[str, Any]] = {}
     inflight: dict[cf.Future[Any], GameRow] = {}
@@ -327,6 +329,27 @@ def _stored(call: Callable[..., Any], *args: Any) -> Any:
     return call(*args)
 
 
+def _store_back(store: Store) -> bool:
+    """Whether the store answers again within the pauses of STORE_RETRY_S (a PostgreSQL
+    restart, a lost connection): what a worker waits for before going on."""
+    import logging
+
+    import sqlalchemy as sa
+
+    for pause in STORE_RETRY_S:
+        time.sleep(pause)
+        try:
+            with store.engine.connect() as conn:
+                conn.exec_driver_sql("SELECT 1")
+            return True
+        except sa.exc.OperationalError as exc:
+            reason = str(exc.orig or exc).strip().splitlines()[0]
+            logging.getLogger("botarena").warning(
+                f"botarena: the store failed ({reason}): trying again in {pause:g} s"
+            )
+    return False
+
+
 def _release(store: Store, game: GameRow, runner: str) -> None:
     """Hand one claimed game back (its worker failed): another worker plays it."""
     from botarena.tournament.store import games as games_table
@@ -398,7 +421,9 @@ def work(
     store.release_stale()
     runner = store.register_runner()
     beating = Heartbeat(store.engine, runner)
-    boundary = Boundary(worker_log(store), fatal=(sa.exc.OperationalError,))
+    boundary = Boundary(
+        worker_log(store), fatal=(sa.exc.OperationalError,), recovers=lambda: _store_back(store)
+    )
     started = time.monotonic()
     until = None if seconds is None else started + seconds
     inflight: dict[cf.Future[Any], tuple[Tournament, GameRow] | tuple[None, Any]] = {}

@@ -37,7 +37,7 @@ RATING_TOLERANCE = 1e-6
 def upgrade(url: str) -> tuple[str, str]:
     """Bring the store at `url` to this botarena's revision: (what it was, what it is now)
     in words. StoreError (one line) for a store this botarena cannot upgrade."""
-    store = Store.open(url, check=False)
+    store = Store.open(url, check=False)  # not connected yet: the transaction connects
     try:
         with store.transaction() as conn:
             found = revision_of(conn)
@@ -47,6 +47,9 @@ def upgrade(url: str) -> tuple[str, str]:
             if found.kind != "current":
                 migrate(conn)
         return before, f"revision {migrations.HEAD}"
+    except sa.exc.OperationalError as exc:  # a server down, starting or refusing us
+        reason = str(exc.orig or exc).strip().splitlines()[0]
+        raise StoreError(f"--db {describe_url(url)}: cannot open the database ({reason})") from None
     finally:
         store.close()
 

@@ -97,6 +97,8 @@ def replay_for(site: Site, user: User | None, game_id: int) -> dict[str, Any]:
     row = game_or_404(site, game_id)
     document = _replay(site, game_id)
     if document is None:
+        if row.status == "void" and row.finished_at is None:  # its seat's version replaced
+            raise ApiError(404, f"game {game_id} was void before it was played: it has no replay")
         if row.status in ("done", "void"):
             raise ApiError(404, f"game {game_id}'s replay was not kept (its result was)")
         raise ApiError(404, f"game {game_id} has no replay (not played yet)")

@@ -117,7 +117,7 @@ def new(
         except (BotsFileError, OSError) as exc:
             fail(str(exc))
         requests += [BotRequest(e.name, e.command, e.role, e.workdir, e.source) for e in entries]
-    seat_count, seats_range = _seats(seats)
+    seat_count, seats_range = seats_option(seats)
     settings = Settings(
         schedule,
         games_per_pair,
@@ -159,7 +159,7 @@ def new(
     )
 
 
-def _seats(text: str | None) -> tuple[int | None, tuple[int, int] | None]:
+def seats_option(text: str | None) -> tuple[int | None, tuple[int, int] | None]:
     """--seats N or MIN-MAX, each a whole number of at most MAX_SEATS."""
     from botarena.core.bounds import whole_number
     from botarena.core.rules import GameError

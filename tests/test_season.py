@@ -1,0 +1,56 @@
+"""A short contest season (issue #36, tests/season.py): PostgreSQL, two web processes,
+three workers each in its own folder, nine contestants over the JSON API, kill -9 of
+workers and of a web process, a PostgreSQL restart, a store upgrade, a deadline, finals and
+the export; then every upload ended, no game lost or counted twice, the store's ratings
+equal their recomputation, the strongest bot won the finals, nothing left running."""
+
+from __future__ import annotations
+
+import pytest
+
+import pgserver
+from season import Plan, Season, rehearse
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+
+@pytest.fixture(scope="module")
+def season() -> Season:
+    if pgserver.bindir() is None:
+        pytest.skip("PostgreSQL's initdb is missing: apt-get install postgresql")
+    season = rehearse(Plan(contestants=9, ladder_s=40.0, languages=("python", "c", "cpp")))
+    print(*season.notes, season.figures, season.checks, sep="\n")  # shown with -s
+    return season
+
+
+def test_every_upload_ended_as_expected(season: Season) -> None:
+    for person in season.contestants:
+        assert person.statuses == [e.expect for e in person.entries], person.user
+        assert person.replays >= (person.statuses[-1] != "build-failed"), person.user
+        assert person.missing == [], person.user
+    assert set(season.checks["uploads by status"]) <= {"active", "retired", "build-failed",
+                                                        "test-failed"}  # fmt: skip
+
+
+def test_no_game_lost_or_counted_twice(season: Season) -> None:
+    assert "claimed" not in season.checks["games by status"]
+    assert season.checks["store check"][0] == 0, season.checks["store check"]
+    assert season.figures["games played"] > 0
+
+
+def test_the_strongest_bot_won_the_finals(season: Season) -> None:
+    assert season.checks["finals winner"] == "cup0"
+
+
+def test_faults_survived(season: Season) -> None:
+    assert season.checks["workers that stopped by themselves"] == []
+    assert season.checks["upload after the deadline"] == 403
+    assert not [note for note in season.notes if note.startswith("no worker caught")]
+    assert season.checks["web processes after a kill -9"] >= 1
+    names = season.checks["export"]
+    assert any(name.endswith("bots.json") for name in names), names
+
+
+def test_nothing_left_running(season: Season) -> None:
+    assert season.checks["left by the workers killed"] == []
+    assert season.checks["left running"] == []
