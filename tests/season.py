@@ -47,10 +47,10 @@ from seasonapi import (
 CONTESTS = (
     ("cup", "amazes", 2, ("-o", "budget_ms=3000")),
     ("colony", "ants", 1, ("--seats", "2-4", "-o", "turns=60", "-o", "turntime=200")),
-    ("maze", "labyrinth", 1, ()),
+    ("maze", "labyrinth", 1, ("-o", "max_rounds=3")),
 )
-"""(contest, game, web processes, more `arena new` arguments): a game `arena new` refuses
-is left out with a printed line (ladders of role games are being added)."""
+"""(contest, game, web processes, more `arena new` arguments); a contest `arena new`
+refuses is left out with a printed line."""
 
 
 # ---------------------------------------------------------------- processes
@@ -302,8 +302,9 @@ def deadline(season: Season, contest: str, person: Contestant | None) -> None:
             season.checks["upload after the deadline"] = exc.args[0]
 
 
-def finals(season: Season, contest: str, top: int) -> str:
-    """The finals of the top `top` bots, played by the workers: their winner."""
+def finals(season: Season, contest: str, top: int) -> list[str]:
+    """The finals of the top `top` bots (of each role in a role game), played by the
+    workers: their winner (each role's, in seat order)."""
     url, token = season.urls[contest], organiser(season, contest)
     body = {"top": top, "schedule": "round-robin", "games_per_pair": 2}
     made = json.loads(request(url, "POST", "/api/admin/finals", token=token, body=body))
@@ -316,7 +317,7 @@ def finals(season: Season, contest: str, top: int) -> str:
 
     wait_for("the finals", played, 300.0)
     standings = get(url, f"/api/stages/{made['tournament']}")["standings"]
-    return str(next(row["bot"] for row in standings if row["rank"] == 1))
+    return [str(row["bot"]) for row in standings if row["rank"] == 1]
 
 
 def export(season: Season, contest: str) -> list[str]:
@@ -436,7 +437,8 @@ def play_season(
     measure_ladder(season, counters, started, len(fleet.live_workers()))
     for contest in season.urls:
         deadline(season, contest, next((p for p in people if p.contest == contest), None))
-    season.checks["finals winner"] = finals(season, first, plan.finals_top)
+    for contest in season.urls:
+        season.checks[f"{contest} finals winners"] = finals(season, contest, plan.finals_top)
     if stop_readers is not None:
         times = stop_readers()
         season.figures["web p95 (ms)"] = percentile(times, 0.95)

@@ -25,8 +25,12 @@ HANG = "import time\ntime.sleep(3600)\n"
 CRASH = "import sys\nsys.stderr.write('bye\\n')\nraise SystemExit(3)\n"
 UPLOAD_WAIT_S = 900
 """Longest a contestant follows an upload (the workers all gone: the rehearsal fails)."""
-STRONGEST = {"amazes": "explorer", "ants": "greedy"}
-"""The built-in bot whose logic the strongest contestant uploads (in Python, by runpy)."""
+STRONGEST = {"amazes": "explorer", "ants": "greedy", "labyrinth": "cartographer"}
+"""The built-in bot whose logic the strongest contestant uploads (in Python, by runpy; the
+Labyrinth's plays the adventurers)."""
+ROLES = {"labyrinth": ("adventurers", "master")}
+"""A role game's roles as its uploads name them and its starters are named (each role's
+contestants take turns)."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Entry:
     filename: str
     source: str
     expect: str
+    role: str | None = None
 
 
 @dataclass
@@ -98,6 +103,7 @@ def request(
     token: str = "",
     body: Any = None,
     upload: tuple[str, bytes] | None = None,
+    role: str | None = None,
     address: str = "127.0.0.1",
     tries: int = 60,
 ) -> bytes:
@@ -111,7 +117,7 @@ def request(
     if body is not None:
         data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
     if upload is not None:
-        data, headers["Content-Type"] = _multipart(upload[0], upload[1], None)
+        data, headers["Content-Type"] = _multipart(upload[0], upload[1], {"role": role})
     problem = ""
     for _ in range(tries):
         connection = http.client.HTTPConnection(host, int(port), 30, (address, 0))
@@ -156,14 +162,18 @@ def entries_for(game: str, index: int, languages: tuple[str, ...]) -> list[Entry
     and the walkers in each language, the faulty ones, in turn; every third one updates."""
     from botarena.core.starters import file_name, shipped, source
 
+    roles = ROLES.get(game)
     if index == 0:
         module = f"botarena.games.{game}.bots.{STRONGEST[game]}"
         code = f"import runpy\nrunpy.run_module({module!r}, run_name='__main__')\n"
-        return [Entry("strong.py", code, "active")]
+        return [Entry("strong.py", code, "active", roles[0] if roles else None)]
+    stem = "bot" if roles is None else roles[index % len(roles)]
+    role = None if roles is None else stem
     kinds: list[Entry] = []
     for language in languages:
-        if language in shipped(game).get("bot", ()):
-            kinds.append(Entry(file_name("bot", language), source(game, "bot", language), "active"))
+        if language in shipped(game).get(stem, ()):
+            code = source(game, stem, language)
+            kinds.append(Entry(file_name(stem, language), code, "active", role))
     if game == "amazes":
         walkers = {"c": "walker.c", "go": "walker.go", "rust": "walker.rs"}
         for language, name in walkers.items():
@@ -172,8 +182,10 @@ def entries_for(game: str, index: int, languages: tuple[str, ...]) -> list[Entry
         if "c" in languages:
             kinds.append(Entry("broken.c", (BOTS / "broken.c").read_text(), "build-failed"))
         kinds += [Entry("crash.py", CRASH, "test-failed"), Entry("hang.py", HANG, "test-failed")]
+    if roles is not None:
+        kinds.append(Entry("crash.py", CRASH, "test-failed", role))
     first = kinds[(index - 1) % len(kinds)]
-    first = Entry(first.filename, mark(first, f"{game} contestant {index}"), first.expect)
+    first = Entry(first.filename, mark(first, f"{game} contestant {index}"), first.expect, role)
     if index % 3 != 2 or first.expect != "active":
         return [first]
     return [first, Entry(first.filename, mark(first, "version 2"), "active")]
@@ -193,7 +205,7 @@ def roster(season: Season, plan: Plan) -> list[Contestant]:
     counts = {contest: 0 for contest in contests}
     people = []
     for index in range(plan.contestants):
-        contest = contests[0] if index % 4 != 3 or len(contests) == 1 else contests[1]
+        contest = contests[[0, 0, 0, 1, 2][index % 5] % len(contests)]
         number = counts[contest]
         counts[contest] += 1
         game = season.games[contest]
@@ -227,7 +239,8 @@ def send(season: Season, person: Contestant, entry: Entry) -> tuple[str, float]:
     try:
         taken = json.loads(
             request(url, "POST", "/api/bots", token=person.token,
-                    upload=(entry.filename, entry.source.encode()), address=person.address)
+                    upload=(entry.filename, entry.source.encode()), role=entry.role,
+                    address=person.address)
         )  # fmt: skip
         version = taken["version"]
     except Refused as exc:  # a retried upload that had gone through: the same source

@@ -79,6 +79,9 @@ def test_an_upload_names_its_role_and_keeps_it(store: Store) -> None:
     assert wrong.json() == {"error": "no role 'wizard': the roles are adventurers and maze-master"}
     taken = upload(web, alice, "bot.py", master_bot(), name="walls", role="maze_master")
     assert taken.status_code == 202
+    short = upload(web, register(web, "bob"), "bot.py", master_bot(), name="bricks", role="Master")
+    assert short.status_code == 202  # the last word, as the role's starters are named
+    assert web.get("/api/bots/bricks").json()["role"] == "maze master"
     assert web.get("/api/bots/walls").json()["role"] == "maze master"
     kept = upload(web, alice, "bot.py", master_bot("v2"), name="walls")
     assert kept.status_code == 202 and kept.json()["version"] == 2

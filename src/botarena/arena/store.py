@@ -232,8 +232,9 @@ class Contest:
 
     def role_named(self, word: str | None) -> str | None:
         """The role a contestant's word names (any case; hyphens, underscores or no space
-        for its spaces), None for no word; BadRole for a word naming none, or any word in
-        a game without roles."""
+        for its spaces; or its last word alone, as its starters are named, when no other
+        role ends so), None for no word; BadRole for a word naming none, or any word in a
+        game without roles."""
         if word is None or not word.strip():
             return None
         if not self.roles:
@@ -242,6 +243,9 @@ class Contest:
         for role in self.roles:
             if role.replace(" ", "") == squeezed:
                 return role
+        ending = [role for role in self.roles if role.split()[-1] == squeezed]
+        if len(ending) == 1:
+            return ending[0]
         raise BadRole(f"no role {word!r}: {self.role_choices()}")
 
     def role_choices(self) -> str:
