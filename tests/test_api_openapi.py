@@ -63,6 +63,7 @@ def test_a_documented_answer_shape_lists_what_only_owners_see_as_optional() -> N
         "games",
         "active_version",
         "disabled",
+        "role",
     }
     assert {"build_log", "reason", "test_game", "versions"} <= set(bot["properties"])
 

@@ -43,12 +43,13 @@ def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     made["damaged"].write_bytes((folder / "botarena.db").read_bytes())
     conn = sqlite3.connect(made["damaged"])
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    (root,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()
+    roots = conn.execute("SELECT rootpage FROM sqlite_master WHERE tbl_name = 'games'").fetchall()
     (size,) = conn.execute("PRAGMA page_size").fetchone()
     conn.close()
-    with open(made["damaged"], "r+b") as file:  # the games' page: the store opens, reads fail
-        file.seek((root - 1) * size)
-        file.write(bytes(range(256)) * (size // 256))
+    with open(made["damaged"], "r+b") as file:  # the games' pages and its indexes': the store
+        for (root,) in roots:  # opens, its reads fail (a count may read an index alone)
+            file.seek((root - 1) * size)
+            file.write(bytes(range(256)) * (size // 256))
     return made
 
 
