@@ -20,6 +20,7 @@ the two equal).
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from starlette.applications import Starlette
@@ -78,8 +79,11 @@ def arena_app(store: Store, name: str, insecure: bool = False) -> Starlette:
     from botarena.arena.auth import HashesBusy
     from botarena.arena.guard import ErrorBoundary, SecurityHeaders, http_error
     from botarena.arena.pages import SECURITY_HEADERS, headers_by_path, page_routes
+    from botarena.arena.statement import languages
 
     site = Site(store, name, insecure)
+    # the upload languages' toolchain versions, probed once before the first page asks
+    threading.Thread(target=languages, name="toolchains", daemon=True).start()
 
     def replay_of(request: Request, game_id: int) -> dict[str, Any]:
         try:
