@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 def season() -> Season:
     if pgserver.bindir() is None:
         pytest.skip("PostgreSQL's initdb is missing: apt-get install postgresql")
-    season = rehearse(Plan(contestants=10, ladder_s=40.0, languages=("python", "c", "cpp")))
+    season = rehearse(Plan(contestants=10, ladder_s=15.0, languages=("python", "c", "cpp")))
     print(*season.notes, season.figures, season.checks, sep="\n")  # shown with -s
     return season
 
