@@ -166,6 +166,7 @@ def test_a_challenge_seats_each_role(store: Store) -> None:
     alone = web.post("/api/bots/walls/challenge", headers=alice, json={"opponents": []})
     assert alone.status_code == 400
     both = web.post("/api/bots/walls/challenge", headers=alice, json={"opponent": "bricks"})
+    assert both.status_code == 409
     assert both.json() == {
         "error": "walls and bricks both play the maze master: a game has one bot of each role"
     }
