@@ -187,14 +187,7 @@ def new(
                 store,
                 name,
                 rules,
-                [
-                    BotRequest(
-                        "sample" if role is None else f"sample-{role.replace(' ', '-')}",
-                        spec,
-                        role,
-                    )
-                    for role, spec in samples
-                ],
+                [BotRequest(arena.sample_name(role), spec, role) for role, spec in samples],
                 Settings(
                     schedule="ladder",
                     options=options,

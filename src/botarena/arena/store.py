@@ -31,6 +31,13 @@ SAMPLE = "sample"
 """The contest's sample bot on its ladder (`arena new`): every upload's test game is played
 against it, and copies fill a challenge's free seats. A role game has one for each role."""
 
+
+def sample_name(role: str | None) -> str:
+    """The ladder name of the sample bot of `role` (`sample-maze-master`), or of a game
+    without roles (`sample`)."""
+    return SAMPLE if role is None else f"{SAMPLE}-{role.replace(' ', '-')}"
+
+
 STATUSES = ("building", "testing", "build-failed", "test-failed", "active", "retired")
 """An upload version's states, in the order a good one passes through the first two."""
 
@@ -224,11 +231,11 @@ class Contest:
         return tuple(self.settings.get("roles") or ())
 
     def sample(self, role: str | None = None) -> tuple[str, str]:
-        """The sample bot's name on the ladder and its spec: one for each role of a role
-        game (`sample-maze-master`), else the one `sample`."""
+        """The sample bot's name on the ladder (`sample_name`) and its spec: one for each
+        role of a role game, else the one."""
         if role is None:
             return SAMPLE, self.sample_bot
-        return f"{SAMPLE}-{role.replace(' ', '-')}", str(self.settings["sample_bots"][role])
+        return sample_name(role), str(self.settings["sample_bots"][role])
 
     def role_named(self, word: str | None) -> str | None:
         """The role a contestant's word names (any case; hyphens, underscores or no space

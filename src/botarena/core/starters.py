@@ -65,7 +65,11 @@ def stem_of(game: str, seat_name: str | None) -> str | None:
     """The stem of the starters a seat's role ships under (docs/new-game.md 6b): the seat
     name in lower case, or its last word; `bot` for a game without roles (None); None when
     the game ships none for it."""
-    ships = shipped(game)
+    return _stem(shipped(game), seat_name)
+
+
+def _stem(ships: dict[str, tuple[str, ...]], seat_name: str | None) -> str | None:
+    """`stem_of` among the starters `ships` (what `shipped` found)."""
     if seat_name is None:
         return "bot" if "bot" in ships else None
     name = seat_name.lower()
@@ -80,7 +84,7 @@ def languages(game: str, seat_names: Sequence[str] = ()) -> list[str]:
     role game's roles, of every one of them (the contest site offers those)."""
     ships = shipped(game)
     names: Sequence[str | None] = seat_names or [None]
-    found = [ships.get(stem_of(game, name) or "", ()) for name in names]
+    found = [ships.get(_stem(ships, name) or "", ()) for name in names]
     return [language for language in found[0] if all(language in other for other in found)]
 
 
