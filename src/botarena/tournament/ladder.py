@@ -667,6 +667,29 @@ def stamp_version(store: Store) -> None:
             conn.execute(store_meta.insert().values(key="botarena_version", value=__version__))
 
 
+def release_moved(store: Store) -> str | None:
+    """Why this worker may no longer play for `store`: `botarena store upgrade` moved it
+    to another release, or to a schema revision this one does not know, while the worker
+    ran (docs/store.md); None while the store is this release's."""
+    from botarena import __version__
+    from botarena.tournament.store import revision_of
+
+    theirs = store_version(store)
+    with store.engine.connect() as conn:
+        revision = revision_of(conn)
+    if revision.kind != "current":
+        return (
+            f"the store was upgraded to schema revision {revision.found} while this worker"
+            f" (botarena {__version__}) ran: start the new release's workers"
+        )
+    if theirs is not None and theirs != __version__:
+        return (
+            f"the store was upgraded to botarena {theirs} while this worker (botarena"
+            f" {__version__}) ran: start the new release's workers"
+        )
+    return None
+
+
 def check_version(store: Store, url: str) -> None:
     """LadderError when the store was made by another botarena release than this one."""
     from botarena import __version__

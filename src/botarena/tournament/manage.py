@@ -17,6 +17,7 @@ from typing import Any
 
 from botarena import check_options
 from botarena.core.game import Game
+from botarena.core.roles import role_named
 from botarena.tournament import filling, ladder, schedule, stages
 from botarena.tournament.runner import plan_of
 from botarena.tournament.store import Bot, Store, Tournament
@@ -37,27 +38,20 @@ class BotRequest:
     source: Path | None = None
 
 
-def role_words(rules: Game) -> dict[str, str]:
-    """The words naming a role game's roles (a seat name in lower case, with its spaces
-    as they are, as hyphens or left out) -> the role (its seat name in lower case); empty
-    for other games."""
+def roles_of(rules: Game) -> list[str]:
+    """A role game's roles (its seat names in lower case, in seat order); empty for other
+    games. Which words name them: core/roles.py."""
     if rules.info.turn_model != "roles":
-        return {}
-    words = {}
-    for seat in rules.info.seat_names:
-        role = seat.lower()
-        for word in (role, role.replace(" ", "-"), role.replace(" ", "")):
-            words[word] = role
-    return words
+        return []
+    return [seat.lower() for seat in rules.info.seat_names]
 
 
 def parse_bot_option(rules: Game, text: str) -> BotRequest:
     """`--bot [ROLE:][NAME=]SPEC`; the ROLE prefix only in role games."""
-    role = None
     prefix, colon, rest = text.partition(":")
-    words = role_words(rules)
-    if colon and prefix.strip().lower() in words:
-        role, text = words[prefix.strip().lower()], rest
+    role = role_named(prefix, roles_of(rules)) if colon else None
+    if role is not None:
+        text = rest
     name, eq, spec = text.partition("=")
     if eq and name.strip().isidentifier():
         return BotRequest(name.strip(), spec.strip(), role)
@@ -98,18 +92,19 @@ def check_bot(
         raise TournamentError(str(exc)) from None
     name = request.name or player.name
     role = request.role or _known_role(rules, player)
-    words = role_words(rules)
-    if words:
+    roles = roles_of(rules)
+    if roles:
         if role is None:
-            known = " or ".join(sorted({r.replace(" ", "-") for r in words.values()}))
+            known = " or ".join(sorted(r.replace(" ", "-") for r in roles))
             raise TournamentError(
                 f"bot {name}: its role is not known; give it as"
                 f" --bot {known.split(' or ')[0]}:{name}=SPEC or `role` in"
                 f" the bots file ({known})"
             )
-        if role.lower() not in words:
+        named = role_named(role, roles)
+        if named is None:
             raise TournamentError(f"bot {name}: unknown role {role!r}")
-        role = words[role.lower()]
+        role = named
     elif role is not None:
         raise TournamentError(f"bot {name}: {rules.name} has no roles")
     return name, spec, role
@@ -340,6 +335,7 @@ def create(
             if kind == "ladder":
                 ladder.join(conn, tournament, added.name, added.label, added.role)
         scheduled = _schedule_more(store, conn, tournament)
+    ladder.stamp_version(store)  # every tournament's store names the release that plays it
     return tournament, scheduled
 
 

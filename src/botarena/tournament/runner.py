@@ -407,7 +407,9 @@ def work(
     game this worker claims, and whenever the ladder has no game for it now. Stops claiming
     after `games` games, `seconds`, or when `stop()`; the games in progress finish and are
     recorded. With nothing to play it returns when `idle_exit` and no ladder runs, else it
-    waits for work. Returns the games this worker finished. Each
+    waits for work. Returns the games this worker finished; LadderError once it stopped
+    because `botarena store upgrade` moved the store to another release (looked at every
+    RELEASE_S, the games in progress finished first). Each
     step is inside the error boundary (tournament/boundary.py)."""
     import random
 
@@ -445,8 +447,10 @@ def work(
                 specs[(t.id, bot.label)] = (bot.spec, bot.workdir)
         return {label: spec for (tid, label), spec in specs.items() if tid == tournament.id}
 
+    moved: str | None = None  # why this worker's release no longer plays for the store
+
     def wanted() -> bool:
-        if stop() or (until is not None and time.monotonic() >= until):
+        if moved or stop() or (until is not None and time.monotonic() >= until):
             return False
         return games is None or played + len(inflight) < games
 
@@ -565,6 +569,7 @@ def work(
             if time.monotonic() - released > RELEASE_S:
                 with boundary.step("handing back dead runners' claims"):
                     store.release_stale()
+                    moved = moved or ladder.release_moved(store)
                 released = time.monotonic()
             if not inflight:
                 if not wanted() or (idle_exit and not ladders):
@@ -584,4 +589,6 @@ def work(
             future.cancel()
         beating.stop()
         store.retire_runner(runner)
+    if moved:
+        raise ladder.LadderError(f"{moved}; it stopped after {played} games")
     return played

@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from botarena.core.entrypoints import own_version as own
 from botarena.tournament import migrations, roleladder
 from botarena.tournament.migrations import migrate
 from botarena.tournament.store import (
@@ -27,6 +28,7 @@ from botarena.tournament.store import (
     ladder_bots,
     revision_of,
     sqlite_path,
+    store_meta,
     tournaments,
 )
 
@@ -43,15 +45,35 @@ def upgrade(url: str) -> tuple[str, str]:
             found = revision_of(conn)
             if found.kind in ("newer", "foreign", "damaged"):
                 raise StoreError(f"--db {describe_url(url)}: {found.problem(url)}")
-            before = found.words()
+            before, after = found.words(), f"revision {migrations.HEAD}"
             if found.kind != "current":
                 migrate(conn)
-        return before, f"revision {migrations.HEAD}"
+            moved = _record_release(conn)
+            if moved is not None:  # the words say the release moved too
+                before, after = f"{before} (botarena {moved})", f"{after} (botarena {own()})"
+        return before, after
     except sa.exc.OperationalError as exc:  # a server down, starting or refusing us
         reason = str(exc.orig or exc).strip().splitlines()[0]
         raise StoreError(f"--db {describe_url(url)}: cannot open the database ({reason})") from None
     finally:
         store.close()
+
+
+def _record_release(conn: Connection) -> str | None:
+    """Record this release as the store's (`store_meta.botarena_version`, the release
+    every worker must be) when the store names another: an upgrade moves the season to
+    the new release, whose workers are refused until it does and the old ones after
+    (tournament/runner.py). The release it named before, or None if it was this one or
+    none (no tournament made yet: `tournament new` records it)."""
+    row = conn.execute(
+        sa.select(store_meta.c.value).where(store_meta.c.key == "botarena_version")
+    ).scalar()
+    if row is None or row == own():
+        return None
+    conn.execute(
+        store_meta.update().where(store_meta.c.key == "botarena_version").values(value=own())
+    )
+    return str(row)
 
 
 def backup(url: str, out: Path) -> str:

@@ -141,9 +141,6 @@ def new(
         except TournamentError as exc:
             fail(str(exc))
         bots = store.bots(tournament)
-        from botarena.tournament.ladder import stamp_version
-
-        stamp_version(store)
     if tournament.schedule == "ladder":
         print(
             f"ladder {name}: {game}, {len(bots)} bots; play it with: botarena tournament"

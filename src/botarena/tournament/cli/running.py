@@ -284,6 +284,8 @@ def _work(
         )
     except KeyboardInterrupt:
         played = -1
+    except LadderError as exc:  # the store moved to another release while this one worked
+        fail(str(exc))
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
