@@ -3,16 +3,20 @@ contestants in every language and 200 readers on the site, its figures and check
 
 PostgreSQL started for it, two web processes of the Amazes contest and one of the Ants
 contest, three workers in folders of their own, the faults (kill -9 of workers mid-build and
-mid-game, of a web process, a PostgreSQL restart, a store upgrade and backup), a deadline,
-finals and the export; docs/cluster.md, "The rehearsal", reads the figures.
+mid-game, of a web process, a PostgreSQL restart, a new release mid-season), a deadline,
+finals and the export; docs/cluster.md, "The rehearsal", reads the figures. With
+BOTARENA_AMAZES_2009 naming a checkout of maksverver/Amazes, one more contestant uploads
+the 2009 CodeCup Amazes player built from its sources.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import bench_site
 from season import Plan, Season, rehearse
@@ -70,7 +74,13 @@ def rows(season: Season) -> list[dict]:
 
 
 def run(quick: bool) -> list[dict]:
-    plan = Plan(contestants=20 if quick else 40, ladder_s=60.0 if quick else 120.0, finals_top=6)
+    outside = os.environ.get("BOTARENA_AMAZES_2009")
+    plan = Plan(
+        contestants=20 if quick else 40,
+        ladder_s=60.0 if quick else 120.0,
+        finals_top=6,
+        outside=Path(outside) if outside else None,
+    )
     return rows(rehearse(plan, readers))
 
 

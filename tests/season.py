@@ -7,8 +7,9 @@ tournament work` processes, each in its own folder (its own build cache), play f
 them, as three machines would. Scripted contestants sign up, upload, update and read over
 the JSON API, each from its own loopback address, while the faults are dealt: kill -9 of a
 worker mid-build and of one mid-game (a fresh worker in a fresh folder replaces each), of a
-web process, a PostgreSQL restart, `botarena store upgrade`. Then a deadline, the finals, the
-export; the checks; every process stopped.
+web process, a PostgreSQL restart, and the move to a new release (a copy of this botarena
+with one more schema revision, made for the rehearsal and thrown away: `new_release`). Then
+a deadline, the finals, the export; the checks; every process stopped.
 """
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ class Fleet:
         self.serves: dict[str, subprocess.Popen[str]] = {}
         self.started: list[subprocess.Popen[Any]] = []
         self.killed: list[int] = []
+        self.retired: list[int] = []  # workers of the old release, stopped by the upgrade
+        self.webs: dict[str, int] = {}
+        self.env: dict[str, str] = {}  # the release's: set by the mid-season upgrade
         self.folders = 0
 
     def _log(self, name: str) -> Any:
@@ -83,23 +87,24 @@ class Fleet:
                 [sys.executable, "-m", "botarena", "tournament", "work", "--db", self.db,
                  "--workers", "1"],
                 cwd=home, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                start_new_session=True,
+                start_new_session=True, env={**os.environ, **self.env},
             )  # fmt: skip
         self.workers.append(process)
         self.started.append(process)
         return process
 
-    def serve(self, contest: str, web_processes: int) -> str:
+    def serve(self, contest: str, web_processes: int, port: int = 0) -> str:
         """`arena serve CONTEST --workers 0 --web-workers N`: its address."""
         with self._log(f"serve-{contest}") as log:
             process = subprocess.Popen(
                 [sys.executable, "-m", "botarena", "arena", "serve", contest, "--db", self.db,
-                 "--port", "0", "--workers", "0", "--web-workers", str(web_processes)],
+                 "--port", str(port), "--workers", "0", "--web-workers", str(web_processes)],
                 cwd=self.folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                 text=True, start_new_session=True,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                env={**os.environ, **self.env, "PYTHONUNBUFFERED": "1"},
             )  # fmt: skip
         self.serves[contest] = process
+        self.webs[contest] = web_processes
         self.started.append(process)
         assert process.stdout is not None
         first = process.stdout.readline()
@@ -258,17 +263,105 @@ def restart_store(season: Season, server: pgserver.Server) -> None:
     say(season, "PostgreSQL started again")
 
 
-def upgrade_store(season: Season) -> None:
-    """`botarena store upgrade` while the site and the workers run. A throwaway revision
-    cannot be added: the migrations take no folder beside their own and every process
-    refuses a store of a revision it does not know, so this runs the upgrade at the head."""
-    done = botarena("store", "upgrade", "--db", season.db, cwd=season.folder)
-    say(season, f"store upgrade mid-season: {done.stdout.strip()}")
+REHEARSAL_REVISION = '''"""The rehearsal's new release: a column added mid-season, thrown away."""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "rehearsal"
+down_revision = "{head}"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("rehearsal_note", sa.Text, server_default="kept"))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("rehearsal_note")
+'''
+
+
+def new_release(folder: Path) -> dict[str, str]:
+    """A later botarena release, made for the rehearsal and thrown away with it: a copy of
+    this botarena with one more schema revision (`REHEARSAL_REVISION`) and a later version
+    (its metadata folder's name): the environment that runs it (PYTHONPATH first)."""
+    import re
+
+    import botarena
+    from botarena.tournament import migrations
+
+    release = folder / "release2"
+    shutil.copytree(Path(botarena.__file__).parent, release / "botarena",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    copied = release / "botarena" / "tournament" / "migrations"
+    (copied / "versions" / "9999_rehearsal.py").write_text(
+        REHEARSAL_REVISION.replace("{head}", migrations.HEAD)
+    )
+    listed = (copied / "__init__.py").read_text()
+    (copied / "__init__.py").write_text(
+        re.sub(r"^REVISIONS = \((.*)\)$", r'REVISIONS = (\1, "rehearsal")', listed, count=1,
+               flags=re.MULTILINE)
+    )  # fmt: skip
+    info = next(
+        path
+        for entry in sys.path
+        if entry and Path(entry).is_dir()
+        for path in Path(entry).glob("botarena-*.dist-info")
+    )
+    later = f"{botarena.__version__}.post1"
+    shutil.copytree(info, release / f"botarena-{later}.dist-info")
+    return {"PYTHONPATH": str(release)}
+
+
+def upgrade_release(season: Season, fleet: Fleet) -> None:
+    """Mid-season, the move to a new release (`new_release`), as docs/store.md says: the
+    site stopped, a backup, the new release's `store upgrade`; the old release's workers,
+    left running, stop by themselves (exit 2) once they see the store moved, and a new
+    worker of the old release is refused; then the new release's site on the same ports and
+    as many new workers. Contestants' requests meanwhile are retried (`request`)."""
+    env = new_release(season.folder)
+    old = fleet.live_workers()
+    for process in fleet.serves.values():
+        process.send_signal(signal.SIGTERM)
+    for process in fleet.serves.values():
+        process.wait(40)
+    say(season, "new release: the site stopped")
     copy = season.folder / "backup.dump"
     programs = f"{pgserver.bindir()}{os.pathsep}{os.environ.get('PATH', '')}"  # pg_dump
     done = botarena("store", "backup", str(copy), "--db", season.db, cwd=season.folder,
                     env={"PATH": programs})  # fmt: skip
     say(season, f"store backup mid-season: {done.stdout.strip()}")
+    done = botarena("store", "upgrade", "--db", season.db, cwd=season.folder, env=env)
+    season.checks["store upgrade mid-season"] = done.stdout.strip()
+    say(season, f"store upgrade mid-season, the new release's: {done.stdout.strip()}")
+    refused = botarena("tournament", "work", "--db", season.db, "--games", "1",
+                       cwd=season.folder, check=False)  # fmt: skip
+    season.checks["a worker of the old release after the upgrade"] = (
+        refused.returncode, refused.stderr.strip())  # fmt: skip
+    for worker in old:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.wait(120)
+        fleet.retired.append(worker.pid)
+    season.checks["old release's workers' exit codes"] = [w.returncode for w in old]
+    say(season, f"the old release's {len(old)} workers stopped by themselves")
+    fleet.env = env
+    season.release_env = env
+    for contest, url in season.urls.items():
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        assert fleet.serve(contest, fleet.webs[contest], port) == url
+    for _ in old:
+        fleet.worker()
+    column = store_rows(
+        season.db,
+        "select count(*) from information_schema.columns"
+        " where table_name = 'games' and column_name = 'rehearsal_note'",
+    )
+    season.checks["column added mid-season"] = column[0][0] == 1
+    say(season, "new release: its site and workers started")
 
 
 def faults(season: Season, fleet: Fleet, server: pgserver.Server) -> None:
@@ -277,7 +370,7 @@ def faults(season: Season, fleet: Fleet, server: pgserver.Server) -> None:
     kill_worker(season, fleet, "mid-game", lambda: playing(season))
     kill_web_process(season, fleet)
     restart_store(season, server)
-    upgrade_store(season)
+    upgrade_release(season, fleet)
 
 
 # ---------------------------------------------------------------- the end of the season
@@ -466,7 +559,8 @@ def final_checks(season: Season) -> None:
     season.checks["games by status"] = {status: count for status, count in statuses}
     uploads = store_rows(season.db, "select status, count(*) from arena_uploads group by status")
     season.checks["uploads by status"] = {status: count for status, count in uploads}
-    done = botarena("store", "check", "--db", season.db, cwd=season.folder, check=False)
+    done = botarena("store", "check", "--db", season.db, cwd=season.folder, check=False,
+                    env=season.release_env)  # fmt: skip
     season.checks["store check"] = (done.returncode, (done.stdout + done.stderr).strip())
     first, later = game_times(season.db)
     for share, name in ((0.5, "p50"), (0.95, "p95")):
@@ -495,7 +589,7 @@ def rehearse(plan: Plan, readers: Readers | None = None) -> Season:
         season.checks["workers that stopped by themselves"] = [
             w.returncode
             for w in fleet.workers
-            if w.poll() is not None and w.pid not in fleet.killed
+            if w.poll() is not None and w.pid not in fleet.killed + fleet.retired
         ]
         fleet.stop()
         final_checks(season)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -59,12 +60,14 @@ class Contestant:
 @dataclass
 class Plan:
     """The season's size: contestants (over the contests), seconds of ladder after the
-    uploads, the languages uploaded."""
+    uploads, the languages uploaded; `outside`, a checkout of maksverver/Amazes (the 2009
+    CodeCup Amazes player, docs/research), whose player one more contestant uploads."""
 
     contestants: int = 8
     ladder_s: float = 30.0
     languages: tuple[str, ...] = ("python", "c", "cpp", "java", "go", "rust")
     finals_top: int = 4
+    outside: Path | None = None
 
 
 @dataclass
@@ -80,6 +83,7 @@ class Season:
     figures: dict[str, float] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)
     admin: dict[str, str] = field(default_factory=dict)
+    release_env: dict[str, str] = field(default_factory=dict)  # the release now running
 
 
 def say(season: Season, line: str) -> None:
@@ -217,7 +221,34 @@ def roster(season: Season, plan: Plan) -> list[Contestant]:
                 entries=entries_for(game, number, languages),
             )
         )
+    first = contests[0]
+    outside = outside_player(season, plan.outside) if season.games[first] == "amazes" else None
+    if outside is not None:
+        people.append(Contestant(f"{first}{counts[first]}", first, "127.0.0.250", [outside]))
     return people
+
+
+OUTSIDE_SOURCES = ("MazeMap.c", "MazeIO.c", "Analysis.c", "AI.c", "player.c")
+"""The 2009 player's sources, in the order its Makefile makes its one-file submission."""
+
+
+def outside_player(season: Season, checkout: Path | None) -> Entry | None:
+    """The 2009 CodeCup Amazes player as its author submitted it: its sources made into
+    one C file by its own tools/compile.pl (perl), as its Makefile's `submission.c` does;
+    None, said once, without a checkout or perl."""
+    if checkout is None:
+        say(season, "no outside program: set BOTARENA_AMAZES_2009 to a checkout of"
+                    " maksverver/Amazes (the 2009 CodeCup Amazes player)")  # fmt: skip
+        return None
+    if shutil.which("perl") is None:
+        say(season, "no outside program: its tools/compile.pl needs perl")
+        return None
+    made = subprocess.run(
+        ["perl", str(checkout / "tools" / "compile.pl"), *OUTSIDE_SOURCES],
+        cwd=checkout / "src", capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    say(season, f"outside program: {checkout} (the 2009 player, {len(made.stdout)} bytes of C)")
+    return Entry("player.c", made.stdout, "active")
 
 
 def sign_up(season: Season, person: Contestant) -> None:

@@ -1,10 +1,14 @@
 """A short contest season (issue #36, tests/season.py): PostgreSQL, two web processes,
 three workers each in its own folder, ten contestants over the JSON API, kill -9 of
-workers and of a web process, a PostgreSQL restart, a store upgrade, a deadline, finals and
-the export; then every upload ended, no game lost or counted twice, the store's ratings
-equal their recomputation, the strongest bot won the finals, nothing left running."""
+workers and of a web process, a PostgreSQL restart, a new release mid-season (a column
+added), a deadline, finals and the export; then every upload ended, no game lost or counted
+twice, the store's ratings equal their recomputation, the strongest bot won the finals, the
+new release took over, nothing left running."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +22,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 def season() -> Season:
     if pgserver.bindir() is None:
         pytest.skip("PostgreSQL's initdb is missing: apt-get install postgresql")
-    season = rehearse(Plan(contestants=10, ladder_s=15.0, languages=("python", "c", "cpp")))
+    outside = os.environ.get("BOTARENA_AMAZES_2009")  # docs/cluster.md, "The rehearsal"
+    plan = Plan(
+        contestants=10,
+        ladder_s=15.0,
+        languages=("python", "c", "cpp"),
+        outside=Path(outside) if outside else None,
+    )
+    season = rehearse(plan)
     print(*season.notes, season.figures, season.checks, sep="\n")  # shown with -s
     return season
 
@@ -52,6 +63,23 @@ def test_faults_survived(season: Season) -> None:
     assert season.checks["web processes after a kill -9"] >= 1
     names = season.checks["export"]
     assert any(name.endswith("bots.json") for name in names), names
+
+
+def test_a_new_release_took_over_mid_season(season: Season) -> None:
+    """Its schema revision applied, the old release's workers stopped by themselves and a
+    new one of them refused, its own site and workers played on (the finals above)."""
+    import botarena
+    from botarena.tournament.migrations import HEAD
+
+    old = botarena.__version__
+    assert season.checks["store upgrade mid-season"].endswith(
+        f": revision {HEAD} (botarena {old}) -> revision rehearsal (botarena {old}.post1)"
+    )
+    assert season.checks["column added mid-season"] is True
+    assert season.checks["old release's workers' exit codes"] == [2, 2, 2]
+    code, line = season.checks["a worker of the old release after the upgrade"]
+    assert (code, line.count("\n")) == (2, 0)
+    assert "schema revision 'rehearsal' is newer than this botarena's" in line
 
 
 def test_nothing_left_running(season: Season) -> None:
