@@ -14,7 +14,6 @@ contest once folded (`fold`: NFKC and case folding), held by the key of `arena_n
 from __future__ import annotations
 
 import math
-import re
 import secrets
 import time
 import unicodedata
@@ -24,6 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from botarena.core.roles import role_named
 from botarena.tournament import filling
 from botarena.tournament.store import Store, Tournament, bots, games, metadata, tournaments
 
@@ -238,22 +238,16 @@ class Contest:
         return sample_name(role), str(self.settings["sample_bots"][role])
 
     def role_named(self, word: str | None) -> str | None:
-        """The role a contestant's word names (any case; hyphens, underscores or no space
-        for its spaces; or its last word alone, as its starters are named, when no other
-        role ends so), None for no word; BadRole for a word naming none, or any word in a
-        game without roles."""
+        """The role a contestant's word names (core/roles.py), None for no word; BadRole
+        for a word naming none, or any word in a game without roles."""
         if word is None or not word.strip():
             return None
         if not self.roles:
             raise BadRole(f"{self.ladder.game} has no roles: leave `role` out")
-        squeezed = re.sub(r"[\s_-]+", "", word).casefold()
-        for role in self.roles:
-            if role.replace(" ", "") == squeezed:
-                return role
-        ending = [role for role in self.roles if role.split()[-1] == squeezed]
-        if len(ending) == 1:
-            return ending[0]
-        raise BadRole(f"no role {word!r}: {self.role_choices()}")
+        role = role_named(word, self.roles)
+        if role is None:
+            raise BadRole(f"no role {word!r}: {self.role_choices()}")
+        return role
 
     def role_choices(self) -> str:
         return "the roles are " + " and ".join(r.replace(" ", "-") for r in self.roles)

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from botarena.core.roles import role_named
 from botarena.core.rules import GameError
 
 LANGUAGES = {"python": "python", "py": "python", "cpp": "cpp", "c++": "cpp", "java": "java"}
@@ -62,9 +63,9 @@ def shipped(game: str) -> dict[str, tuple[str, ...]]:
 
 
 def stem_of(game: str, seat_name: str | None) -> str | None:
-    """The stem of the starters a seat's role ships under (docs/new-game.md 6b): the seat
-    name in lower case, or its last word; `bot` for a game without roles (None); None when
-    the game ships none for it."""
+    """The stem of the starters a seat's role ships under (docs/new-game.md 6b): a word
+    naming the role (core/roles.py: the seat name in lower case, or its last word); `bot`
+    for a game without roles (None); None when the game ships none for it."""
     return _stem(shipped(game), seat_name)
 
 
@@ -72,11 +73,7 @@ def _stem(ships: dict[str, tuple[str, ...]], seat_name: str | None) -> str | Non
     """`stem_of` among the starters `ships` (what `shipped` found)."""
     if seat_name is None:
         return "bot" if "bot" in ships else None
-    name = seat_name.lower()
-    for stem in (name, name.replace(" ", ""), name.replace(" ", "-"), name.split()[-1]):
-        if stem in ships:
-            return stem
-    return None
+    return next((stem for stem in ships if role_named(stem, [seat_name]) is not None), None)
 
 
 def languages(game: str, seat_names: Sequence[str] = ()) -> list[str]:
