@@ -14,9 +14,9 @@ def _squeezed(text: str) -> str:
 
 def role_named(word: str, roles: Sequence[str]) -> str | None:
     """The one of `roles` that `word` names: the role in any case, with hyphens,
-    underscores or nothing for its spaces (`Maze Master`, `maze-master`, `MAZE_MASTER`,
-    `mazemaster`), or its last word alone when no other role ends so (`master`, as its
-    starters are named); None when it names none."""
+    underscores or nothing for its spaces (`Night Guard`, `night-guard`, `NIGHT_GUARD`,
+    `nightguard` for the role `night guard`), or its last word alone when no other role
+    ends so (`guard`, as a role game's starters may be named); None when it names none."""
     squeezed = _squeezed(word)
     if not squeezed:
         return None
