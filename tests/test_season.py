@@ -18,8 +18,9 @@ from season import Plan, Season, rehearse
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
-@pytest.fixture(scope="module")
-def season() -> Season:
+def test_a_season_survives_its_faults_and_a_new_release() -> None:
+    """One test, not one a check: the season is played once, however the tests are
+    spread over xdist's workers (a module fixture was played on both, 100 s more)."""
     if pgserver.bindir() is None:
         pytest.skip("PostgreSQL's initdb is missing: apt-get install postgresql")
     outside = os.environ.get("BOTARENA_AMAZES_2009")  # docs/cluster.md, "The rehearsal"
@@ -31,10 +32,15 @@ def season() -> Season:
     )
     season = rehearse(plan)
     print(*season.notes, season.figures, season.checks, sep="\n")  # shown with -s
-    return season
+    every_upload_ended_as_expected(season)
+    no_game_lost_or_counted_twice(season)
+    the_strongest_bot_won_the_finals(season)
+    faults_survived(season)
+    a_new_release_took_over_mid_season(season)
+    nothing_left_running(season)
 
 
-def test_every_upload_ended_as_expected(season: Season) -> None:
+def every_upload_ended_as_expected(season: Season) -> None:
     for person in season.contestants:
         assert person.statuses == [e.expect for e in person.entries], person.user
         assert person.replays >= (person.statuses[-1] != "build-failed"), person.user
@@ -43,20 +49,20 @@ def test_every_upload_ended_as_expected(season: Season) -> None:
                                                         "test-failed"}  # fmt: skip
 
 
-def test_no_game_lost_or_counted_twice(season: Season) -> None:
+def no_game_lost_or_counted_twice(season: Season) -> None:
     assert "claimed" not in season.checks["games by status"]
     assert season.checks["store check"][0] == 0, season.checks["store check"]
     assert season.figures["games played"] > 0
 
 
-def test_the_strongest_bot_won_the_finals(season: Season) -> None:
+def the_strongest_bot_won_the_finals(season: Season) -> None:
     assert season.checks["cup finals winners"] == ["cup0"]
     # a role game's finals rank each role apart: the strongest adventurers win theirs
     assert season.checks["maze finals winners"][0] == "maze0"
     assert len(season.checks["maze finals winners"]) == 2
 
 
-def test_faults_survived(season: Season) -> None:
+def faults_survived(season: Season) -> None:
     assert season.checks["workers that stopped by themselves"] == []
     assert season.checks["upload after the deadline"] == 403
     assert not [note for note in season.notes if note.startswith("no worker caught")]
@@ -65,7 +71,7 @@ def test_faults_survived(season: Season) -> None:
     assert any(name.endswith("bots.json") for name in names), names
 
 
-def test_a_new_release_took_over_mid_season(season: Season) -> None:
+def a_new_release_took_over_mid_season(season: Season) -> None:
     """Its schema revision applied, the old release's workers stopped by themselves and a
     new one of them refused, its own site and workers played on (the finals above)."""
     import botarena
@@ -82,6 +88,6 @@ def test_a_new_release_took_over_mid_season(season: Season) -> None:
     assert "schema revision 'rehearsal' is newer than this botarena's" in line
 
 
-def test_nothing_left_running(season: Season) -> None:
+def nothing_left_running(season: Season) -> None:
     assert season.checks["left by the workers killed"] == []
     assert season.checks["left running"] == []
