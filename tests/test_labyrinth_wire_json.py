@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import math
+import random
+import struct
 from typing import Any
 
 import pytest
@@ -76,6 +78,18 @@ def test_a_whole_games_calls_are_written_as_the_json_module_writes_them() -> Non
 )
 def test_values_msgspec_writes_otherwise_are_written_by_the_json_module(value: Any) -> None:
     assert call_json([value]) == compact_json([value])
+
+
+def test_floats_of_every_magnitude_are_written_by_the_json_module() -> None:
+    randoms = random.Random(35)
+    floats = [m * 10.0**e for e in range(-30, 30) for m in (1, -1.5, 1.2345678901234567, 5)]
+    floats += [
+        struct.unpack("d", struct.pack("Q", randoms.getrandbits(64)))[0] for _ in range(3000)
+    ]
+    floats += [randoms.uniform(-1e6, 1e6) for _ in range(1000)] + [0.0, -0.0, 5e-324]
+    for value in floats:
+        if math.isfinite(value):
+            assert call_json({"x": [value, 1]}) == compact_json({"x": [value, 1]}), value
 
 
 @pytest.mark.parametrize(

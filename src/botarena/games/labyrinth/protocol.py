@@ -18,7 +18,6 @@ Answer(value=[1, 4])
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -42,9 +41,20 @@ the rules' values are trees, so no cycle check)."""
 
 _msgspec_json = msgspec.json.Encoder().encode
 _decode_json = msgspec.json.decode
-NOT_AS_JSON_WRITES = re.compile(rb"\d[.eE]|[^\x20-\x7e]")
-"""Where msgspec's bytes may differ from `compact_json`'s: a float (`1e16`, not `1e+16`),
-a character outside printable ASCII (the json module escapes it)."""
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _written_alike(data: bytes) -> bool:
+    """Whether msgspec's `data` are surely `compact_json`'s bytes: neither a float (`1e16`,
+    not `1e+16`: every float msgspec writes has a dot or a digit before an e) nor a character
+    outside printable ASCII (which the json module escapes). Byte scans, no regex: this
+    runs twice an exchange."""
+    return (
+        data.isascii()
+        and b"\x7f" not in data
+        and b"." not in data
+        and b"0e" not in data.translate(_DIGITS_AS_ZERO)
+    )
 
 
 def call_json(value: Any) -> str:
@@ -56,7 +66,7 @@ def call_json(value: Any) -> str:
         data = _msgspec_json(value)
     except (TypeError, ValueError):  # a lone surrogate, a type msgspec does not know
         return compact_json(value)
-    if NOT_AS_JSON_WRITES.search(data):
+    if not _written_alike(data):
         return compact_json(value)
     return data.decode()
 
