@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from botarena.games.labyrinth.maze import Maze
 from botarena.games.labyrinth.rules import Answer, LabyrinthState, Phase
-from botarena.games.labyrinth.vision import look, protected_edges
+from botarena.games.labyrinth.vision import cell_sides, look, protected_edges
 
 NORTH, EAST, SOUTH, WEST = range(4)
 STEP = {NORTH: (-1, 0), EAST: (0, 1), SOUTH: (1, 0), WEST: (0, -1)}
@@ -271,3 +271,10 @@ def test_in_random_games_visible_walls_never_change_and_every_other_paid_change_
         event("a change happened" if after != before else "no change")
         event("a visible wall was paid for" if visible_paid else "no visible wall paid for")
         assert state.observation(0).args[0] == vision  # their sight is exactly as it was
+
+
+def test_cell_sides_are_each_cells_edges_north_east_south_west_with_the_border_as_minus_one() -> (
+    None
+):
+    # edges are (row * n + col) * 2 + side, side 0 east, 1 south
+    assert cell_sides(2) == ((-1, 0, 1, -1), (-1, -1, 3, 0), (1, 4, -1, -1), (3, -1, -1, 4))

@@ -292,6 +292,7 @@ class ProcessPlayer(PipeEnds, Player):
         if self.frozen_between_turns:  # bound once: per exchange, no detour
             self.pause = box.pause  # type: ignore[method-assign]
             self.resume = box.resume  # type: ignore[method-assign]
+        self.cpu_now = process.cpu_now  # type: ignore[method-assign]  # read twice an exchange
         self._stdin_fd, self._stdout_fd = process.stdin_fd, process.stdout_fd
         self._watched = process.watched
 

@@ -157,11 +157,9 @@ class BotProcess:
         threads and children, from /proc)."""
         if self.proc is None:
             return 0.0
-        if self.box is not None:
-            used = self.box.cpu_s()
-            if used is not None:
-                return used
-        return self._group_cpu.seconds()
+        group = self.box.group if self.box is not None else None
+        used = group.cpu_ns() if group is not None else None  # None without cpuacct
+        return self._group_cpu.seconds() if used is None else used / 1e9
 
     def cpu_now(self) -> float:
         """CPU seconds used so far: the bot's cgroup's, else its main process's (all its

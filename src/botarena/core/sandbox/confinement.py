@@ -237,13 +237,6 @@ class Confinement:
         call once the outer process is reaped (`BotProcesses.reap`)."""
         self._processes.reap()
 
-    def cpu_s(self) -> float | None:
-        """CPU seconds of all the bot's processes and threads, or None without cpuacct."""
-        if self.group is None:
-            return None
-        used = self.group.cpu_ns()
-        return None if used is None else used / 1e9
-
     @property
     def watch_s(self) -> float | None:
         """How often to check, while waiting for a reply, whether the bot is stuck at its

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from botarena.games.labyrinth.protocol import PROTOCOL, compact_json
+from botarena.games.labyrinth.protocol import PROTOCOL, call_json
 from botarena.games.labyrinth.rules import Call, MazeMasterTurn
 
 
@@ -65,7 +65,7 @@ class PostWire:
                         )
             self._sent = view
         return (
-            compact_json(
+            call_json(
                 {
                     "call": "takeTurn",
                     "mana": call.mana,

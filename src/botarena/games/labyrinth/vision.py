@@ -11,6 +11,7 @@ Facing offsets are (row, col) steps; the left cell of a cell faced (dr, dc) is a
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,33 +54,48 @@ class Sight:
     cells: list[tuple[int, int]] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4)
+def cell_sides(n: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The edge numbers of each cell's four sides (`wall_edge`, -1 for the border), cell
+    `row * n + col`: looked up, not computed, on the walks of `look` (two a turn)."""
+    return tuple(
+        (
+            wall_edge(n, row, col, NORTH),
+            wall_edge(n, row, col, EAST),
+            wall_edge(n, row, col, SOUTH),
+            wall_edge(n, row, col, WEST),
+        )
+        for row in range(n)
+        for col in range(n)
+    )
+
+
 def look(maze: Maze, me: Position, other: Position, sight: Sight | None = None) -> dict[str, Any]:
     """The controller's vision object for `me`; `other` is the friend (where it stood before
     this turn's moves). When `sight` is given, every in-range edge examined and every cell
-    seen is added to it."""
-    n, walls = maze.n, maze.walls
+    seen is added to it. A side is walled where its edge is the border or a wall."""
+    n, walls, sides = maze.n, maze.walls, cell_sides(maze.n)
     row, col, facing = me
     d_row, d_col = OFFSETS[facing]
     left, right = (facing + 3) % 4, (facing + 1) % 4
-    edges = sight.edges if sight is not None else None
-
-    def wall(r: int, c: int, side: int) -> bool:
-        edge = wall_edge(n, r, c, side)
-        if edge < 0:
-            return True
-        if edges is not None:
-            edges.add(edge)
-        return walls[edge]
-
     other_row, other_col = other[0], other[1]
     friend = [0, 0] if row == other_row and col == other_col else None
     ahead = []
     r, c, steps = row, col, 0
     while True:
+        cell = sides[r * n + c]
+        front, on_left, on_right = cell[facing], cell[left], cell[right]
         if sight is not None:
             sight.cells.append((r, c))
-        blocked = wall(r, c, facing)
-        ahead.append({"ahead": blocked, "left": wall(r, c, left), "right": wall(r, c, right)})
+            sight.edges.update(edge for edge in (front, on_left, on_right) if edge >= 0)
+        blocked = front < 0 or walls[front]
+        ahead.append(
+            {
+                "ahead": blocked,
+                "left": on_left < 0 or walls[on_left],
+                "right": on_right < 0 or walls[on_right],
+            }
+        )
         if blocked:
             break
         r, c, steps = r + d_row, c + d_col, steps + 1
@@ -93,9 +109,12 @@ def look(maze: Maze, me: Position, other: Position, sight: Sight | None = None) 
         if not open_side:
             continue
         r, c = row + sign * d_col, col - sign * d_row
+        edge = sides[r * n + c][facing]
         if sight is not None:
             sight.cells.append((r, c))
-        seen = wall(r, c, facing)
+            if edge >= 0:
+                sight.edges.add(edge)
+        seen = edge < 0 or walls[edge]
         if side == left:
             left_ahead = seen
         else:
