@@ -73,6 +73,45 @@ def test_an_unexpected_error_is_a_500_with_an_id_and_a_logged_traceback(
     assert web.get("/api/starters/python").status_code == 200  # the site goes on
 
 
+def _store_down(*_: Any, **__: Any) -> Any:
+    import sqlalchemy as sa
+
+    raise sa.exc.OperationalError(
+        "SELECT 1", {}, Exception("connection refused\n\tIs the server running?")
+    )
+
+
+def _store_refused(*_: Any, **__: Any) -> Any:
+    from botarena.tournament.store import StoreDamaged
+
+    raise StoreDamaged("--db sqlite:///s.db: the store is damaged (disk I/O error)")
+
+
+@pytest.mark.parametrize("fault", [_store_down, _store_refused])
+@pytest.mark.parametrize(
+    ("method", "path", "patched"),
+    [
+        ("GET", "/api/contest", "botarena.tournament.stages.stored_deadline"),
+        ("POST", "/api/login", "botarena.arena.store.user_row"),
+        ("GET", "/games/1/view/", "botarena.arena.store.game_row"),
+    ],
+)
+def test_a_store_that_cannot_answer_is_a_503_and_one_log_line(
+    web: Any, caplog: Any, monkeypatch: Any, method: str, path: str, patched: str, fault: Any
+) -> None:
+    """Its server restarting, down or refused as damaged is no bug: try again later."""
+    monkeypatch.setattr(patched, fault)
+    with caplog.at_level(logging.WARNING, logger="botarena.arena"):
+        answer = web.request(method, path, json={"user": "bob", "password": "password-1"})
+    assert (answer.status_code, answer.headers["retry-after"]) == (503, "5")
+    assert answer.json() == {"error": "the store cannot answer now: try again in 5 s"}
+    [record] = [r for r in caplog.records if r.name == "botarena.arena"]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    said = "connection refused" if fault is _store_down else "the store is damaged (disk I/O"
+    assert record.getMessage().startswith(f"the store cannot answer {method} {path!r}: ")
+    assert said in record.getMessage() and "\n" not in record.getMessage()
+
+
 def test_starlettes_own_refusals_are_json_on_the_api(web: Any) -> None:
     missing = web.get("/api/nothing-here")
     assert (missing.status_code, missing.json()) == (404, {"error": "Not Found"})

@@ -4,7 +4,9 @@ Every HTTP route of the site (the API, the pages, the viewer, static files) pass
 both. A user's mistake is answered where it is read (`{"error": reason}`, a 4xx); anything
 else becomes a 500 `{"error": "internal error", "id": ID}` whose traceback is logged under
 the same ID (logger `botarena.arena`), so a stranger never sees a traceback and the site
-keeps serving.
+keeps serving. A store that cannot answer for now (its server restarting or down, out of
+connections, a SQLite file busy, or refused as damaged) is no bug: a 503 with Retry-After,
+and one line in the log.
 """
 
 from __future__ import annotations
@@ -20,6 +22,27 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 log = logging.getLogger("botarena.arena")
+
+STORE_RETRY_AFTER_S = 5
+"""What a 503 for a store that cannot answer tells the client to wait (a server restart)."""
+
+
+def store_unavailable(exc: BaseException) -> str | None:
+    """Why the store cannot answer now, in one line, when `exc` says so: the database's
+    server is down, starting or out of connections, a SQLite file is busy (SQLAlchemy's
+    OperationalError and InterfaceError: the connection's errors, never a query's own), or
+    the store was refused (StoreError: damaged, of another revision). None for any other
+    exception, which is a bug: a 500."""
+    import sqlalchemy as sa
+
+    from botarena.tournament.store import StoreError
+
+    if isinstance(exc, StoreError):
+        return str(exc)
+    if isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError):
+        reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+        return reason[0] if reason else exc.__class__.__name__
+    return None
 
 
 class ErrorBoundary:
@@ -42,7 +65,21 @@ class ErrorBoundary:
 
         try:
             await self.app(scope, receive, sending)
-        except Exception:
+        except Exception as exc:
+            why = store_unavailable(exc)
+            if why is not None:
+                log.warning(
+                    "the store cannot answer %s %r: %s", scope.get("method"), scope.get("path"), why
+                )
+                if not started:
+                    wait = f"try again in {STORE_RETRY_AFTER_S} s"
+                    answer = JSONResponse(
+                        {"error": f"the store cannot answer now: {wait}"},
+                        status_code=503,
+                        headers={"Retry-After": str(STORE_RETRY_AFTER_S)},
+                    )
+                    await answer(scope, receive, send)
+                return
             ident = secrets.token_hex(4)
             log.exception(
                 "internal error %s on %s %r", ident, scope.get("method"), scope.get("path")

@@ -450,9 +450,10 @@ def operation_id(method: str, path: str) -> str:
 
 def _common(method: str) -> dict[int, Any]:
     """What any operation may answer: a token that is not valid (401), a server fault
-    (500, naming its log entry); and, for a change, a body that is malformed or too large
-    and a session cookie without its CSRF token (403)."""
-    common: dict[int, Any] = {401: shapes.Error, 500: shapes.Error}
+    (500, naming its log entry), a store that cannot answer for now (503, arena/guard.py);
+    and, for a change, a body that is malformed or too large and a session cookie without
+    its CSRF token (403)."""
+    common: dict[int, Any] = {401: shapes.Error, 500: shapes.Error, 503: shapes.Error}
     if method != "get":
         common.update({400: shapes.Error, 403: shapes.Error, 413: shapes.Error})
     return common
@@ -488,5 +489,5 @@ _WORDS = {
     413: "too large",
     429: "too many in a while: wait Retry-After seconds",
     500: "an internal error: the site's log holds it under `id`",
-    503: "busy: wait Retry-After seconds",
+    503: "busy, or the store cannot answer for now: wait Retry-After seconds",
 }
