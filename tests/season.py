@@ -32,6 +32,7 @@ from typing import Any
 import pgserver
 from seasonapi import (
     ADMIN_PASSWORD,
+    OUTSIDE_NAME,
     Contestant,
     Plan,
     Refused,
@@ -537,6 +538,21 @@ def play_season(
         season.figures["web p95 (ms)"] = percentile(times, 0.95)
         season.figures["web requests"] = len(times)
     season.checks["export"] = export(season, first)
+    outside = [p for p in people if p.entries[0].filename == OUTSIDE_NAME]
+    if outside:
+        season.checks["outside program"] = outside_games(season, outside[0])
+
+
+def outside_games(season: Season, person: Contestant) -> str:
+    """The outside program's upload and the games it played (its test game, the ladder's
+    and the finals'; its first version's label is its name, a later one's NAME@vN)."""
+    played = store_rows(
+        season.db,
+        "select count(*) from games where status = 'done' and"
+        f" (strpos(cast(seats as text), '\"{person.user}\"') > 0"
+        f" or strpos(cast(seats as text), '\"{person.user}@v') > 0)",
+    )[0][0]
+    return f"{person.user}: {', '.join(person.statuses)}, {played} games played"
 
 
 def measure_ladder(

@@ -229,6 +229,8 @@ def roster(season: Season, plan: Plan) -> list[Contestant]:
 
 
 OUTSIDE_SOURCES = ("MazeMap.c", "MazeIO.c", "Analysis.c", "AI.c", "player.c")
+OUTSIDE_NAME = "player.c"
+"""The name the outside program is uploaded under."""
 """The 2009 player's sources, in the order its Makefile makes its one-file submission."""
 
 
@@ -248,7 +250,7 @@ def outside_player(season: Season, checkout: Path | None) -> Entry | None:
         cwd=checkout / "src", capture_output=True, text=True, check=True,
     )  # fmt: skip
     say(season, f"outside program: {checkout} (the 2009 player, {len(made.stdout)} bytes of C)")
-    return Entry("player.c", made.stdout, "active")
+    return Entry(OUTSIDE_NAME, made.stdout, "active")
 
 
 def sign_up(season: Season, person: Contestant) -> None:

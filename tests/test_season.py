@@ -37,6 +37,7 @@ def test_a_season_survives_its_faults_and_a_new_release() -> None:
     the_strongest_bot_won_the_finals(season)
     faults_survived(season)
     a_new_release_took_over_mid_season(season)
+    the_outside_program_played(season)
     nothing_left_running(season)
 
 
@@ -86,6 +87,13 @@ def a_new_release_took_over_mid_season(season: Season) -> None:
     code, line = season.checks["a worker of the old release after the upgrade"]
     assert (code, line.count("\n")) == (2, 0)
     assert "schema revision 'rehearsal' is newer than this botarena's" in line
+
+
+def the_outside_program_played(season: Season) -> None:
+    """With BOTARENA_AMAZES_2009 set: the 2009 player built, passed its test and played."""
+    if "outside program" in season.checks:
+        words = season.checks["outside program"]
+        assert ": active, " in words and not words.endswith(" 0 games played"), words
 
 
 def nothing_left_running(season: Season) -> None:
