@@ -43,8 +43,13 @@ def a_ladder(tmp_path: Path) -> tuple[Store, str]:
 def test_upgrade_moves_the_store_to_this_release_and_says_so(tmp_path: Path) -> None:
     store, db = a_ladder(tmp_path)
     made_by(store, OLD)
-    with pytest.raises(ladder.LadderError, match=f"the store {db} is botarena {OLD}"):
+    with pytest.raises(ladder.LadderError) as refused:
         ladder.check_version(store, db)
+    assert str(refused.value) == (
+        f"this worker is botarena {botarena.__version__}, the store {db} is botarena {OLD}:"
+        f" install botarena {OLD}, or move the store to this release with `botarena store"
+        f" upgrade --db {db}` (docs/store.md)"
+    )
     assert storeops.upgrade(db) == (
         f"revision {HEAD} (botarena {OLD})",
         f"revision {HEAD} (botarena {botarena.__version__})",

@@ -698,5 +698,6 @@ def check_version(store: Store, url: str) -> None:
     if theirs is not None and theirs != __version__:
         raise LadderError(
             f"this worker is botarena {__version__}, the store {url} is"
-            f" botarena {theirs}: install the same version"
+            f" botarena {theirs}: install botarena {theirs}, or move the store to this"
+            f" release with `botarena store upgrade --db {url}` (docs/store.md)"
         )
