@@ -157,12 +157,15 @@ def fresh_database(server: str, name: str) -> str:
     return f"{server}/{name}"
 
 
-def make_contests(season: Season) -> list[tuple[str, str, int]]:
-    """`arena new` for each of `CONTESTS`: (contest, game, web processes) of those made."""
+def make_contests(season: Season, wanted: tuple[str, ...]) -> list[tuple[str, str, int]]:
+    """`arena new` for each of `CONTESTS` `wanted`: (contest, game, web processes) of those
+    made."""
     secret = season.folder / "admin.pw"
     secret.write_text(ADMIN_PASSWORD + "\n")
     made = []
     for contest, game, web, more in CONTESTS:
+        if contest not in wanted:
+            continue
         args = ["arena", "new", contest, "--game", game, "--db", season.db, *more]
         done = botarena(*args, "--admin-password-file", str(secret), cwd=season.folder, check=False)
         if done.returncode != 0:
@@ -343,12 +346,6 @@ def upgrade_release(season: Season, fleet: Fleet) -> None:
                        cwd=season.folder, check=False)  # fmt: skip
     season.checks["a worker of the old release after the upgrade"] = (
         refused.returncode, refused.stderr.strip())  # fmt: skip
-    for worker in old:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            worker.wait(120)
-        fleet.retired.append(worker.pid)
-    season.checks["old release's workers' exit codes"] = [w.returncode for w in old]
-    say(season, f"the old release's {len(old)} workers stopped by themselves")
     fleet.env = env
     season.release_env = env
     for contest, url in season.urls.items():
@@ -356,6 +353,12 @@ def upgrade_release(season: Season, fleet: Fleet) -> None:
         assert fleet.serve(contest, fleet.webs[contest], port) == url
     for _ in old:
         fleet.worker()
+    for worker in old:  # meanwhile, each finds the store moved (every 10 s) and stops
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            worker.wait(120)
+        fleet.retired.append(worker.pid)
+    season.checks["old release's workers' exit codes"] = [w.returncode for w in old]
+    say(season, f"the old release's {len(old)} workers stopped by themselves")
     column = store_rows(
         season.db,
         "select count(*) from information_schema.columns"
@@ -596,7 +599,7 @@ def rehearse(plan: Plan, readers: Readers | None = None) -> Season:
         server.start()
         season.db = fresh_database(server.url, "season")
         fleet = Fleet(folder, season.db)
-        for contest, _game, web in make_contests(season):
+        for contest, _game, web in make_contests(season, plan.contests):
             season.urls[contest] = fleet.serve(contest, web)
         for _ in range(3):
             fleet.worker()

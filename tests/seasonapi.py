@@ -59,7 +59,7 @@ class Contestant:
 
 @dataclass
 class Plan:
-    """The season's size: contestants (over the contests), seconds of ladder after the
+    """The season's size: contestants (over the `contests`), seconds of ladder after the
     uploads, the languages uploaded; `outside`, a checkout of maksverver/Amazes (the 2009
     CodeCup Amazes player, docs/research), whose player one more contestant uploads."""
 
@@ -68,6 +68,7 @@ class Plan:
     languages: tuple[str, ...] = ("python", "c", "cpp", "java", "go", "rust")
     finals_top: int = 4
     outside: Path | None = None
+    contests: tuple[str, ...] = ("cup", "colony", "maze")  # of season.CONTESTS
 
 
 @dataclass

@@ -27,7 +27,7 @@ CHECKS = ",".join(
         "response_headers_conformance",
     )
 )
-FUZZ_SECONDS = "15"
+FUZZ_SECONDS = "10"
 """Each of the two runs' time budget (the slow tier's share; raise it to look harder)."""
 
 

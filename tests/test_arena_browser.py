@@ -27,20 +27,15 @@ def _loud_bot() -> str:
     return LOUD_BOT + source("amazes", "bot", "python")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def site(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: Any) -> Any:
-    """The site served in this process on a free port over a fresh contest on SQLite or
-    PostgreSQL; (url, store)."""
+@pytest.fixture
+def site(tmp_path: Path) -> Any:
+    """The site served in this process on a free port over a fresh contest on SQLite;
+    (url, store). The pages over PostgreSQL: tests/test_arena_web_processes.py (this test
+    on both stores cost 30 s of CI)."""
     from botarena.arena.api import arena_app
     from botarena.web.server import Server
 
-    if request.param == "sqlite":
-        db = f"sqlite:///{tmp_path / 'cup.db'}"
-    else:
-        from conftest import fresh_database
-
-        db = fresh_database(request.getfixturevalue("postgres_server"))
-        monkeypatch.chdir(tmp_path)  # a PostgreSQL contest builds and keeps replays here
+    db = f"sqlite:///{tmp_path / 'cup.db'}"
     new_contest(db, tmp_path)
     store = Store.open(db)
     server = Server(arena_app(store, "cup"), "127.0.0.1", 0)

@@ -73,7 +73,7 @@ NOT_RUN = {
 """A substring of a command -> why the test does not run it."""
 
 UNCAPPED_COMPARE = "botarena compare "
-COMPARE_CAP = "--games 24"
+COMPARE_CAP = "--games 12"
 """A `compare` without `--games` plays until its SPRT decides, up to 2000 games (208 for a
 strong bot, two minutes): the test caps it, as the command runs as written either way."""
 

@@ -29,6 +29,7 @@ def test_a_season_survives_its_faults_and_a_new_release() -> None:
         ladder_s=15.0,
         languages=("python", "c", "cpp"),
         outside=Path(outside) if outside else None,
+        contests=("cup", "maze"),  # Ants' 2-4 seats: the bench's, and test_ladder*.py's
     )
     season = rehearse(plan)
     print(*season.notes, season.figures, season.checks, sep="\n")  # shown with -s
