@@ -135,7 +135,7 @@ def test_commands_are_found_whole() -> None:
     body = "a \\\n  b\nfor x in 1; do\n    echo $x\ndone\n\nc  # note\n"
     assert commands(body) == ["a \\\n  b", "for x in 1; do\n    echo $x\ndone", "c  # note"]
     assert substituted("botarena compare a b --game amazes", None) == (
-        "botarena compare --games 24 a b --game amazes"
+        "botarena compare --games 12 a b --game amazes"
     )
     assert substituted("botarena play amazes ./mybot ./mybot-v2 mine=./my_bot", "amazes") == (
         "botarena play amazes mybot={0} mybot-v2={0} mine={0}".format(
