@@ -38,7 +38,9 @@ def test_a_faulty_bot_in_a_game_without_a_clock_leaves_and_the_game_goes_on(
         result = botarena.play("tally", [bot, "builtin:tally/three", "builtin:tally/three"])
     faulty, *others = result.players
     assert (faulty.status, faulty.faults, faulty.score) == (status, 1, 0)
-    assert waited_ms <= faulty.time_ms < waited_ms + 1000
+    # its wait is counted from the read of its reply on, its deadline from the step's start,
+    # before every seat was sent its turn: 1.9 ms less under a loaded CI (core/match.py)
+    assert waited_ms - 50 <= faulty.time_ms < waited_ms + 1000
     assert result.turns == 6  # the others play every turn: 3 each, the same number
     assert [player.score for player in others] == [18, 18]
 
