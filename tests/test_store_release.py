@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 import botarena
 from botarena.games import get_game
-from botarena.tournament import executors, ladder, runner, storeops
+from botarena.tournament import executors, ladder, releases, runner, storeops
 from botarena.tournament.manage import BotRequest, Settings, create
 from botarena.tournament.migrations import HEAD
 from botarena.tournament.store import Store, games, store_meta
@@ -36,7 +36,7 @@ def a_ladder(tmp_path: Path) -> tuple[Store, str]:
         schedule="ladder", seed=1, replay_dir=tmp_path / "r", options={"turns": "40"}
     )
     create(store, "L", get_game("amazes"), requests, settings, tmp_path / "build", print)
-    assert ladder.store_version(store) == botarena.__version__  # recorded as it is made
+    assert releases.store_version(store) == botarena.__version__  # recorded as it is made
     return store, db
 
 
@@ -44,7 +44,7 @@ def test_upgrade_moves_the_store_to_this_release_and_says_so(tmp_path: Path) -> 
     store, db = a_ladder(tmp_path)
     made_by(store, OLD)
     with pytest.raises(ladder.LadderError) as refused:
-        ladder.check_version(store, db)
+        releases.check_version(store, db)
     assert str(refused.value) == (
         f"this worker is botarena {botarena.__version__}, the store {db} is botarena {OLD}:"
         f" install botarena {OLD}, or move the store to this release with `botarena store"
@@ -54,8 +54,8 @@ def test_upgrade_moves_the_store_to_this_release_and_says_so(tmp_path: Path) -> 
         f"revision {HEAD} (botarena {OLD})",
         f"revision {HEAD} (botarena {botarena.__version__})",
     )
-    assert ladder.store_version(store) == botarena.__version__
-    ladder.check_version(store, db)  # this release's workers are taken now
+    assert releases.store_version(store) == botarena.__version__
+    releases.check_version(store, db)  # this release's workers are taken now
     assert storeops.upgrade(db) == (f"revision {HEAD}", f"revision {HEAD}")
     store.close()
 
@@ -65,7 +65,7 @@ def test_a_store_without_a_release_is_left_without_one(tmp_path: Path) -> None:
     Store.open(db).close()
     assert storeops.upgrade(db) == (f"revision {HEAD}", f"revision {HEAD}")
     store = Store.open(db)
-    assert ladder.store_version(store) is None  # `tournament new` records it
+    assert releases.store_version(store) is None  # `tournament new` records it
     store.close()
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from botarena import check_options
 from botarena.core.game import Game
 from botarena.core.roles import role_named
-from botarena.tournament import filling, ladder, schedule, stages
+from botarena.tournament import filling, ladder, releases, schedule, stages
 from botarena.tournament.runner import plan_of
 from botarena.tournament.store import Bot, Store, Tournament
 
@@ -335,7 +335,7 @@ def create(
             if kind == "ladder":
                 ladder.join(conn, tournament, added.name, added.label, added.role)
         scheduled = _schedule_more(store, conn, tournament)
-    ladder.stamp_version(store)  # every tournament's store names the release that plays it
+    releases.stamp_version(store)  # every tournament's store names the release that plays it
     return tournament, scheduled
 
 

@@ -415,7 +415,7 @@ def work(
 
     import sqlalchemy as sa
 
-    from botarena.tournament import ladder, stages
+    from botarena.tournament import ladder, releases, stages
     from botarena.tournament.boundary import Boundary
     from botarena.tournament.claims import Heartbeat
 
@@ -569,7 +569,7 @@ def work(
             if time.monotonic() - released > RELEASE_S:
                 with boundary.step("handing back dead runners' claims"):
                     store.release_stale()
-                    moved = moved or ladder.release_moved(store)
+                    moved = moved or releases.release_moved(store)
                 released = time.monotonic()
             if not inflight:
                 if not wanted() or (idle_exit and not ladders):

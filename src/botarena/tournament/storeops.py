@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from botarena.core.entrypoints import own_version as own
-from botarena.tournament import migrations, roleladder
+from botarena.tournament import migrations, releases, roleladder
 from botarena.tournament.migrations import migrate
 from botarena.tournament.store import (
     Store,
@@ -65,9 +65,7 @@ def _record_release(conn: Connection) -> str | None:
     the new release, whose workers are refused until it does and the old ones after
     (tournament/runner.py). The release it named before, or None if it was this one or
     none (no tournament made yet: `tournament new` records it)."""
-    row = conn.execute(
-        sa.select(store_meta.c.value).where(store_meta.c.key == "botarena_version")
-    ).scalar()
+    row = releases.recorded(conn)
     if row is None or row == own():
         return None
     conn.execute(

@@ -229,7 +229,8 @@ def _work(
 
     from botarena.tournament import runner
     from botarena.tournament.executors import LocalExecutor
-    from botarena.tournament.ladder import LadderError, check_version
+    from botarena.tournament.ladder import LadderError
+    from botarena.tournament.releases import check_version
     from botarena.tournament.runner import Stop
 
     try:
