@@ -208,3 +208,65 @@ def test_a_core_lock_is_never_taken_through_a_link(tmp_path: Path) -> None:
     made = module._lock_file(str(tmp_path / "fresh"))
     assert made is not None and (tmp_path / "fresh").is_file()
     os.close(made)
+
+
+class Referee:
+    """An in-process Amazes bot: it runs on the referee's thread, so it sees the
+    referee's cores."""
+
+    def __init__(self) -> None:
+        self.seen: list[set[int]] = []
+
+    def act(self, observation: object) -> str:
+        self.seen.append(os.sched_getaffinity(0))
+        return "T"
+
+
+def calls_only_game(tmp_path: Path) -> tuple[set[int], list[str]]:
+    """A game of a bot that runs only in its calls (as a Labyrinth post does) against an
+    in-process one: the referee's cores during the game, and the bot's, turn by turn."""
+    from botarena.core.match import run_match
+    from botarena.core.setup import set_up
+
+    path = tmp_path / "bot.py"
+    path.write_text(AMAZES.format(thread=False))
+    tmp_path.chmod(0o755)
+    referee = Referee()
+    setup = set_up("amazes", [f"{sys.executable} {path}", referee], seed=5, options={"turns": 10})
+    setup.players[0].runs_only_in_calls = True
+    result = run_match(
+        setup.game, setup.players, seed=setup.seed, options=setup.options, record=False
+    )
+    assert result.players[0].status == "ok", result.to_dict()
+    (jury,) = {frozenset(cores) for cores in referee.seen}
+    turns = [line for line in result.stderr[0].splitlines() if not line.startswith("end")]
+    return set(jury), turns
+
+
+def test_bots_that_run_only_in_calls_get_a_free_core_beside_the_referees(tmp_path: Path) -> None:
+    """On a virtual machine a switch between two processes on one core costs more than a
+    wake-up on another core that the referee polls for (docs/sandbox.md)."""
+    jury, turns = calls_only_game(tmp_path)
+    assert len(jury) == 1
+    (bot,) = {frozenset(json.loads(turn)) for turn in turns}
+    assert len(bot) == 1 and not bot & jury
+
+
+def test_with_no_core_free_they_share_the_referees(tmp_path: Path) -> None:
+    """Every other core held by another game's referee (a tournament's workers): the bots
+    that run only in calls stay on this game's core."""
+    import fcntl
+
+    from botarena.core import cores as module
+
+    held = []
+    for core in sorted(os.sched_getaffinity(0))[1:]:
+        lock = os.open(module.CORE_LOCKS.format(core=core), os.O_RDONLY | os.O_CREAT, 0o644)
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.append(lock)
+    try:
+        jury, turns = calls_only_game(tmp_path)
+    finally:
+        for lock in held:
+            os.close(lock)
+    assert {frozenset(json.loads(turn)) for turn in turns} == {frozenset(jury)}

@@ -27,8 +27,8 @@ def jury_core(wanted: bool) -> Iterator[int | None]:
 
     Made for ping-pong: when the referee and a bot only ever run one after the other, each
     call on the same core costs a context switch, and across two cores a wake-up of the
-    other core, several times dearer on a virtual machine (a game of tiny calls, 19 000
-    calls: 1.6 s -> 1.25 s)."""
+    other core, several times dearer on a virtual machine (a trivial C bot's exchange:
+    57-75 µs -> 21-25 µs; docs/sandbox.md)."""
     if not wanted or not hasattr(os, "sched_setaffinity") or cores() < 2:
         yield None
         return
@@ -43,6 +43,32 @@ def jury_core(wanted: bool) -> Iterator[int | None]:
         yield core
     finally:
         os.sched_setaffinity(0, allowed)
+        os.close(lock)
+
+
+@contextlib.contextmanager
+def calls_core(jury: int | None, allowed: set[int] | None, wanted: bool) -> Iterator[int | None]:
+    """While the block runs, a core of `allowed` (the referee's cores before it was pinned
+    to `jury`) that no referee holds, for the bots that run only inside their calls, the
+    referee polling for their replies meanwhile; None when not `wanted`, the referee is not
+    pinned, or no other core is free (then they share the referee's).
+
+    On a virtual machine a switch between two processes on one core costs more than a
+    wake-up across cores that the referee does not sleep through (a game of 19 000 tiny
+    calls to two Node runners: 3.7 s on the referee's core, 2.7 s on a core of theirs). A machine
+    whose every core plays a game (a tournament's workers) has none to spare: each game
+    keeps its bots on its own core."""
+    if not wanted or jury is None or not allowed:
+        yield None
+        return
+    claimed = _claim_core(allowed - {jury})
+    if claimed is None:
+        yield None
+        return
+    core, lock = claimed
+    try:
+        yield core
+    finally:
         os.close(lock)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from botarena.core.cores import allowed_cores, jury_core
+from botarena.core.cores import allowed_cores, calls_core, jury_core
 from botarena.core.game import Game
 from botarena.core.player import Player, ProcessPlayer, Reply
 from botarena.core.process import EXIT_GRACE_S
@@ -280,12 +280,21 @@ def run_match(
 
     `observe` gets the replay document before the first step; it grows as the game runs."""
     one_at_a_time = game.info.turn_model is not TurnModel.SIMULTANEOUS
-    joining = [p for p in players if one_at_a_time and isinstance(p, ProcessPlayer)]
+    joining = [  # a bot that runs only in calls is placed already (calls_core)
+        p
+        for p in players
+        if one_at_a_time and isinstance(p, ProcessPlayer) and not p.runs_only_in_calls
+    ]
     allowed = allowed_cores()
-    with jury_core(any(p.runs_only_in_calls for p in players) or bool(joining)) as core:
+    in_calls = any(p.runs_only_in_calls for p in players)
+    with (
+        jury_core(in_calls or bool(joining)) as core,
+        calls_core(core, allowed, in_calls) as apart,
+    ):
         if core is not None:  # a process would inherit the referee's one core
             for player in players:
-                player.cores = {core} if player.runs_only_in_calls else allowed
+                in_calls_core = core if apart is None else apart
+                player.cores = {in_calls_core} if player.runs_only_in_calls else allowed
                 if player in joining:
                     player.joins_core = core
         return _run_match(

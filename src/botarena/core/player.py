@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from botarena.core.cores import cores
+from botarena.core.cores import allowed_cores, cores
 from botarena.core.lines import LINE_CAP
 from botarena.core.pipes import PipeEnds
 from botarena.core.process import STDERR_CAP, BotProcess
@@ -65,9 +65,9 @@ class Player:
     java_line_breaks = False
     """Whether a lone CR also ends a reply line (set from the game's protocol)."""
     runs_only_in_calls = False
-    """A process that runs none of its own work between calls, single-threaded, while the
-    jury waits for it: nothing is gained by giving it a core of its own, and every call
-    would pay for waking it up on another core (see `core.cores.jury_core`)."""
+    """A process that runs none of its own work between calls while the jury waits for it:
+    it is placed on one core for the game, a free one beside the referee's where there is
+    one, else the referee's (see `core.cores.calls_core`), and never moved."""
     cores: set[int] | None = None
     """The cores the process is started on (set by the match), or None: the jury's."""
     joins_core: int | None = None
@@ -98,6 +98,14 @@ class Player:
     def collect(self, protocol: Protocol, observation: Any, deadline: float | None) -> Reply:
         """Read the reply to the last `send` until it is complete or the deadline passes."""
         raise NotImplementedError
+
+    def _runs_beside_jury(self) -> bool:
+        """Whether the bot can answer while the jury polls: some core is the bot's and
+        not only the jury's."""
+        jury = allowed_cores()
+        if jury is None:
+            return cores() > 1
+        return len(jury | (jury if self.cores is None else self.cores)) > 1
 
     def hold_between_turns(self) -> None:
         """The game charges this bot's CPU turn by turn: freeze it between all its turns,
@@ -242,8 +250,9 @@ class ProcessPlayer(PipeEnds, Player):
     """How long the jury polls for a reply before it sleeps in `select`. Waking a sleeping
     jury on another CPU costs about 30 µs on a virtual machine, more than a fast bot's
     whole answer: a transport of many tiny calls (posts of a role game, about 19 000 a game)
-    sets this (at most this much of the jury's CPU per call). Not on a single core (a
-    pinned tournament worker): there the bot cannot answer while the jury polls."""
+    sets this (at most this much of the jury's CPU per call). Only where the bot has a core
+    the jury is not on (`_runs_beside_jury`): on the jury's own, the bot cannot answer while
+    the jury polls."""
 
     def __init__(
         self,
@@ -280,7 +289,7 @@ class ProcessPlayer(PipeEnds, Player):
     # -- life cycle ---------------------------------------------------------------------
     def start(self, seat: int, seed: str = "") -> None:
         become_subreaper()
-        if self.reply_spin_s and cores() > 1 and (self.cores is None or len(self.cores) > 1):
+        if self.reply_spin_s and self._runs_beside_jury():
             self._spin_s = self.reply_spin_s
         # the game's seed and the seat, for a bot that draws its randomness from them
         game_seed = seed.removesuffix(seat_seed("", seat))

@@ -174,8 +174,8 @@ class PostPlayer(ProcessPlayer):
 
     needs_text = False  # the referee need not encode: send() does, for the runner
     frozen_between_turns = False
-    runs_only_in_calls = True  # on the referee's core: no wake-up across cores per call
-    reply_spin_s = 0.0002  # where it runs apart: a call is answered in 20-100 µs
+    runs_only_in_calls = True  # on a core of its own beside the referee's, where free
+    reply_spin_s = 0.0002  # the referee polls: a call is answered in 20-100 µs
 
     def __init__(self, path: str, post: Post, spec: str) -> None:
         super().__init__(runner_argv(path, post), name=post.name, spec=spec)
