@@ -66,26 +66,27 @@ class BotProcess:
         box = self.box = Confinement(
             self.argv, self.sandbox, cwd=self.cwd, env={**(self.env or {}), **env}
         )
-        self.proc = subprocess.Popen(
-            box.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            cwd=box.cwd,
-            env=box.env,
-            bufsize=0,
-            pass_fds=box.pass_fds,
-            # the bot (or bubblewrap) dies with the jury, even killed -9 (PDEATHSIG, set
-            # before exec: bubblewrap's own --die-with-parent comes only after its set-up)
-            preexec_fn=_in_child(
-                death_signal_setter(),
-                box.preexec if self.sandbox.enabled else None,
-                None if cores is None else partial(os.sched_setaffinity, 0, cores),
-            ),
-        )
+        with box.launching():
+            self.proc = subprocess.Popen(
+                box.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                cwd=box.cwd,
+                env=box.env,
+                bufsize=0,
+                pass_fds=box.pass_fds,
+                # the bot (or bubblewrap) dies with the jury, even killed -9 (PDEATHSIG, set
+                # before exec: bubblewrap's own --die-with-parent comes only after its set-up)
+                preexec_fn=_in_child(
+                    death_signal_setter(),
+                    box.preexec if self.sandbox.enabled else None,
+                    None if cores is None else partial(os.sched_setaffinity, 0, cores),
+                ),
+            )
+            box.started(self.proc.pid)
         assert self.proc.stdout is not None and self.proc.stdin is not None
-        box.started(self.proc.pid)
         self._group_cpu = GroupCpu(self.proc.pid)
         box.wait_exit = self.exited
         self.stdin_fd = self.proc.stdin.fileno()

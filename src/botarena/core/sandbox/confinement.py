@@ -7,7 +7,8 @@ import contextlib
 import logging
 import os
 import signal
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from botarena.core import cgroups
@@ -89,6 +90,18 @@ class Confinement:
         enter(self.group, self.sandbox)
 
     # -- in the jury --------------------------------------------------------------------
+    @contextlib.contextmanager
+    def launching(self) -> Iterator[None]:
+        """Around the start of its process (Popen, then `started`): `kill_all` waits for a
+        start under way, which it then kills, and none begins after it. Raises OSError
+        once `kill_all` has run (this process is ending)."""
+        if not _take_launch_slot():
+            raise OSError("this process is ending (kill_all): no bot starts now")
+        try:
+            yield
+        finally:
+            _LAUNCHES.release()
+
     def started(self, pid: int) -> None:
         """The process is running as `pid`, leader of its own process group."""
         _RUNNING[id(self)] = self
@@ -271,12 +284,36 @@ class Confinement:
 
 _RUNNING: dict[int, Confinement] = {}
 """The confinements started here and not closed yet, for `kill_all`."""
+_LAUNCHES = threading.Lock()
+"""Held while a confinement's process starts (`Confinement.launching`)."""
+_ENDING = threading.Event()
+"""Set by `kill_all`: no process starts from then on."""
+LAUNCH_WAIT_S = 5.0
+"""How long `kill_all` waits for a start under way (a few ms; bubblewrap's set-up comes
+after the Popen returns)."""
+
+
+def _take_launch_slot() -> bool:
+    """Take `_LAUNCHES`, unless `kill_all` has run (it keeps the lock for good)."""
+    while not _LAUNCHES.acquire(timeout=0.1):
+        if _ENDING.is_set():
+            return False
+    if _ENDING.is_set():
+        _LAUNCHES.release()
+        return False
+    return True
 
 
 def kill_all() -> None:
     """Kill every process of every bot and command this process started and has not closed:
     for a process about to end at once (a pool worker whose runner died), so nothing of its
-    games outlives it, not even a bubblewrap still setting up."""
+    games outlives it, not even a bubblewrap still setting up. A start under way on another
+    thread is waited for and killed with the rest, and none begins afterwards: one that
+    began unseen (its process forked, `started` not called yet) would have outlived it."""
+    acquired = _LAUNCHES.acquire(timeout=LAUNCH_WAIT_S)  # never released: nothing starts
+    _ENDING.set()
+    if not acquired:
+        log.warning("botarena: a bot's start did not end in %s s; killing the rest", LAUNCH_WAIT_S)
     for box in list(_RUNNING.values()):
         with contextlib.suppress(Exception):  # ending anyway: kill what can be killed
             box.kill()

@@ -40,18 +40,19 @@ def run(
     box = Confinement(list(argv), settings, cwd=cwd, env=env)
     become_subreaper()  # bubblewrap's processes left by the kill come to us, to be reaped
     try:
-        proc = subprocess.Popen(
-            box.argv,
-            cwd=box.cwd,
-            env=box.env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            pass_fds=box.pass_fds,
-            preexec_fn=partial(_dying_with_us, death_signal_setter(), box, settings.enabled),
-        )
-        box.started(proc.pid)
+        with box.launching():
+            proc = subprocess.Popen(
+                box.argv,
+                cwd=box.cwd,
+                env=box.env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                pass_fds=box.pass_fds,
+                preexec_fn=partial(_dying_with_us, death_signal_setter(), box, settings.enabled),
+            )
+            box.started(proc.pid)
         try:
             out, err = _communicate(proc, input, timeout, output_cap)
         except subprocess.TimeoutExpired:
