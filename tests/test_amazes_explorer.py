@@ -112,6 +112,7 @@ def test_map_matches_the_jury_on_any_maze(seed: int, seat: int) -> None:
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10**6))
+@pytest.mark.slow
 def test_moves_are_well_formed_and_never_pay_for_a_wall(seed: int) -> None:
     """1 to 256 letters, and every letter is a real step: the explorer never walks into a
     wall, so its position equals the jury's path end."""
@@ -206,6 +207,7 @@ def test_an_unknown_edge_is_worth_less_when_the_square_past_it_is_discovered() -
 
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10**6))
+@pytest.mark.slow
 def test_look_gains_kept_up_to_date_equal_a_fresh_count(seed: int) -> None:
     """The incremental figures (only squares near a changed square recomputed) are the same
     as computing every square afresh, after every turn of a game."""

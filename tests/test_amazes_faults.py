@@ -193,6 +193,7 @@ def test_256_letters_are_still_legal(tmp_path: Path) -> None:
     assert result.players[0].status == "ok"
 
 
+@pytest.mark.slow
 def test_stopped_bot_gets_no_cpu(tmp_path: Path) -> None:
     """A bot that spins between its turns burns CPU only while the jury waits for it."""
     spinner = bot(
@@ -282,6 +283,7 @@ def test_process_builtin_bot_plays_a_whole_game() -> None:
     assert result.turns == 300
 
 
+@pytest.mark.slow
 def test_bots_that_never_exit_share_one_grace_period(tmp_path: Path) -> None:
     import time
 

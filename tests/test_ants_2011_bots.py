@@ -219,6 +219,7 @@ ROWS[10] = "." * 10 + "1" + "." * 9
 MAP = "rows 20\ncols 20\nplayers 2\n" + "".join(f"m {row}\n" for row in ROWS)
 
 
+@pytest.mark.slow
 def test_the_2011_starter_pair_plays_a_whole_game_and_is_stopped(tmp_path: Path) -> None:
     (tmp_path / "ants.py").write_text(ANTS_PY)
     (tmp_path / "MyBot.py").write_text(MYBOT_PY)

@@ -121,6 +121,7 @@ def ant_of(exported: dict, owner: int) -> list:
         ("invalid", {"strict": 1}, "invalid", "ssse------"),
     ],
 )
+@pytest.mark.slow
 def test_a_killed_bot_stands_still_and_its_hill_is_razed(
     arena: tuple[Path, Path], tmp_path: Path, mode: str, options: dict, status: str, moves: str
 ) -> None:

@@ -68,6 +68,7 @@ def test_seeded_food_equals_the_2011_engine(path: str, monkeypatch) -> None:
     assert replay2011.compare(document, state) is None
 
 
+@pytest.mark.slow
 def test_cli_exit_codes(tmp_path: Path) -> None:
     ok = subprocess.run(
         [sys.executable, "-m", "botarena", "ants", "check-replay", GOLDEN[0]],

@@ -95,6 +95,7 @@ def test_checker_wants_a_path_through_all_hills_for_a_3x3_block(gap: int, blocke
     )
 
 
+@pytest.mark.slow
 def test_cli_generate_then_check(tmp_path: Path) -> None:
     out = tmp_path / "g.map"
     made = subprocess.run(

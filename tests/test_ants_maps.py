@@ -15,6 +15,7 @@ from testdata import ants_maps
 MAPS = sorted(ants_maps().glob("*/*.map"))
 
 
+@pytest.mark.slow
 def test_all_302_official_maps_load_and_round_trip() -> None:
     """Read, then written back: the same map, with every `m` line as in the file."""
     assert len(MAPS) == 302
@@ -82,6 +83,7 @@ def test_a_sample_of_maps_start_with_symmetric_food(path: Path) -> None:
 @pytest.mark.parametrize(
     "name", ["random_walk/random_walk_p10_02", "maze/maze_p08_02", "cell_maze/cell_maze_p03_05"]
 )
+@pytest.mark.slow
 def test_greedy_bots_play_official_maps(name: str) -> None:
     path = ants_maps() / f"{name}.map"
     ants_map = load_map(str(path))

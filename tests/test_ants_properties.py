@@ -165,6 +165,7 @@ def test_the_starter_never_walks_two_of_its_ants_onto_one_square(tmp_path: Path)
     assert len(deaths) == len(set(deaths))
 
 
+@pytest.mark.slow
 def test_pettingzoo_adapter_passes_the_api_test() -> None:
     from pettingzoo.test import api_test
 
@@ -180,6 +181,7 @@ class CrashAtTurnFive:
         return []
 
 
+@pytest.mark.slow
 def test_a_ten_player_game_with_a_crash_round_trips_through_the_2011_format(tmp_path: Path) -> None:
     path = tmp_path / "ten.replay.gz"
     ten = ants_maps() / "random_walk/random_walk_p10_02.map"

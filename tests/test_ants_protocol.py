@@ -235,6 +235,7 @@ def test_a_2011_style_bot_process_plays_a_whole_game(bot: str) -> None:
     assert (walker["status"], walker["faults"]) in (("ok", 0), ("eliminated", 0))
 
 
+@pytest.mark.slow
 def test_cli_play_json_and_verify(tmp_path: Path) -> None:
     replay = tmp_path / "g.replay.gz"
     run = subprocess.run(

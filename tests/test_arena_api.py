@@ -547,6 +547,7 @@ def test_game_shows_stderr_to_its_owner_only(web: Any, played: dict[str, Any]) -
     assert STDERR_SECRET in own["stderr"][0] and own["stderr"][1] == ""
 
 
+@pytest.mark.slow
 def test_the_walk_never_shows_another_users_logs(
     store: Store, web: Any, played: dict[str, Any]
 ) -> None:

@@ -32,6 +32,7 @@ SECRET = b"0123456789abcdef0123456789abcdef"
 # -- passwords -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_password_round_trip_and_wrong_password_refused():
     stored = hash_password("correct horse")
     assert stored.startswith("$argon2id$")

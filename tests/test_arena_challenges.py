@@ -86,6 +86,7 @@ def test_only_the_owner_challenges_within_the_hours_bound(site: Any) -> None:
     assert codes[2].headers["retry-after"].isdigit()
 
 
+@pytest.mark.slow
 def test_a_four_seat_game_fills_the_seats_not_named_with_the_sample_bot(tmp_path: Path) -> None:
     """Falldown is played by four: a challenge of one opponent plays it, the sample bot, as
     in an upload's test game, taking the two other seats; naming two leaves it one; a fifth

@@ -290,6 +290,7 @@ def _readable(value: Any) -> bool:
 
 @settings(max_examples=300, deadline=None)
 @given(VALUES)
+@pytest.mark.slow
 def test_the_body_reader_takes_text_and_64_bit_integers_only(value: Any) -> None:
     from botarena.arena.api import ApiError, parse_body
 
@@ -637,6 +638,7 @@ def _closed_after(sock: Any, limit: float = 5.0) -> float:
     return time.monotonic() - began
 
 
+@pytest.mark.slow
 def test_a_connection_that_sends_half_a_header_is_closed(store: Store, caplog: Any) -> None:
     import socket
     import time

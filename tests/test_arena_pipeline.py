@@ -188,6 +188,7 @@ def test_a_test_game_the_worker_could_not_record_gives_the_upload_back(store: St
     store.retire_runner(runner)
 
 
+@pytest.mark.slow
 def test_a_worker_builds_tests_and_plays(store: Store) -> None:
     """Through `runner.work` (what `tournament work` and `arena serve` run), sandboxed: a
     source that does not build, its fix, the test game, the ladder's games."""
@@ -210,6 +211,7 @@ def test_a_worker_builds_tests_and_plays(store: Store) -> None:
         assert len(recent) == 3 and all(sorted(g["bots"]) == ["alice", "sample"] for g in recent)
 
 
+@pytest.mark.slow
 def test_a_pass_retires_the_previous_version(store: Store) -> None:
     with client(store) as web:
         alice = register(web, "alice")

@@ -147,6 +147,7 @@ def test_tar_member_claiming_more_than_the_archive_holds_is_refused():
 # -- counts ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ten_thousand_files_are_refused_by_count():
     many = make_zip({f"f{n}.txt": b"" for n in range(10_000)} | {"bot.py": b""})
     assert refused("many.zip", many) == "the archive holds 10001 files: the limit is 64"
@@ -619,6 +620,7 @@ _GOOD = {
         max_size=4,
     ),
 )
+@pytest.mark.slow
 def test_a_damaged_archive_is_accepted_or_refused_never_a_crash(name, edits):
     """Bytes set, cut or inserted anywhere in a good archive: check_upload returns an Upload
     or raises UploadRefused, never another exception (zipfile and tarfile raise a dozen)."""

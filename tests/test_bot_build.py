@@ -50,6 +50,7 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize(
     "source", ["walker.py", "walker.c", "walker.cpp", "Walker.java", "walker.rs", "walker.go"]
 )
+@pytest.mark.slow
 def test_a_built_bot_plays_as_its_source_says(
     data: Path, cache: Path, tmp_path: Path, source: str
 ) -> None:

@@ -173,6 +173,7 @@ def no_bubblewrap(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("cgroups_backend", ["v1", "v2"], indirect=True)
+@pytest.mark.slow
 def test_without_bubblewrap_the_cgroup_kills_a_double_forked_child(
     cgroups_backend: str, no_bubblewrap: None, tmp_path: Path
 ) -> None:

@@ -21,6 +21,7 @@ def botarena(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_play_json_has_the_contract_shape(tmp_path: Path) -> None:
     replay = tmp_path / "game.json.gz"
     run = botarena("play", "amazes", *BOTS, "--seed", "3", "--replay", str(replay), "--json")
@@ -48,6 +49,7 @@ def test_play_prints_a_table_and_python_play_agrees() -> None:
         assert f"{player.score:g}" in run.stdout
 
 
+@pytest.mark.slow
 def test_verify_exit_codes(tmp_path: Path) -> None:
     replay = tmp_path / "game.json"
     assert botarena("play", "amazes", *BOTS, "--replay", str(replay)).returncode == 0
@@ -97,6 +99,7 @@ def test_bad_maze_file_names_file_line_and_problem(tmp_path: Path) -> None:
     assert f"{maze}:5: column 11 is 'x'" in run.stderr
 
 
+@pytest.mark.slow
 def test_games_lists_games_and_options() -> None:
     run = botarena("games")
     assert run.returncode == 0 and "amazes" in run.stdout

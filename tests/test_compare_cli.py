@@ -20,6 +20,7 @@ def botarena(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_much_stronger_bot_is_accepted_as_better() -> None:
     """The explorer beats the random bot in every Amazes game: with hypotheses 0 and 400
     Elo, every pair scores 1 and the test decides H1 long before the cap."""

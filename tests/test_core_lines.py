@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def read(data: bytes, cuts: list[int], java: bool, cap: int) -> tuple[list[str],
 
 @settings(max_examples=400)
 @given(outputs, st.lists(st.integers(0, 400), max_size=8), st.booleans(), st.integers(0, 6))
+@pytest.mark.slow
 def test_any_chunking_gives_the_rule_s_lines_and_cap(
     data: bytes, cuts: list[int], java: bool, cap: int
 ) -> None:

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from botarena.core.player import ProcessPlayer
 from botarena.core.protocol import Protocol
 from botarena.core.rules import Status
@@ -47,6 +49,7 @@ def test_a_megabyte_observation_is_delivered_whole(tmp_path: Path) -> None:
         bot.close(time.monotonic() + 1)
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_reads_times_out_instead_of_blocking_the_jury(tmp_path: Path) -> None:
     bot = player(tmp_path, "import time\ntime.sleep(60)\n")
     try:

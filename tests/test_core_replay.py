@@ -24,6 +24,7 @@ def random_game(seed: int, path: Path) -> dict:
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
+@pytest.mark.slow
 def test_random_games_round_trip_and_verify(seed: int, tmp_path_factory) -> None:
     path = tmp_path_factory.mktemp("r") / "game.json.gz"
     document = random_game(seed, path)
@@ -141,6 +142,7 @@ class FreezeWatcher:
         return []
 
 
+@pytest.mark.slow
 def test_a_long_recorded_game_hides_its_replay_from_full_collections_until_it_ends(
     tmp_path: Path,
 ) -> None:

@@ -59,6 +59,7 @@ def test_sleeping_past_the_wall_limit_times_out_only_on_the_wall_clock(tmp_path:
     assert charged["status"] == "ok" and charged["faults"] == 0
 
 
+@pytest.mark.slow
 def test_sleeping_past_the_safety_limit_times_out_on_the_cpu_clock(tmp_path: Path) -> None:
     sleeper = falldown_bot(tmp_path, "long", "if slot == 2:\n    time.sleep(1.5)")
     assert play(sleeper, clock="cpu")["status"] == "timeout"
@@ -159,6 +160,7 @@ def test_an_in_process_bot_is_charged_its_own_threads_cpu_not_the_wall() -> None
     assert result.players[0].cpu_ms < 60 * result.turns / 2
 
 
+@pytest.mark.slow
 def test_contests_use_the_cpu_clock_unless_told_and_play_says_which(tmp_path) -> None:
     """Tournaments and compare default to clock=cpu where a game offers the option (a loaded
     machine decides no game); `-o clock=wall` keeps the engines' clock; `play` keeps the

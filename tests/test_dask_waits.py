@@ -81,6 +81,7 @@ def run_on(port: int, db: str) -> tuple[int, str, float]:
 
 
 @pytest.mark.parametrize("kind", ["silent", "http_port"])
+@pytest.mark.slow
 def test_a_port_that_never_greets_fails_after_the_timeout(
     kind: str, tournament: str, request: pytest.FixtureRequest
 ) -> None:

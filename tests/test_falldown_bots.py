@@ -7,6 +7,8 @@ import shlex
 import sys
 from collections import Counter
 
+import pytest
+
 import botarena
 from botarena.games.falldown.bots.hunter import HunterBot, Timers
 from botarena.games.falldown.bots.random import RandomBot
@@ -36,6 +38,7 @@ def test_random_draws_every_letter_evenly_and_reproducibly() -> None:
     assert [again.act(state.observation(0)) for _ in range(6000)] == letters
 
 
+@pytest.mark.slow
 def test_hunter_beats_three_randoms_in_at_least_44_of_48_seeded_games() -> None:
     """The hunter rotates through the seats. 44 of 48 (92 %) leaves room for sampling
     noise around the goal of 95 %; the 200-game figure is in bench/bench_falldown.py."""

@@ -119,6 +119,7 @@ def round_trip(source: Path, tmp_path: Path) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_import_bookmaker_then_verify_then_export_gives_the_engines_bytes(tmp_path: Path) -> None:
     said = round_trip(GOLDEN / "two_fall_winner" / "bookmaker.json", tmp_path)
     assert "27 slots, player 2 wins" in said
@@ -136,6 +137,7 @@ ZERO_SLOTS = """{
 """What the Java engine prints with `-t 0`: it plays no slot, a draw."""
 
 
+@pytest.mark.slow
 def test_a_game_of_no_slot_is_a_draw_as_the_engine_plays_it(tmp_path: Path) -> None:
     source = tmp_path / "t0.json"
     source.write_text(ZERO_SLOTS)

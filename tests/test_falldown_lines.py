@@ -177,6 +177,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.slow
 def test_output_left_in_flight_does_not_buy_cpu_between_turns(
     tmp_path: Path,
 ) -> None:

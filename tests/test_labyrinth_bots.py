@@ -79,6 +79,7 @@ def test_process_and_builtin_static_agree(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("form", "seed"), [("builtin", "w1"), ("builtin", "w2"), ("post", "w3")])
+@pytest.mark.slow
 def test_warden_keeps_the_maze_connected_and_visible_walls_fixed(
     tmp_path: Path, form: str, seed: str
 ) -> None:
@@ -118,6 +119,7 @@ def average_score(adventurers: str, seeds: list[str]) -> float:
     )
 
 
+@pytest.mark.slow
 def test_cartographer_beats_wallfollower_against_warden() -> None:
     seeds = ["strength-1", "strength-2", "strength-3"]
     assert average_score("cartographer", seeds) > average_score("wallfollower", seeds)

@@ -228,6 +228,7 @@ return {
 """
 
 
+@pytest.mark.slow
 def test_what_no_rule_reads_is_never_walked(tmp_path: Path) -> None:
     """The controller reads a maze cell's `east` and `south` and ignores startRound's value:
     a maze whose cells link to each other (a cycle) is a maze, and a cyclic startRound

@@ -169,6 +169,7 @@ positions = st.tuples(st.integers(0, 7), st.integers(0, 7), st.integers(0, 3))
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(2, 8), st.randoms(use_true_random=False), st.floats(0, 1), positions, positions)
+@pytest.mark.slow
 def test_protected_edges_are_exactly_what_the_two_visions_reveal(
     n: int, rng: random.Random, density: float, a: tuple[int, int, int], b: tuple[int, int, int]
 ) -> None:
@@ -201,6 +202,7 @@ def present(maze: Maze) -> set[Wall]:
 
 @settings(max_examples=60, deadline=None)
 @given(st.data())
+@pytest.mark.slow
 def test_in_random_games_visible_walls_never_change_and_every_other_paid_change_happens(
     data: st.DataObject,
 ) -> None:

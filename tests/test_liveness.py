@@ -72,6 +72,7 @@ def ladder_store(folder: Path) -> Store:
     return Store.open(f"sqlite:///{folder / 'botarena.db'}")
 
 
+@pytest.mark.slow
 def test_a_zombie_runners_claims_go_back_at_once(tmp_path: Path, zombie: int) -> None:
     store = ladder_store(tmp_path)
     tournament = store.tournament("L")
@@ -87,6 +88,7 @@ def test_a_zombie_runners_claims_go_back_at_once(tmp_path: Path, zombie: int) ->
         assert conn.execute(sa.select(sa.func.count()).select_from(runners)).scalar() == 0
 
 
+@pytest.mark.slow
 def test_a_live_runner_past_its_lease_loses_its_claims(tmp_path: Path) -> None:
     """On this host too: a runner frozen (SIGSTOP) or cut off from the store stops beating."""
     store = ladder_store(tmp_path)
@@ -100,6 +102,7 @@ def test_a_live_runner_past_its_lease_loses_its_claims(tmp_path: Path) -> None:
     assert store.release_stale() == 1
 
 
+@pytest.mark.slow
 def test_the_heartbeat_thread_renews_the_lease(tmp_path: Path) -> None:
     store = ladder_store(tmp_path)
     runner = store.register_runner()

@@ -32,6 +32,7 @@ def error_of(*args: str, cwd: Path | None = None) -> str:
 RANDOM = "builtin:amazes/random"
 
 
+@pytest.mark.slow
 def test_bot_specs_name_what_is_wrong(tmp_path: Path) -> None:
     folder = tmp_path / "bots"
     folder.mkdir()
@@ -73,6 +74,7 @@ def test_a_prefix_of_another_game_names_that_game(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_output_files_one_rule(tmp_path: Path) -> None:
     assert error_of("play", "amazes", RANDOM, RANDOM, "--replay", "") == (
         "--replay .: is a folder; give a file name inside it"

@@ -50,6 +50,7 @@ def test_a_named_maze_is_the_official_file() -> None:
     )
 
 
+@pytest.mark.slow
 def test_play_and_the_python_api_take_a_map_name() -> None:
     run = botarena_cli(
         "play",

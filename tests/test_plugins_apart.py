@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import botarena
 
 TOY = """
@@ -78,6 +80,7 @@ def test_a_plug_in_whose_metadata_is_not_utf8_is_named(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_a_plug_in_that_exits_at_import_is_broken_not_fatal(tmp_path: Path) -> None:
     install(tmp_path, "quit_games", b"[botarena.games]\nquitter = quitter\n")
     (tmp_path / "quitter.py").write_text("import sys\nsys.exit(3)\n")

@@ -32,6 +32,7 @@ def test_a_body_that_loops_forever_is_stopped_at_the_time_cap(tmp_path: Path, mo
     assert check(path) == (1, f"{path}: building the bot took more than 1.5 s (an endless loop?)\n")
 
 
+@pytest.mark.slow
 def test_a_body_that_allocates_without_end_is_stopped_at_the_heap_cap(tmp_path: Path) -> None:
     path = tmp_path / "hog.md"
     path.write_text(

@@ -67,6 +67,7 @@ def test_a_one_shot_command_sees_only_its_folder(tmp_path: Path) -> None:
     assert not (folder / "out.txt").exists()
 
 
+@pytest.mark.slow
 def test_a_one_shot_command_past_its_timeout_is_killed_with_its_children(tmp_path: Path) -> None:
     marker = str(tmp_path / "marker")
     script = (

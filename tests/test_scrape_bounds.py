@@ -27,6 +27,7 @@ CRAFTED = {
 
 
 @pytest.mark.parametrize("text", CRAFTED.values(), ids=CRAFTED.keys())
+@pytest.mark.slow
 def test_crafted_pages_parse_in_linear_time(text: str) -> None:
     started = time.process_time()
     parse_html(text)

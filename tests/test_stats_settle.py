@@ -137,6 +137,7 @@ def test_scores_near_a_cap_with_a_tiny_spread_settle_without_crashing() -> None:
     ),
     st.integers(1, 6),
 )
+@pytest.mark.slow
 def test_no_score_table_crashes_settle(rounds: list[list[float]], top: int) -> None:
     from botarena.stats.settle import RoundEvidence
 

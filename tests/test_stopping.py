@@ -77,6 +77,7 @@ def start_jury(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int], list
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.slow
 def test_a_stopping_signal_kills_every_bot_and_exits_128_plus_n(
     tmp_path: Path, signum: int
 ) -> None:

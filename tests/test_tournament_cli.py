@@ -461,6 +461,7 @@ def test_the_progress_bar_shows_a_tournaments_name_as_written(tmp_path: Path) ->
     assert shown.endswith(f"{name}: 2 games played now, 2 finished in all\n")
 
 
+@pytest.mark.slow
 def test_a_bots_file_with_a_broken_source_leaves_that_bot_out(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'b.db'}"
     (tmp_path / "good.py").write_text("import sys\nfor line in sys.stdin:\n    pass\n")

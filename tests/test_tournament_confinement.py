@@ -69,6 +69,7 @@ def test_built_in_bots_run_without_cgroups(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.slow
 def test_work_refuses_too(tmp_path: Path) -> None:
     made = run_botarena(
         "tournament", "new", "lad", "--game", "amazes", "--schedule", "ladder",

@@ -74,6 +74,7 @@ def test_two_workers_run_on_cores_of_their_own() -> None:
         assert first == second == mine
 
 
+@pytest.mark.slow
 def test_unpinned_workers_keep_every_core() -> None:
     executor = LocalExecutor(2, pin=False)
     try:

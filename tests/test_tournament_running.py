@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
 from botarena.tournament.claims import LEASE_S
@@ -35,6 +36,7 @@ def test_pending_games_without_a_runner_are_not_running(tmp_path: Path) -> None:
     assert not listed_running(store)
 
 
+@pytest.mark.slow
 def test_a_claim_of_a_live_runner_is_running_and_of_a_dead_one_is_not(tmp_path: Path) -> None:
     store = new_tournament(tmp_path)
     cup = store.tournament("cup")
@@ -49,6 +51,7 @@ def test_a_claim_of_a_live_runner_is_running_and_of_a_dead_one_is_not(tmp_path: 
     assert not listed_running(store)
 
 
+@pytest.mark.slow
 def test_a_runner_on_another_host_counts_until_its_lease_runs_out(tmp_path: Path) -> None:
     store = new_tournament(tmp_path)
     cup = store.tournament("cup")
@@ -63,6 +66,7 @@ def test_a_runner_on_another_host_counts_until_its_lease_runs_out(tmp_path: Path
     assert not store.running(cup)
 
 
+@pytest.mark.slow
 def test_a_stopped_runner_leaves_nothing_running(tmp_path: Path) -> None:
     store = new_tournament(tmp_path)
     cup = store.tournament("cup")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,7 @@ def test_swiss_rounds_spread_maps_over_rounds() -> None:
     st.integers(min_value=1, max_value=3),
     st.integers(min_value=1, max_value=5),
 )
+@pytest.mark.slow
 def test_maps_are_played_equally_often_overall_and_nearly_so_by_every_bot(
     bots: int, seats: int, per: int, maps: int
 ) -> None:

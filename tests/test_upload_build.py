@@ -98,6 +98,7 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("language", list(BOTS))
+@pytest.mark.slow
 def test_a_multi_file_upload_builds_and_runs(tmp_path, cache, language):
     if shutil.which(TOOL[language]) is None:
         pytest.skip(f"{TOOL[language]} is not installed")

@@ -47,6 +47,7 @@ def test_a_step_that_raises_is_logged_given_back_and_the_worker_goes_on(
     assert statuses == ["done", "done"]  # the failed one went back and was played again
 
 
+@pytest.mark.slow
 def test_a_worker_waits_out_a_store_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -117,6 +118,7 @@ def test_an_upload_step_that_raises_gives_the_upload_back(
     store.close()
 
 
+@pytest.mark.slow
 def test_a_pool_whose_worker_was_killed_is_started_again(tmp_path: Path) -> None:
     """`tournament run`'s pool: a worker killed -9 breaks the pool; the runner logs it,
     starts a new one after the back-off and plays every game (it stopped with an error)."""

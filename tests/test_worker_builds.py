@@ -98,6 +98,7 @@ def test_on_postgresql_a_worker_in_another_folder_builds_it(
         store.close()
 
 
+@pytest.mark.slow
 def test_a_corrupt_artefact_is_found_before_the_game_and_built_again(
     store: Store, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -53,11 +53,11 @@ def calls_core(jury: int | None, allowed: set[int] | None, wanted: bool) -> Iter
     referee polling for their replies meanwhile; None when not `wanted`, the referee is not
     pinned, or no other core is free (then they share the referee's).
 
-    On a virtual machine a switch between two processes on one core costs more than a
+    On a virtual machine a switch between two processes on one core can cost more than a
     wake-up across cores that the referee does not sleep through (a game of 19 000 tiny
-    calls to two Node runners: 3.7 s on the referee's core, 2.7 s on a core of theirs). A machine
-    whose every core plays a game (a tournament's workers) has none to spare: each game
-    keeps its bots on its own core."""
+    calls to two Node runners: 3.7 s on the referee's core, 2.7 s on a core of theirs). A
+    machine whose every core plays a game (a tournament's workers) has none to spare: each
+    game keeps its bots on its own core."""
     if not wanted or jury is None or not allowed:
         yield None
         return

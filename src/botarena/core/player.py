@@ -99,14 +99,6 @@ class Player:
         """Read the reply to the last `send` until it is complete or the deadline passes."""
         raise NotImplementedError
 
-    def _runs_beside_jury(self) -> bool:
-        """Whether the bot can answer while the jury polls: some core is the bot's and
-        not only the jury's."""
-        jury = allowed_cores()
-        if jury is None:
-            return cores() > 1
-        return len(jury | (jury if self.cores is None else self.cores)) > 1
-
     def hold_between_turns(self) -> None:
         """The game charges this bot's CPU turn by turn: freeze it between all its turns,
         even while it waits idle (no-op in-process)."""
@@ -304,6 +296,14 @@ class ProcessPlayer(PipeEnds, Player):
         self.cpu_now = process.cpu_now  # type: ignore[method-assign]  # read twice an exchange
         self._stdin_fd, self._stdout_fd = process.stdin_fd, process.stdout_fd
         self._watched = process.watched
+
+    def _runs_beside_jury(self) -> bool:
+        """Whether the bot can answer while the jury polls: some core is the bot's and
+        not only the jury's."""
+        jury = allowed_cores()
+        if jury is None:
+            return cores() > 1
+        return len(jury | (jury if self.cores is None else self.cores)) > 1
 
     def hold_between_turns(self) -> None:
         if self._box is not None:
