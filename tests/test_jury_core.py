@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -212,17 +213,42 @@ def test_a_core_lock_is_never_taken_through_a_link(tmp_path: Path) -> None:
 
 class Referee:
     """An in-process Amazes bot: it runs on the referee's thread, so it sees the
-    referee's cores."""
+    referee's cores. From its turn `claim_at` on, it holds every other core's lock (as
+    other games' referees would) and takes 10 ms a turn."""
 
-    def __init__(self) -> None:
+    def __init__(self, claim_at: int | None = None) -> None:
         self.seen: list[set[int]] = []
+        self.claim_at = claim_at
+        self.held: list[int] = []
 
     def act(self, observation: object) -> str:
         self.seen.append(os.sched_getaffinity(0))
+        if self.claim_at is not None and len(self.seen) >= self.claim_at:
+            if not self.held:
+                self.held = hold_other_cores(self.seen[-1])
+            time.sleep(0.01)
         return "T"
 
 
-def calls_only_game(tmp_path: Path) -> tuple[set[int], list[str]]:
+MACHINE = os.sched_getaffinity(0)
+"""The cores the tests may use (a referee's thread is pinned to one while it plays)."""
+
+
+def hold_other_cores(own: set[int]) -> list[int]:
+    """Every core's lock but `own`'s, held as another game's referee holds its core's."""
+    import fcntl
+
+    from botarena.core import cores as module
+
+    held = []
+    for core in sorted(MACHINE - own):
+        lock = os.open(module.CORE_LOCKS.format(core=core), os.O_RDONLY | os.O_CREAT, 0o644)
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.append(lock)
+    return held
+
+
+def calls_only_game(tmp_path: Path, referee: Referee | None = None) -> tuple[set[int], list[str]]:
     """A game of a bot that runs only in its calls (as a Labyrinth post does) against an
     in-process one: the referee's cores during the game, and the bot's, turn by turn."""
     from botarena.core.match import run_match
@@ -231,13 +257,18 @@ def calls_only_game(tmp_path: Path) -> tuple[set[int], list[str]]:
     path = tmp_path / "bot.py"
     path.write_text(AMAZES.format(thread=False))
     tmp_path.chmod(0o755)
-    referee = Referee()
-    setup = set_up("amazes", [f"{sys.executable} {path}", referee], seed=5, options={"turns": 10})
+    referee = referee or Referee()
+    turns = 10 if referee.claim_at is None else 100
+    setup = set_up(
+        "amazes", [f"{sys.executable} {path}", referee], seed=5, options={"turns": turns}
+    )
     setup.players[0].runs_only_in_calls = True
     result = run_match(
         setup.game, setup.players, seed=setup.seed, options=setup.options, record=False
     )
     assert result.players[0].status == "ok", result.to_dict()
+    for lock in referee.held:
+        os.close(lock)
     (jury,) = {frozenset(cores) for cores in referee.seen}
     turns = [line for line in result.stderr[0].splitlines() if not line.startswith("end")]
     return set(jury), turns
@@ -255,18 +286,27 @@ def test_bots_that_run_only_in_calls_get_a_free_core_beside_the_referees(tmp_pat
 def test_with_no_core_free_they_share_the_referees(tmp_path: Path) -> None:
     """Every other core held by another game's referee (a tournament's workers): the bots
     that run only in calls stay on this game's core."""
-    import fcntl
-
-    from botarena.core import cores as module
-
-    held = []
-    for core in sorted(os.sched_getaffinity(0))[1:]:
-        lock = os.open(module.CORE_LOCKS.format(core=core), os.O_RDONLY | os.O_CREAT, 0o644)
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        held.append(lock)
+    held = hold_other_cores({min(os.sched_getaffinity(0))})
     try:
         jury, turns = calls_only_game(tmp_path)
     finally:
         for lock in held:
             os.close(lock)
     assert {frozenset(json.loads(turn)) for turn in turns} == {frozenset(jury)}
+
+
+def test_a_lent_core_claimed_by_another_game_sends_them_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game started meanwhile pins its referee on the lent core: within LOAN_CHECK_S
+    the bots move to their own referee's core, and each game has a core of its own."""
+    from botarena.core import match
+
+    monkeypatch.setattr(match, "LOAN_CHECK_S", 0.05)
+    jury, turns = calls_only_game(tmp_path, Referee(claim_at=5))
+    cores = [frozenset(json.loads(turn)) for turn in turns]
+    assert len(cores) >= 90
+    lent = cores[0]
+    assert len(lent) == 1 and not lent & jury
+    assert set(cores[:4]) == {lent}  # before the claim
+    assert set(cores[-40:]) == {frozenset(jury)}  # home, 40 turns = 0.4 s after at most

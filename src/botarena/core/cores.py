@@ -46,18 +46,44 @@ def jury_core(wanted: bool) -> Iterator[int | None]:
         os.close(lock)
 
 
+class Loan:
+    """A core lent to the bots that run only inside their calls (`calls_core`), until a
+    referee pins itself there: it holds no lock, so another game's referee may claim it
+    (`reclaimed`), and the bots then go home to their own referee's core."""
+
+    def __init__(self, core: int, lock: int) -> None:
+        self.core = core
+        self._lock = lock  # the core's lock file, open, not held
+
+    def reclaimed(self) -> bool:
+        """Whether a referee holds the core now (a shared lock is refused while it does;
+        this one is let go at once)."""
+        import fcntl
+
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.flock(self._lock, fcntl.LOCK_UN)
+        return False
+
+    def close(self) -> None:
+        os.close(self._lock)
+
+
 @contextlib.contextmanager
-def calls_core(jury: int | None, allowed: set[int] | None, wanted: bool) -> Iterator[int | None]:
+def calls_core(jury: int | None, allowed: set[int] | None, wanted: bool) -> Iterator[Loan | None]:
     """While the block runs, a core of `allowed` (the referee's cores before it was pinned
-    to `jury`) that no referee holds, for the bots that run only inside their calls, the
-    referee polling for their replies meanwhile; None when not `wanted`, the referee is not
-    pinned, or no other core is free (then they share the referee's).
+    to `jury`) that no referee holds, lent to the bots that run only inside their calls,
+    the referee polling for their replies meanwhile; None when not `wanted`, the referee is
+    not pinned, or no other core is free (then they share the referee's).
 
     On a virtual machine a switch between two processes on one core can cost more than a
     wake-up across cores that the referee does not sleep through (a game of 19 000 tiny
-    calls to two Node runners: 3.7 s on the referee's core, 2.7 s on a core of theirs). A
-    machine whose every core plays a game (a tournament's workers) has none to spare: each
-    game keeps its bots on its own core."""
+    calls to two Node runners: 3.7 s on the referee's core, 2.7 s on a core of theirs). The
+    core is lent, not held: a game started meanwhile pins its referee there, and the bots
+    go back to this game's core (`Loan.reclaimed`), so that two games on two cores run on
+    one each (lent for good, the second game found no core and ran 30% slower)."""
     if not wanted or jury is None or not allowed:
         yield None
         return
@@ -66,10 +92,14 @@ def calls_core(jury: int | None, allowed: set[int] | None, wanted: bool) -> Iter
         yield None
         return
     core, lock = claimed
+    import fcntl
+
+    fcntl.flock(lock, fcntl.LOCK_UN)
+    loan = Loan(core, lock)
     try:
-        yield core
+        yield loan
     finally:
-        os.close(lock)
+        loan.close()
 
 
 CORE_LOCKS = "/tmp/.botarena-core-{core}.lock"

@@ -14,13 +14,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from botarena.core.cores import allowed_cores, calls_core, jury_core
+from botarena.core.cores import Loan, allowed_cores, calls_core, jury_core
 from botarena.core.game import Game
 from botarena.core.player import Player, ProcessPlayer, Reply
 from botarena.core.process import EXIT_GRACE_S
 from botarena.core.replay import ReplayRecorder
 from botarena.core.result import MatchResult, PlayerResult
 from botarena.core.rules import Clock, State, Status, TurnModel, seat_seed
+
+LOAN_CHECK_S = 0.5
+"""How often a referee looks whether the core lent to its bots was claimed (a lock test,
+two system calls): a game started meanwhile waits at most this long for its core alone."""
 
 
 @dataclass
@@ -62,6 +66,10 @@ class Referee:
         self._wants_text = [
             player.needs_text or (recorder is not None and game.record_sent) for player in players
         ]
+        self.lent: tuple[Loan, int] | None = None
+        """The core lent to the bots that run only in calls, and this referee's own core,
+        where they go once another game's referee claims theirs (`core.cores.Loan`)."""
+        self._loan_check_at = 0.0
 
     def run(self) -> None:
         """Play the game with the players `start_players` started; always closes them."""
@@ -117,6 +125,8 @@ class Referee:
         clocks, hand faults to the game's fault rule, apply the actions, record it all."""
         state, seats = self.state, self.state.to_act()
         started = time.monotonic()
+        if self.lent is not None and started >= self._loan_check_at:
+            self._review_loan(started)
         observations, texts, clocks, cpu_before = {}, {}, {}, {}
         for seat in seats:
             observation = observations[seat] = state.observation(seat)
@@ -141,6 +151,18 @@ class Referee:
         state.apply(actions)
         if self.recorder is not None:
             self.recorder.step(seats, observations, texts, replies, state.frame())
+
+    def _review_loan(self, now: float) -> None:
+        """Every LOAN_CHECK_S: once another game's referee has claimed the lent core, the
+        bots on it go home to this referee's core."""
+        assert self.lent is not None
+        loan, home = self.lent
+        self._loan_check_at = now + LOAN_CHECK_S
+        if loan.reclaimed():
+            for entry in self.seats:
+                if entry.player.runs_only_in_calls:
+                    entry.player.move_to_core(home)
+            self.lent = None
 
     def _collect(
         self, seat: int, observation: Any, clock: Clock, started: float, cpu_before: float | None
@@ -289,11 +311,11 @@ def run_match(
     in_calls = any(p.runs_only_in_calls for p in players)
     with (
         jury_core(in_calls or bool(joining)) as core,
-        calls_core(core, allowed, in_calls) as apart,
+        calls_core(core, allowed, in_calls) as loan,
     ):
         if core is not None:  # a process would inherit the referee's one core
             for player in players:
-                in_calls_core = core if apart is None else apart
+                in_calls_core = core if loan is None else loan.core
                 player.cores = {in_calls_core} if player.runs_only_in_calls else allowed
                 if player in joining:
                     player.joins_core = core
@@ -306,6 +328,7 @@ def run_match(
             record=record,
             replay_path=replay_path,
             observe=observe,
+            lent=None if loan is None or core is None else (loan, core),
         )
 
 
@@ -319,6 +342,7 @@ def _run_match(
     record: bool,
     replay_path: str | None,
     observe: Callable[[dict[str, Any]], None] | None,
+    lent: tuple[Loan, int] | None = None,
 ) -> MatchResult:
     start_players(players, seed, game.protocol.has_handshake)
     try:
@@ -339,6 +363,7 @@ def _run_match(
     if recorder is not None and observe is not None:
         observe(recorder.document)
     referee = Referee(game, state, players, recorder, seed, cpu_clock=options.get("clock") == "cpu")
+    referee.lent = lent
     try:
         referee.run()
     finally:

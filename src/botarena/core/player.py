@@ -99,6 +99,10 @@ class Player:
         """Read the reply to the last `send` until it is complete or the deadline passes."""
         raise NotImplementedError
 
+    def move_to_core(self, core: int) -> None:
+        """Run on `core` from now on (no-op in-process): the core lent to a bot that runs
+        only in calls was claimed by another game (`core.cores.Loan`)."""
+
     def hold_between_turns(self) -> None:
         """The game charges this bot's CPU turn by turn: freeze it between all its turns,
         even while it waits idle (no-op in-process)."""
@@ -304,6 +308,14 @@ class ProcessPlayer(PipeEnds, Player):
         if jury is None:
             return cores() > 1
         return len(jury | (jury if self.cores is None else self.cores)) > 1
+
+    def move_to_core(self, core: int) -> None:
+        """Every thread of the bot onto `core`, the jury's: it no longer answers while the
+        jury polls, so the jury sleeps for its replies from now on."""
+        self.cores = {core}
+        self._spin_s = 0.0
+        if self._box is not None:
+            self._box.move_to(core)
 
     def hold_between_turns(self) -> None:
         if self._box is not None:

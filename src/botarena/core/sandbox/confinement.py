@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from botarena.core import cgroups
 from botarena.core.sandbox import probes
-from botarena.core.sandbox.cores import JoinedCore
+from botarena.core.sandbox.cores import JoinedCore, pin_threads
 from botarena.core.sandbox.launch import BotProcesses, enter
 from botarena.core.sandbox.limits import DEFAULT, Sandbox
 from botarena.core.sandbox.wrap import wrap
@@ -218,6 +218,11 @@ class Confinement:
             return False
         self._joined = JoinedCore.join(pids, core)
         return self._joined is not None
+
+    def move_to(self, core: int) -> None:
+        """Every thread of every process of the bot onto `core` only (threads it starts
+        later inherit it)."""
+        pin_threads(self._processes.bot_pids(self.group) or [], {core})
 
     def leave_core_if_threaded(self) -> None:
         """Give a bot that joined a core every core back, for good, once it runs more than

@@ -1,5 +1,5 @@
-"""A bot that joined the referee's core: which cores each of its threads runs on, on its
-turn, between its turns and at its end (`Confinement.join_core`)."""
+"""Which cores a bot's threads run on: a bot that joined the referee's core, on its turn,
+between its turns and at its end (`Confinement.join_core`); a bot moved to a core whole."""
 
 from __future__ import annotations
 
@@ -60,3 +60,15 @@ class JoinedCore:
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(tid, self.before)
         return True
+
+
+def pin_threads(pids: list[int], cores: set[int]) -> None:
+    """Every thread of the processes `pids` onto `cores` (those gone meanwhile skipped)."""
+    for pid in pids:
+        try:
+            threads = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in threads:
+            with contextlib.suppress(OSError, ValueError):
+                os.sched_setaffinity(int(tid), cores)
