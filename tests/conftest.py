@@ -113,6 +113,22 @@ SLOW_FIXTURES = {"postgres_server", "browser"}
 REPOSITORY = Path(__file__).resolve().parents[1]
 
 
+LONGEST_FIRST = (
+    "test_season.py",
+    "test_docs_commands.py",
+    "test_tournament_kill.py",
+    "test_api_fuzz.py",
+    "test_stats_sprt.py",
+    "test_tournament_demo.py",
+    "test_arena_browser.py",
+    "test_stats_settle.py",
+    "test_supervision.py",
+)
+"""Modules of the longest tests (30-100 s each in CI), run first: xdist hands tests out in
+their order, and one of them started last kept one worker busy long after the other had
+finished."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         params = getattr(item, "callspec", None)
@@ -120,6 +136,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             params is not None and "postgresql" in params.params.values()
         ):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.path.name not in LONGEST_FIRST)  # stable: else as found
 
 
 def _ci_fails_skips(report: pytest.TestReport | pytest.CollectReport) -> None:
