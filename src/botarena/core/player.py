@@ -173,11 +173,12 @@ class InProcessPlayer(Player):
         # No garbage collection while the bot thinks: a full collection of the jury's own
         # objects (a long game's replay) took up to 180 ms and was charged to the bot as its
         # time (a game's limits struck built-in bots for it); it runs after the call.
+        given = self._observation if self.needs_text else protocol.for_bot(self._observation)
         collecting = gc.isenabled()
         gc.disable()
         started, thinking = time.monotonic(), time.thread_time()
         try:
-            answer = self.bot.act(self._observation)
+            answer = self.bot.act(given)
         except Exception as exc:  # a bot's bug is its fault, never the jury's
             self._errors.append(traceback.format_exc())
             return Reply(

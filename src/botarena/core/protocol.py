@@ -56,6 +56,11 @@ class Protocol:
         """The reply text (without the final newline) for `action`; inverse of `parse`."""
         return str(action)
 
+    def for_bot(self, observation: Any) -> Any:
+        """What an in-process bot is handed for `observation`, made before its clock starts:
+        building it is the jury's work, not the bot's (default: the observation itself)."""
+        return observation
+
     def pack_reply(self, text: str, observation: Any) -> str | None:
         """A shorter form of the reply `text` for the replay, or None to keep the text.
 

@@ -25,7 +25,7 @@ import msgspec
 
 from botarena.core.protocol import Protocol
 from botarena.core.rules import ProtocolError
-from botarena.games.labyrinth.rules import ROLE_NAMES, Answer, Call
+from botarena.games.labyrinth.rules import ROLE_NAMES, Answer, Call, MazeMasterTurn
 
 ERROR_PREFIX = "error: "
 """A reply line starting with this reports an exception in the bot (a strike naming it)."""
@@ -122,6 +122,15 @@ class LabyrinthProtocol(Protocol):
     def format(self, action: Any) -> str:
         value = action.value if isinstance(action, Answer) else action
         return compact_json(value)
+
+    def for_bot(self, observation: Any) -> Any:
+        """The maze master's call with its fresh copy of the maze made before the bot's
+        clock starts, as the controller made it before its timed call (`wrapBot` times the
+        method alone): at n = 38 the copy cost an in-process Python bot 0.4-1.2 ms a call,
+        more than the 1 ms a turn its bank gains."""
+        if isinstance(observation, MazeMasterTurn):
+            return Call(observation.name, observation.args)
+        return observation
 
     def read_observation(self, readline: Callable[[], str]) -> Call | None:
         line = readline()
