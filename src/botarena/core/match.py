@@ -52,6 +52,7 @@ class Referee:
         recorder: ReplayRecorder | None,
         seed: int | str = 0,
         cpu_clock: bool = False,
+        lent: tuple[Loan, int] | None = None,
     ) -> None:
         self.game = game
         self.seed = seed
@@ -66,7 +67,7 @@ class Referee:
         self._wants_text = [
             player.needs_text or (recorder is not None and game.record_sent) for player in players
         ]
-        self.lent: tuple[Loan, int] | None = None
+        self.lent = lent
         """The core lent to the bots that run only in calls, and this referee's own core,
         where they go once another game's referee claims theirs (`core.cores.Loan`)."""
         self._loan_check_at = 0.0
@@ -314,8 +315,8 @@ def run_match(
         calls_core(core, allowed, in_calls) as loan,
     ):
         if core is not None:  # a process would inherit the referee's one core
+            in_calls_core = core if loan is None else loan.core
             for player in players:
-                in_calls_core = core if loan is None else loan.core
                 player.cores = {in_calls_core} if player.runs_only_in_calls else allowed
                 if player in joining:
                     player.joins_core = core
@@ -362,8 +363,9 @@ def _run_match(
         raise
     if recorder is not None and observe is not None:
         observe(recorder.document)
-    referee = Referee(game, state, players, recorder, seed, cpu_clock=options.get("clock") == "cpu")
-    referee.lent = lent
+    referee = Referee(
+        game, state, players, recorder, seed, cpu_clock=options.get("clock") == "cpu", lent=lent
+    )
     try:
         referee.run()
     finally:

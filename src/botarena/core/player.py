@@ -66,8 +66,9 @@ class Player:
     """Whether a lone CR also ends a reply line (set from the game's protocol)."""
     runs_only_in_calls = False
     """A process that runs none of its own work between calls while the jury waits for it:
-    it is placed on one core for the game, a free one beside the referee's where there is
-    one, else the referee's (see `core.cores.calls_core`), and never moved."""
+    it is placed on one core, a free one lent beside the referee's where there is one, else
+    the referee's, and moved to the referee's once another game claims the lent one (see
+    `core.cores.calls_core`)."""
     cores: set[int] | None = None
     """The cores the process is started on (set by the match), or None: the jury's."""
     joins_core: int | None = None
