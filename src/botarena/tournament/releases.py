@@ -39,9 +39,8 @@ def release_moved(store: Store) -> str | None:
     from botarena import __version__
     from botarena.tournament.store import revision_of
 
-    theirs = store_version(store)
     with store.engine.connect() as conn:
-        revision = revision_of(conn)
+        theirs, revision = recorded(conn), revision_of(conn)
     if revision.kind != "current":
         return (
             f"the store was upgraded to schema revision {revision.found} while this worker"
