@@ -73,9 +73,12 @@ NOT_RUN = {
 """A substring of a command -> why the test does not run it."""
 
 UNCAPPED_COMPARE = "botarena compare "
-COMPARE_CAP = "--games 12"
+COMPARE_CAP = 12
 """A `compare` without `--games` plays until its SPRT decides, up to 2000 games (208 for a
-strong bot, two minutes): the test caps it, as the command runs as written either way."""
+strong bot, two minutes), and one with more games than this plays them all between two
+copies of one built-in bot (the placeholders): the test caps both at this many, as the
+command runs as written either way."""
+GAMES_COUNT = re.compile(r"--games (\d+)")
 
 EXITS = {"labyrinth scrape": 1}
 """A substring of a command -> the exit status its documentation promises for the test's
@@ -106,9 +109,11 @@ def commands(body: str) -> list[str]:
 
 def substituted(command: str, game: str | None) -> str:
     """`command` with each placeholder bot replaced by `game`'s built-in bot as a process (and
-    a compare without `--games` capped)."""
-    if command.startswith(UNCAPPED_COMPARE) and "--games" not in command:
-        command = command.replace(UNCAPPED_COMPARE, f"{UNCAPPED_COMPARE}{COMPARE_CAP} ", 1)
+    a compare's games capped)."""
+    if command.startswith(UNCAPPED_COMPARE):
+        if "--games" not in command:
+            command = f"{UNCAPPED_COMPARE}--games {COMPARE_CAP} {command[len(UNCAPPED_COMPARE) :]}"
+        command = GAMES_COUNT.sub(lambda m: f"--games {min(int(m[1]), COMPARE_CAP)}", command)
     if not PLACEHOLDERS.search(command):
         return command
     assert game, f"a placeholder bot before any game is named: {command}"
@@ -136,6 +141,12 @@ def test_commands_are_found_whole() -> None:
     assert commands(body) == ["a \\\n  b", "for x in 1; do\n    echo $x\ndone", "c  # note"]
     assert substituted("botarena compare a b --game amazes", None) == (
         "botarena compare --games 12 a b --game amazes"
+    )
+    assert substituted("botarena compare a b --games 40 --sprt 0,10", None) == (
+        "botarena compare a b --games 12 --sprt 0,10"
+    )
+    assert substituted("botarena tournament run ladder --games 40", None) == (
+        "botarena tournament run ladder --games 40"
     )
     assert substituted("botarena play amazes ./mybot ./mybot-v2 mine=./my_bot", "amazes") == (
         "botarena play amazes mybot={0} mybot-v2={0} mine={0}".format(
