@@ -19,9 +19,12 @@ MEMORY = 20
 """Turns a seen wall is trusted: the maze master may move any wall out of sight."""
 REPLAN_EVERY = 10
 
-PLAN_S_PER_CELL = 1.5e-6
-"""What a plan costs per cell of the maze (two searches at most, about 0.6 µs measured on
-a 2-core virtual machine under load, with room for slower machines), for the bot's bank."""
+PLAN_S_PER_CELL = 4e-6
+"""What a plan costs per cell of the maze, for the bot's bank: two searches at most, 2.1 µs
+measured on the slowest host yet (3.5 ms at n = 41; 0.6 µs on an earlier one), doubled for
+slower machines. At 1.5 µs the bot believed it had its 15 ms reserve left while its real
+bank was down to 2.7 ms, and it struck in one seed of 8; at 4 µs its real bank stayed above
+38 ms."""
 
 
 class Cartographer(Adventurers):
