@@ -123,3 +123,27 @@ def average_score(adventurers: str, seeds: list[str]) -> float:
 def test_cartographer_beats_wallfollower_against_warden() -> None:
     seeds = ["strength-1", "strength-2", "strength-3"]
     assert average_score("cartographer", seeds) > average_score("wallfollower", seeds)
+
+
+@pytest.mark.slow
+def test_cartographer_keeps_its_reserve_in_the_biggest_mazes(tmp_path: Path) -> None:
+    """Its bank is an estimate counted in work, never a clock: the estimate must hold on a
+    slow machine. Each round its real bank (50 ms, plus 1 ms a turn, less the CPU each call
+    was charged) stays above the 15 ms reserve the bot keeps by its own count; with a plan
+    estimated at 1.5 µs a cell it fell to 2.7 ms at n = 36-38 on a slow host and struck."""
+    replay = tmp_path / "game.json.gz"
+    result = botarena.play(
+        "labyrinth", ["builtin:cartographer", "builtin:static"], seed=0, replay=replay
+    )
+    assert result.players[0].status == "ok"
+    banks: dict[int, float] = {}
+    lowest: dict[int, float] = {}
+    for step in steps(replay):
+        for act in step["acts"]:
+            if act["seat"] == 0:
+                round_ = step["frame"]["round"]
+                bank = banks.get(round_, 0.050) + 0.001 - (act.get("cpu_s") or 0.0)
+                banks[round_] = bank
+                lowest[round_] = min(lowest.get(round_, bank), bank)
+    assert len(lowest) >= 30  # the big mazes were played
+    assert min(lowest.values()) > 0.015, sorted(lowest.items(), key=lambda item: item[1])[:3]
