@@ -73,7 +73,7 @@ NOT_RUN = {
 """A substring of a command -> why the test does not run it."""
 
 UNCAPPED_COMPARE = "botarena compare "
-COMPARE_CAP = 12
+COMPARE_CAP = 4
 """A `compare` without `--games` plays until its SPRT decides, up to 2000 games (208 for a
 strong bot, two minutes), and one with more games than this plays them all between two
 copies of one built-in bot (the placeholders): the test caps both at this many, as the
@@ -140,10 +140,10 @@ def test_commands_are_found_whole() -> None:
     body = "a \\\n  b\nfor x in 1; do\n    echo $x\ndone\n\nc  # note\n"
     assert commands(body) == ["a \\\n  b", "for x in 1; do\n    echo $x\ndone", "c  # note"]
     assert substituted("botarena compare a b --game amazes", None) == (
-        "botarena compare --games 12 a b --game amazes"
+        "botarena compare --games 4 a b --game amazes"
     )
     assert substituted("botarena compare a b --games 40 --sprt 0,10", None) == (
-        "botarena compare a b --games 12 --sprt 0,10"
+        "botarena compare a b --games 4 --sprt 0,10"
     )
     assert substituted("botarena tournament run ladder --games 40", None) == (
         "botarena tournament run ladder --games 40"
