@@ -226,7 +226,8 @@ def test_threads_count_as_cpu_time(
     """Four threads spinning 100 ms are far more than generateMaze(3)'s 9 ms of CPU
     (cpuacct.usage in v1, cpu.stat in v2)."""
     hostile, folder = spec_of("threads_cpu", "labyrinth", tmp_path, c_bots)
-    result = play("labyrinth", hostile, tmp_path, **PATIENT["labyrinth"])
+    patient_wall = {**PATIENT["labyrinth"], "cpu_limits": 1}  # its CPU limit is the point
+    result = play("labyrinth", hostile, tmp_path, **patient_wall)
     assert result.players[1].status == "strike"
     assert "generateMaze over its time limit: used" in result.end_reason
     assert "of CPU, limit 9.0 ms" in result.end_reason
